@@ -1,0 +1,90 @@
+//! The static descriptors `#[mcp_tool]` submits to `inventory`, and their collection.
+//!
+//! Every tool linked into the binary, from any crate, is one [`ToolDescriptor`] in a
+//! link-time registry. The runtime reads the registry once, when a server starts.
+
+use std::fmt;
+
+use schemars::{Schema, SchemaGenerator};
+
+use crate::invoke::{Invocation, ToolFuture};
+
+/// Everything the runtime needs to know about one `#[mcp_tool]` function.
+///
+/// Built by the macro as a constant; users never write one by hand.
+#[doc(hidden)]
+pub struct ToolDescriptor {
+    /// The tool's name as clients see it (already checked by the macro).
+    pub name: &'static str,
+    /// Human-readable display name (`title = "..."`).
+    pub title: Option<&'static str>,
+    /// The function's doc comment, or `description = "..."`.
+    pub description: Option<&'static str>,
+    /// Behaviour hints stated in the attribute; unstated ones stay `None`.
+    pub hints: ToolHints,
+    /// The tool's arguments, in declaration order.
+    pub params: &'static [ParamDescriptor],
+    /// The schema of the structured output, if the return type has one.
+    pub output_schema: fn(&mut SchemaGenerator) -> Option<Schema>,
+    /// Decodes the arguments and runs the user's function.
+    pub invoke: fn(Invocation) -> ToolFuture,
+    /// Where the tool is defined, for start-up errors such as duplicate names.
+    pub location: SourceLocation,
+}
+
+inventory::collect!(ToolDescriptor);
+
+/// One argument of a tool: a property of its `inputSchema`.
+#[doc(hidden)]
+pub struct ParamDescriptor {
+    /// The property name (the Rust parameter name, raw-identifier prefix removed).
+    pub name: &'static str,
+    /// The parameter's doc comment.
+    pub description: Option<&'static str>,
+    /// Whether the property is listed in `required` (false for `Option<T>`).
+    pub required: bool,
+    /// The parameter type's JSON schema.
+    pub schema: fn(&mut SchemaGenerator) -> Schema,
+}
+
+/// Behaviour hints (`annotations` in `tools/list`). `None` means "not stated": the
+/// spec's defaults then apply on the client, and nothing is emitted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ToolHints {
+    /// `readOnlyHint`: the tool does not modify its environment.
+    pub read_only: Option<bool>,
+    /// `destructiveHint`: the tool may destroy or overwrite data.
+    pub destructive: Option<bool>,
+    /// `idempotentHint`: repeating a call with the same arguments has no further effect.
+    pub idempotent: Option<bool>,
+    /// `openWorldHint`: the tool interacts with external entities.
+    pub open_world: Option<bool>,
+}
+
+impl ToolHints {
+    pub(crate) fn is_empty(&self) -> bool {
+        *self == ToolHints::default()
+    }
+}
+
+/// A place in the user's source code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SourceLocation {
+    /// `file!()` of the definition.
+    pub file: &'static str,
+    /// `line!()` of the definition.
+    pub line: u32,
+    /// `module_path!()` of the definition.
+    pub module_path: &'static str,
+}
+
+impl fmt::Display for SourceLocation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{} ({})", self.file, self.line, self.module_path)
+    }
+}
+
+/// Every tool linked into this binary, in unspecified order.
+pub(crate) fn registered_tools() -> impl Iterator<Item = &'static ToolDescriptor> {
+    inventory::iter::<ToolDescriptor>.into_iter()
+}

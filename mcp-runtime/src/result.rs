@@ -1,0 +1,194 @@
+//! Tool results: [`CallToolResult`], the [`IntoCallToolResult`] conversion every tool's
+//! return type goes through, and [`Json`] for structured output.
+
+use std::borrow::Cow;
+use std::fmt::Display;
+
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::content::Content;
+
+/// The outcome of one `tools/call`, before it is shaped for the client's protocol revision.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CallToolResult {
+    /// Content blocks shown to the client (may be empty).
+    pub content: Vec<Content>,
+    /// Structured output, checked against the tool's `outputSchema` by clients.
+    pub structured_content: Option<Value>,
+    /// Whether the tool failed. A failed call is still a successful JSON-RPC response, so
+    /// the model sees the message and can correct itself.
+    pub is_error: bool,
+}
+
+impl CallToolResult {
+    /// A successful result with these content blocks.
+    pub fn success(content: impl IntoIterator<Item = Content>) -> Self {
+        CallToolResult {
+            content: content.into_iter().collect(),
+            structured_content: None,
+            is_error: false,
+        }
+    }
+
+    /// A failed call (`isError: true`) whose text says what went wrong.
+    pub fn error(message: impl Into<String>) -> Self {
+        CallToolResult {
+            content: vec![Content::text(message)],
+            structured_content: None,
+            is_error: true,
+        }
+    }
+
+    /// A successful result carrying `value` as `structuredContent` and as a JSON text block.
+    pub fn structured(value: Value) -> Self {
+        CallToolResult {
+            content: vec![Content::text(value.to_string())],
+            structured_content: Some(value),
+            is_error: false,
+        }
+    }
+}
+
+/// Converts a tool's return value into a [`CallToolResult`].
+///
+/// | return type | result |
+/// |---|---|
+/// | `String`, `&'static str`, `Cow<str>`, `char`, numbers, `bool` | one text block |
+/// | `()` | no content |
+/// | [`Json<T>`] | `structuredContent` + the same JSON as text; `outputSchema` from `T` |
+/// | [`Content`], `Vec<Content>` | those blocks |
+/// | [`CallToolResult`] | as is |
+/// | `Result<T, E>` where `T` is any of the above and `E: Display` | `Err` → `isError: true` with the error's message |
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be returned from an MCP tool",
+    label = "not a tool result type",
+    note = "a tool may return `String`, `&'static str`, a number, `bool`, `()`, `mcp_runtime::Json<T>` (T: Serialize + JsonSchema), `Content`, `Vec<Content>`, `CallToolResult`, or `Result<T, E>` of any of these with `E: Display`",
+    note = "to return your own type as structured output, wrap it: `Json<{Self}>`"
+)]
+pub trait IntoCallToolResult {
+    /// Performs the conversion.
+    fn into_call_tool_result(self) -> CallToolResult;
+
+    /// The schema of the structured output this type produces, if any.
+    fn output_schema(_generator: &mut SchemaGenerator) -> Option<Schema> {
+        None
+    }
+}
+
+impl IntoCallToolResult for CallToolResult {
+    fn into_call_tool_result(self) -> CallToolResult {
+        self
+    }
+}
+
+impl IntoCallToolResult for Content {
+    fn into_call_tool_result(self) -> CallToolResult {
+        CallToolResult::success([self])
+    }
+}
+
+impl IntoCallToolResult for Vec<Content> {
+    fn into_call_tool_result(self) -> CallToolResult {
+        CallToolResult::success(self)
+    }
+}
+
+impl IntoCallToolResult for () {
+    fn into_call_tool_result(self) -> CallToolResult {
+        CallToolResult::success([])
+    }
+}
+
+macro_rules! text_results {
+    ($($ty:ty),* $(,)?) => {$(
+        impl IntoCallToolResult for $ty {
+            fn into_call_tool_result(self) -> CallToolResult {
+                CallToolResult::success([Content::text(self.to_string())])
+            }
+        }
+    )*};
+}
+
+text_results!(
+    String,
+    &'static str,
+    Cow<'static, str>,
+    char,
+    bool,
+    i8,
+    i16,
+    i32,
+    i64,
+    i128,
+    isize,
+    u8,
+    u16,
+    u32,
+    u64,
+    u128,
+    usize,
+    f32,
+    f64,
+);
+
+impl<T, E> IntoCallToolResult for Result<T, E>
+where
+    T: IntoCallToolResult,
+    E: Display,
+{
+    fn into_call_tool_result(self) -> CallToolResult {
+        match self {
+            Ok(value) => value.into_call_tool_result(),
+            Err(error) => CallToolResult::error(error.to_string()),
+        }
+    }
+
+    fn output_schema(generator: &mut SchemaGenerator) -> Option<Schema> {
+        T::output_schema(generator)
+    }
+}
+
+/// Structured tool output: `T` is sent as `structuredContent` (and mirrored as a JSON text
+/// block for clients that only read text), and `tools/list` advertises `T`'s schema as the
+/// tool's `outputSchema`.
+///
+/// MCP requires structured output to be a JSON object (before 2026-07-28). When `T`'s schema
+/// is not an object — a `Vec`, a number, an enum — the runtime wraps it as
+/// `{"result": <value>}`, in the `outputSchema` and in every `structuredContent`, for every
+/// protocol revision, so one schema describes the data whichever revision a client speaks.
+///
+/// ```
+/// use mcp_runtime::{mcp_tool, Json};
+///
+/// #[derive(serde::Serialize, schemars::JsonSchema)]
+/// struct Weather { temperature: f64, conditions: String }
+///
+/// /// Current weather for a city.
+/// #[mcp_tool(read_only, open_world)]
+/// async fn weather(city: String) -> Json<Weather> {
+///     Json(Weather { temperature: 21.5, conditions: format!("sunny in {city}") })
+/// }
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Json<T>(pub T);
+
+impl<T> IntoCallToolResult for Json<T>
+where
+    T: Serialize + JsonSchema,
+{
+    fn into_call_tool_result(self) -> CallToolResult {
+        match serde_json::to_value(&self.0) {
+            Ok(value) => CallToolResult::structured(value),
+            Err(error) => {
+                tracing::error!(%error, "a tool's structured output could not be serialized");
+                CallToolResult::error(format!("the tool's output could not be serialized: {error}"))
+            }
+        }
+    }
+
+    fn output_schema(generator: &mut SchemaGenerator) -> Option<Schema> {
+        Some(generator.subschema_for::<T>())
+    }
+}
