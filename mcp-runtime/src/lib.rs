@@ -1,13 +1,61 @@
-//! mcp-runtime (work in progress)
+//! Turn plain Rust functions into [Model Context Protocol](https://modelcontextprotocol.io)
+//! tools with one attribute.
+//!
+//! ```no_run
+//! use mcp_runtime::{mcp_tool, Json, Server};
+//!
+//! /// Add two integers.
+//! #[mcp_tool(read_only, idempotent, title = "Adder")]
+//! async fn add(
+//!     /// The first addend.
+//!     a: i64,
+//!     /// The second addend.
+//!     b: i64,
+//! ) -> i64 {
+//!     a + b
+//! }
+//!
+//! #[tokio::main]
+//! async fn main() -> Result<(), mcp_runtime::Error> {
+//!     Server::new("calculator", env!("CARGO_PKG_VERSION")).serve_stdio().await
+//! }
+//! ```
+//!
+//! `#[mcp_tool]` leaves the function as written (call it from your tests) and registers a
+//! static descriptor with [`inventory`](https://docs.rs/inventory): every tool linked into
+//! the binary, from any crate, is served — no registration code. The server speaks every
+//! MCP revision from 2024-11-05 to the stateless 2026-07-28 over stdio, validates
+//! arguments against each tool's `inputSchema` before the tool runs, runs calls
+//! concurrently, and turns errors and panics into `isError` results.
+//!
+//! See the README for the attribute's options, the return types a tool may have, and how
+//! results are shaped for each protocol revision.
+
+mod catalog;
+mod connection;
 mod content;
+mod error;
+mod frames;
 mod invoke;
+mod jsonrpc;
 mod registry;
 mod result;
+mod schema;
+mod server;
+mod session;
+mod shape;
+mod version;
 
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
 
-pub use content::{Annotations, Content, ContentBody, EmbeddedResource, ResourceContents, ResourceLink, Role};
+pub use content::{
+    Annotations, Content, ContentBody, EmbeddedResource, ResourceContents, ResourceLink, Role,
+};
+pub use error::Error;
 pub use mcp_macros::mcp_tool;
+pub use registry::{SourceLocation, ToolHints};
 pub use result::{CallToolResult, IntoCallToolResult, Json};
+pub use server::{DEFAULT_LIST_TTL, DEFAULT_MAX_MESSAGE_SIZE, DEFAULT_PAGE_SIZE, Server};
+pub use version::ProtocolVersion;

@@ -61,12 +61,6 @@ pub struct ToolHints {
     pub open_world: Option<bool>,
 }
 
-impl ToolHints {
-    pub(crate) fn is_empty(&self) -> bool {
-        *self == ToolHints::default()
-    }
-}
-
 /// A place in the user's source code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SourceLocation {

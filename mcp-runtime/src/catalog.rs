@@ -1,0 +1,277 @@
+//! The set of tools a server offers, prepared once at start-up.
+//!
+//! Tools are sorted by name so `tools/list` is stable across connections and pages. Each
+//! tool's schemas, its listing JSON (one per revision shape) and its argument validator are
+//! built the first time they are needed and then reused, so start-up stays fast however many
+//! tools are linked in, and no request regenerates a schema.
+
+use std::sync::OnceLock;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
+use crate::error::Error;
+use crate::jsonrpc::RpcError;
+use crate::registry::ToolDescriptor;
+use crate::schema;
+use crate::version::ProtocolVersion;
+
+/// How a `Tool` object looks in a given revision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ListingShape {
+    /// 2024-11-05: name, description, inputSchema.
+    Basic,
+    /// 2025-03-26: adds `annotations` (where the title goes, as `annotations.title`).
+    Annotated,
+    /// 2025-06-18 and later: adds `title` and `outputSchema`.
+    Full,
+}
+
+impl ListingShape {
+    fn of(version: ProtocolVersion) -> ListingShape {
+        if version.has_structured_output() {
+            ListingShape::Full
+        } else if version.has_tool_annotations() {
+            ListingShape::Annotated
+        } else {
+            ListingShape::Basic
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Schemas derived from a tool's types.
+struct ToolSchemas {
+    input: Value,
+    output: Option<Value>,
+    wraps_output: bool,
+}
+
+/// One tool of the catalog.
+pub(crate) struct CatalogTool {
+    pub descriptor: &'static ToolDescriptor,
+    schemas: OnceLock<ToolSchemas>,
+    validator: OnceLock<Result<jsonschema::Validator, String>>,
+    listings: [OnceLock<Box<RawValue>>; 3],
+}
+
+impl CatalogTool {
+    fn new(descriptor: &'static ToolDescriptor) -> Self {
+        CatalogTool {
+            descriptor,
+            schemas: OnceLock::new(),
+            validator: OnceLock::new(),
+            listings: Default::default(),
+        }
+    }
+
+    fn schemas(&self) -> &ToolSchemas {
+        self.schemas.get_or_init(|| {
+            let (output, wraps_output) = match schema::output_schema(self.descriptor) {
+                Some((output, wraps)) => (Some(output), wraps),
+                None => (None, false),
+            };
+            ToolSchemas {
+                input: schema::input_schema(self.descriptor.params),
+                output,
+                wraps_output,
+            }
+        })
+    }
+
+    /// The tool's `inputSchema`.
+    pub fn input_schema(&self) -> &Value {
+        &self.schemas().input
+    }
+
+    /// The tool's `outputSchema`, if its return type has structured output.
+    pub fn output_schema(&self) -> Option<&Value> {
+        self.schemas().output.as_ref()
+    }
+
+    /// Whether structured output is wrapped as `{"result": …}`.
+    pub fn wraps_output(&self) -> bool {
+        self.schemas().wraps_output
+    }
+
+    /// Checks arguments against the `inputSchema` before the tool runs. The message names
+    /// every offending argument, so a model can fix its call.
+    pub fn validate_arguments(&self, arguments: &Value) -> Result<(), String> {
+        let validator = self.validator.get_or_init(|| {
+            jsonschema::draft202012::new(self.input_schema()).map_err(|error| error.to_string())
+        });
+        let validator = match validator {
+            Ok(validator) => validator,
+            Err(error) => {
+                tracing::error!(tool = self.descriptor.name, %error, "the tool's input schema does not compile; arguments are checked by decoding only");
+                return Ok(());
+            }
+        };
+        let problems: Vec<String> = validator
+            .iter_errors(arguments)
+            .map(|error| {
+                let path = error.instance_path().to_string();
+                match path.strip_prefix('/') {
+                    Some(path) if !path.is_empty() => {
+                        format!("`{}`: {error}", path.replace('/', "."))
+                    }
+                    _ => error.to_string(),
+                }
+            })
+            .collect();
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems.join("; "))
+        }
+    }
+
+    fn listing(&self, shape: ListingShape) -> &RawValue {
+        self.listings[shape.index()].get_or_init(|| {
+            let json = self.listing_json(shape);
+            serde_json::value::to_raw_value(&json).expect("a JSON value always serializes")
+        })
+    }
+
+    fn listing_json(&self, shape: ListingShape) -> Value {
+        let tool = self.descriptor;
+        let mut listing = Map::new();
+        listing.insert("name".into(), tool.name.into());
+        if let (ListingShape::Full, Some(title)) = (shape, tool.title) {
+            listing.insert("title".into(), title.into());
+        }
+        if let Some(description) = tool.description {
+            listing.insert("description".into(), description.into());
+        }
+        listing.insert("inputSchema".into(), self.input_schema().clone());
+        if let (ListingShape::Full, Some(output)) = (shape, self.output_schema()) {
+            listing.insert("outputSchema".into(), output.clone());
+        }
+        if shape != ListingShape::Basic {
+            let mut annotations = Map::new();
+            if let (ListingShape::Annotated, Some(title)) = (shape, tool.title) {
+                annotations.insert("title".into(), title.into());
+            }
+            let hints = tool.hints;
+            for (key, hint) in [
+                ("readOnlyHint", hints.read_only),
+                ("destructiveHint", hints.destructive),
+                ("idempotentHint", hints.idempotent),
+                ("openWorldHint", hints.open_world),
+            ] {
+                if let Some(hint) = hint {
+                    annotations.insert(key.into(), hint.into());
+                }
+            }
+            if !annotations.is_empty() {
+                listing.insert("annotations".into(), Value::Object(annotations));
+            }
+        }
+        Value::Object(listing)
+    }
+}
+
+/// A page of `tools/list`.
+pub(crate) struct ListPage<'a> {
+    pub tools: Vec<&'a RawValue>,
+    pub next_cursor: Option<String>,
+}
+
+/// Every tool the server offers, sorted by name.
+pub(crate) struct Catalog {
+    tools: Vec<CatalogTool>,
+}
+
+impl Catalog {
+    /// Builds the catalog, refusing duplicate names (naming both definitions).
+    pub fn new(descriptors: impl IntoIterator<Item = &'static ToolDescriptor>) -> Result<Self, Error> {
+        let mut descriptors: Vec<_> = descriptors.into_iter().collect();
+        descriptors.sort_by_key(|tool| (tool.name, tool.location.file, tool.location.line));
+        if let Some(pair) = descriptors.windows(2).find(|pair| pair[0].name == pair[1].name) {
+            return Err(Error::DuplicateTool {
+                name: pair[0].name.to_owned(),
+                first: pair[0].location,
+                second: pair[1].location,
+            });
+        }
+        Ok(Catalog {
+            tools: descriptors.into_iter().map(CatalogTool::new).collect(),
+        })
+    }
+
+    /// The tool named `name`.
+    pub fn get(&self, name: &str) -> Option<&CatalogTool> {
+        self.tools
+            .binary_search_by(|tool| tool.descriptor.name.cmp(name))
+            .ok()
+            .map(|index| &self.tools[index])
+    }
+
+    /// Number of tools.
+    pub fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    /// One page of the listing, shaped for `version`. The cursor names the first tool of
+    /// the page, so pages stay consistent even if the set of tools changes in between.
+    pub fn page(
+        &self,
+        version: ProtocolVersion,
+        cursor: Option<&str>,
+        page_size: usize,
+    ) -> Result<ListPage<'_>, RpcError> {
+        let start = match cursor {
+            None => 0,
+            Some(cursor) => {
+                let first = decode_cursor(cursor).ok_or_else(|| {
+                    RpcError::invalid_params(format!("Invalid cursor: {cursor:?} was not issued by this server."))
+                })?;
+                self.tools
+                    .partition_point(|tool| tool.descriptor.name < first.as_str())
+            }
+        };
+        let end = start.saturating_add(page_size.max(1)).min(self.tools.len());
+        let shape = ListingShape::of(version);
+        Ok(ListPage {
+            tools: self.tools[start..end]
+                .iter()
+                .map(|tool| tool.listing(shape))
+                .collect(),
+            next_cursor: self
+                .tools
+                .get(end)
+                .map(|next| encode_cursor(next.descriptor.name)),
+        })
+    }
+}
+
+const CURSOR_PREFIX: &str = "tool:";
+
+fn encode_cursor(first_tool: &str) -> String {
+    URL_SAFE_NO_PAD.encode(format!("{CURSOR_PREFIX}{first_tool}"))
+}
+
+fn decode_cursor(cursor: &str) -> Option<String> {
+    let bytes = URL_SAFE_NO_PAD.decode(cursor).ok()?;
+    String::from_utf8(bytes)
+        .ok()?
+        .strip_prefix(CURSOR_PREFIX)
+        .map(str::to_owned)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cursors_round_trip_and_reject_garbage() {
+        assert_eq!(decode_cursor(&encode_cursor("add")).as_deref(), Some("add"));
+        assert_eq!(decode_cursor("not a cursor"), None);
+        assert_eq!(decode_cursor(&URL_SAFE_NO_PAD.encode("other:add")), None);
+    }
+}

@@ -1,0 +1,200 @@
+//! One client connection: frames in, responses out, tool calls running concurrently.
+//!
+//! A single reader feeds the [`Session`] one line at a time, so protocol state changes in
+//! order; every tool call runs as its own task, so a slow tool never holds up the others,
+//! and responses go out in whatever order calls finish. A single writer owns the output, so
+//! lines are never interleaved.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use futures_util::future::{AbortHandle, Abortable, join_all};
+use serde_json::Value;
+use tokio::io::{AsyncWrite, AsyncWriteExt};
+use tokio::sync::mpsc;
+use tokio_util::task::TaskTracker;
+
+use crate::jsonrpc::{self, RpcError, code};
+use crate::session::{Outcome, Reply, ServerCore, Session};
+
+/// One unit of input from the transport.
+#[derive(Debug)]
+pub(crate) enum Frame {
+    /// One line, without its line terminator.
+    Line(String),
+    /// A line that is not UTF-8.
+    NotUtf8,
+    /// A line longer than the size limit (the rest of it is skipped).
+    TooLong { limit: usize },
+}
+
+/// Requests in flight, by the JSON text of their id, so a cancellation can stop them.
+#[derive(Clone, Default)]
+struct InFlight(Arc<Mutex<HashMap<String, AbortHandle>>>);
+
+impl InFlight {
+    fn key(id: &Value) -> String {
+        id.to_string()
+    }
+
+    /// Registers a request; `None` if a request with the same id is still running.
+    fn register(&self, id: &Value) -> Option<AbortRegistration> {
+        let mut requests = self.0.lock().expect("in-flight table poisoned");
+        let key = InFlight::key(id);
+        if requests.contains_key(&key) {
+            return None;
+        }
+        let (handle, registration) = AbortHandle::new_pair();
+        requests.insert(key.clone(), handle);
+        Some(AbortRegistration {
+            key,
+            registration,
+        })
+    }
+
+    fn finish(&self, key: &str) {
+        self.0.lock().expect("in-flight table poisoned").remove(key);
+    }
+
+    fn cancel_all(&self) {
+        for (_, handle) in self.0.lock().expect("in-flight table poisoned").drain() {
+            handle.abort();
+        }
+    }
+
+    /// Stops the request; unknown or finished ids are ignored, as the spec asks.
+    fn cancel(&self, id: &Value) {
+        if let Some(handle) = self.0.lock().expect("in-flight table poisoned").remove(&InFlight::key(id)) {
+            tracing::debug!(%id, "request cancelled by the client");
+            handle.abort();
+        }
+    }
+}
+
+struct AbortRegistration {
+    key: String,
+    registration: futures_util::future::AbortRegistration,
+}
+
+/// Serves one connection until its input ends (then in-flight calls finish and are
+/// answered) or its output is closed (then the server stops quietly).
+pub(crate) async fn serve_connection<W>(
+    core: Arc<ServerCore>,
+    mut frames: mpsc::Receiver<Frame>,
+    output: W,
+) -> std::io::Result<()>
+where
+    W: AsyncWrite + Unpin + Send + 'static,
+{
+    let (outbox, queued) = mpsc::unbounded_channel::<Vec<u8>>();
+    let writer = tokio::spawn(write_lines(output, queued));
+    let mut session = Session::new(core);
+    let in_flight = InFlight::default();
+    let calls = TaskTracker::new();
+
+    loop {
+        let frame = tokio::select! {
+            frame = frames.recv() => frame,
+            () = outbox.closed() => {
+                // The client is gone: nobody can read the answers of calls still running.
+                in_flight.cancel_all();
+                break;
+            }
+        };
+        let Some(frame) = frame else { break };
+        let outcome = match frame {
+            Frame::Line(line) if line.trim().is_empty() => continue,
+            Frame::Line(line) => session.handle_line(&line),
+            Frame::NotUtf8 => Outcome::Reply(Reply::Ready(session.error_without_id(
+                RpcError::new(code::PARSE_ERROR, "Parse error: the message is not valid UTF-8."),
+            ))),
+            Frame::TooLong { limit } => Outcome::Reply(Reply::Ready(session.error_without_id(
+                RpcError::new(
+                    code::INVALID_REQUEST,
+                    format!("Invalid request: the message is longer than the {limit}-byte limit and was skipped."),
+                ),
+            ))),
+        };
+        match outcome {
+            Outcome::Nothing => {}
+            Outcome::Cancel(id) => in_flight.cancel(&id),
+            Outcome::Reply(Reply::Ready(response)) => send(&outbox, &response),
+            Outcome::Reply(Reply::Pending { id, response }) => {
+                let Some(abort) = in_flight.register(&id) else {
+                    let error = RpcError::new(
+                        code::INVALID_REQUEST,
+                        format!("Invalid request: id {id} is already used by a request in flight."),
+                    );
+                    send(&outbox, &jsonrpc::failure(Some(&id), &error, session.unknown_id()));
+                    continue;
+                };
+                let outbox = outbox.clone();
+                let in_flight = in_flight.clone();
+                calls.spawn(async move {
+                    let response = Abortable::new(response, abort.registration).await;
+                    in_flight.finish(&abort.key);
+                    if let Ok(response) = response {
+                        send(&outbox, &response);
+                    }
+                });
+            }
+            Outcome::Batch(replies) => {
+                let outbox = outbox.clone();
+                calls.spawn(async move {
+                    let responses = join_all(replies.into_iter().map(|reply| async move {
+                        match reply {
+                            Reply::Ready(response) => response,
+                            Reply::Pending { response, .. } => response.await,
+                        }
+                    }))
+                    .await;
+                    send(&outbox, &Value::Array(responses));
+                });
+            }
+        }
+    }
+
+    calls.close();
+    calls.wait().await;
+    drop(outbox);
+    writer.await.map_err(std::io::Error::other)?
+}
+
+fn send(outbox: &mpsc::UnboundedSender<Vec<u8>>, message: &Value) {
+    let mut line = serde_json::to_vec(message).expect("a JSON value always serializes");
+    line.push(b'\n');
+    // A closed outbox means the client is gone; the reader loop notices and stops.
+    let _ = outbox.send(line);
+}
+
+/// Writes queued lines, flushing whenever the queue runs dry so a burst of responses costs
+/// one write, and a lone response is never held back.
+async fn write_lines<W>(mut output: W, mut queued: mpsc::UnboundedReceiver<Vec<u8>>) -> std::io::Result<()>
+where
+    W: AsyncWrite + Unpin,
+{
+    let mut buffer = Vec::with_capacity(64 * 1024);
+    while let Some(line) = queued.recv().await {
+        buffer.extend_from_slice(&line);
+        while let Ok(line) = queued.try_recv() {
+            buffer.extend_from_slice(&line);
+            if buffer.len() >= 1 << 20 {
+                break;
+            }
+        }
+        let written = async {
+            output.write_all(&buffer).await?;
+            output.flush().await
+        }
+        .await;
+        buffer.clear();
+        if let Err(error) = written {
+            if error.kind() == std::io::ErrorKind::BrokenPipe {
+                tracing::debug!("the client closed its input; stopping");
+                return Ok(());
+            }
+            return Err(error);
+        }
+    }
+    Ok(())
+}

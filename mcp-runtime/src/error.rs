@@ -1,0 +1,27 @@
+//! The errors a server can fail with. Errors inside a single request never end the server:
+//! they become JSON-RPC errors or `isError` results for that request alone.
+
+use crate::registry::SourceLocation;
+
+/// Why a server could not start or stopped serving.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// Two tools linked into the binary share a name. Tool names must be unique, so the
+    /// server refuses to start rather than let one silently shadow the other.
+    #[error(
+        "two tools are named `{name}`: one is defined at {first}, the other at {second}; \
+         rename one of them with #[mcp_tool(name = \"...\")]"
+    )]
+    DuplicateTool {
+        /// The shared name.
+        name: String,
+        /// One definition.
+        first: SourceLocation,
+        /// The other definition.
+        second: SourceLocation,
+    },
+    /// Reading from or writing to the transport failed.
+    #[error("transport I/O failed: {0}")]
+    Io(#[from] std::io::Error),
+}

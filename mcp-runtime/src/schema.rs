@@ -1,0 +1,138 @@
+//! How a tool's `inputSchema` and `outputSchema` are made from its Rust types.
+//!
+//! Input schemas are written for the pickiest clients: the root is always
+//! `{"type": "object", "properties": {...}, "additionalProperties": false}`, subschemas are
+//! inlined wherever the type is not recursive, and `Option<T>` is the plain `T` schema (no
+//! `["T", "null"]` types, no `anyOf` with `null`) and not `required`. Output schemas describe
+//! what serde writes, `null`s included, and a non-object output is wrapped in `{"result": …}`.
+
+use schemars::generate::{SchemaGenerator, SchemaSettings};
+use schemars::transform::{Transform, transform_subschemas};
+use serde_json::{Map, Value, json};
+
+use crate::registry::{ParamDescriptor, ToolDescriptor};
+
+/// The property that holds a non-object structured output.
+pub(crate) const WRAPPED_OUTPUT_KEY: &str = "result";
+
+fn generator(settings: SchemaSettings) -> SchemaGenerator {
+    settings
+        .with(|settings| {
+            settings.inline_subschemas = true;
+            settings.meta_schema = None;
+        })
+        .into_generator()
+}
+
+/// The `inputSchema` of a tool with these parameters.
+pub(crate) fn input_schema(params: &[ParamDescriptor]) -> Value {
+    let mut generator = generator(SchemaSettings::draft2020_12().for_deserialize());
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    for param in params {
+        let mut schema = (param.schema)(&mut generator);
+        RemoveNull.transform(&mut schema);
+        let mut schema = object_schema(schema.to_value());
+        if let (Some(description), Value::Object(fields)) = (param.description, &mut schema) {
+            fields.insert("description".into(), description.into());
+        }
+        properties.insert(param.name.into(), schema);
+        if param.required {
+            required.push(Value::from(param.name));
+        }
+    }
+    let mut root = Map::new();
+    root.insert("type".into(), "object".into());
+    root.insert("properties".into(), Value::Object(properties));
+    if !required.is_empty() {
+        root.insert("required".into(), Value::Array(required));
+    }
+    root.insert("additionalProperties".into(), false.into());
+    let mut definitions = generator.take_definitions(true);
+    for definition in definitions.values_mut() {
+        if let Ok(schema) = <&mut schemars::Schema>::try_from(definition) {
+            RemoveNull.transform(schema);
+        }
+    }
+    if !definitions.is_empty() {
+        root.insert("$defs".into(), Value::Object(definitions));
+    }
+    Value::Object(root)
+}
+
+/// The `outputSchema` of a tool, and whether its structured output is wrapped as
+/// `{"result": …}` because the type's own schema is not an object.
+pub(crate) fn output_schema(tool: &ToolDescriptor) -> Option<(Value, bool)> {
+    let mut generator = generator(SchemaSettings::draft2020_12().for_serialize());
+    let schema = (tool.output_schema)(&mut generator)?.to_value();
+    let definitions = generator.take_definitions(true);
+    let wrapped = schema.get("type").and_then(Value::as_str) != Some("object");
+    let mut root = if wrapped {
+        json!({
+            "type": "object",
+            "properties": { WRAPPED_OUTPUT_KEY: object_schema(schema) },
+            "required": [WRAPPED_OUTPUT_KEY],
+        })
+    } else {
+        schema
+    };
+    if !definitions.is_empty() {
+        root["$defs"] = Value::Object(definitions);
+    }
+    Some((root, wrapped))
+}
+
+/// Property schemas must be objects in the older revisions' schema.json: `true` (any
+/// value, e.g. `serde_json::Value`) becomes `{}`, `false` becomes `{"not": {}}`.
+fn object_schema(schema: Value) -> Value {
+    match schema {
+        Value::Bool(true) => json!({}),
+        Value::Bool(false) => json!({ "not": {} }),
+        other => other,
+    }
+}
+
+/// Undoes schemars' `Option<T>` → "T or null" so an optional argument is described by
+/// plain `T`; whether it may be left out is said by `required` instead.
+#[derive(Clone, Copy)]
+struct RemoveNull;
+
+fn is_null_schema(schema: &Value) -> bool {
+    schema.get("type").and_then(Value::as_str) == Some("null")
+}
+
+impl Transform for RemoveNull {
+    fn transform(&mut self, schema: &mut schemars::Schema) {
+        transform_subschemas(self, schema);
+        let Some(object) = schema.as_object_mut() else {
+            return;
+        };
+        if let Some(Value::Array(types)) = object.get_mut("type") {
+            types.retain(|ty| ty != "null");
+            if types.len() == 1 {
+                let single = types.remove(0);
+                object.insert("type".into(), single);
+            }
+        }
+        if let Some(Value::Array(values)) = object.get_mut("enum") {
+            values.retain(|value| !value.is_null());
+        }
+        for keyword in ["anyOf", "oneOf"] {
+            let Some(Value::Array(branches)) = object.get(keyword) else {
+                continue;
+            };
+            if branches.len() == 2 && branches.iter().any(is_null_schema) {
+                let Some(kept) = branches.iter().find(|branch| !is_null_schema(branch)).cloned()
+                else {
+                    continue;
+                };
+                object.remove(keyword);
+                if let Value::Object(kept) = kept {
+                    for (key, value) in kept {
+                        object.entry(key).or_insert(value);
+                    }
+                }
+            }
+        }
+    }
+}

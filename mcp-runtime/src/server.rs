@@ -1,0 +1,144 @@
+//! [`Server`]: configure once, then serve every `#[mcp_tool]` linked into the binary.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::io::{AsyncRead, AsyncWrite};
+
+use crate::catalog::Catalog;
+use crate::connection::serve_connection;
+use crate::error::Error;
+use crate::frames;
+use crate::registry::registered_tools;
+use crate::session::{ServerCore, ServerInfo};
+
+/// Default number of tools per `tools/list` page.
+pub const DEFAULT_PAGE_SIZE: usize = 1000;
+/// Default limit on one incoming message, in bytes.
+pub const DEFAULT_MAX_MESSAGE_SIZE: usize = 8 * 1024 * 1024;
+/// Default freshness hint (`ttlMs`) for 2026-07-28 list and discover results.
+pub const DEFAULT_LIST_TTL: Duration = Duration::from_secs(60);
+
+/// An MCP server offering every `#[mcp_tool]` function linked into the binary.
+///
+/// ```no_run
+/// #[tokio::main]
+/// async fn main() -> Result<(), mcp_runtime::Error> {
+///     mcp_runtime::Server::new("calculator", env!("CARGO_PKG_VERSION"))
+///         .serve_stdio()
+///         .await
+/// }
+/// ```
+#[derive(Clone, Debug)]
+#[must_use = "a server does nothing until you call `serve_stdio().await`"]
+pub struct Server {
+    info: ServerInfo,
+    instructions: Option<String>,
+    page_size: usize,
+    max_message_size: usize,
+    list_ttl: Duration,
+}
+
+impl Server {
+    /// A server that introduces itself to clients with this name and version.
+    pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
+        Server {
+            info: ServerInfo {
+                name: name.into(),
+                version: version.into(),
+                title: None,
+            },
+            instructions: None,
+            page_size: DEFAULT_PAGE_SIZE,
+            max_message_size: DEFAULT_MAX_MESSAGE_SIZE,
+            list_ttl: DEFAULT_LIST_TTL,
+        }
+    }
+
+    /// A display name for the server (sent from protocol revision 2025-06-18 on).
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.info.title = Some(title.into());
+        self
+    }
+
+    /// Guidance for the model on using this server's tools, sent with `initialize` and
+    /// `server/discover`.
+    pub fn instructions(mut self, instructions: impl Into<String>) -> Self {
+        self.instructions = Some(instructions.into());
+        self
+    }
+
+    /// How many tools one `tools/list` page holds (default [`DEFAULT_PAGE_SIZE`]). Clients
+    /// follow `nextCursor` for the rest.
+    pub fn page_size(mut self, tools_per_page: usize) -> Self {
+        self.page_size = tools_per_page.max(1);
+        self
+    }
+
+    /// The largest message accepted, in bytes (default [`DEFAULT_MAX_MESSAGE_SIZE`]). A
+    /// longer line is skipped and answered with a JSON-RPC error; memory stays bounded.
+    pub fn max_message_size(mut self, bytes: usize) -> Self {
+        self.max_message_size = bytes.max(1);
+        self
+    }
+
+    /// How long 2026-07-28 clients may cache `tools/list` and `server/discover` results
+    /// (`ttlMs`; default [`DEFAULT_LIST_TTL`]).
+    pub fn list_ttl(mut self, ttl: Duration) -> Self {
+        self.list_ttl = ttl;
+        self
+    }
+
+    fn core(self) -> Result<Arc<ServerCore>, Error> {
+        let catalog = Catalog::new(registered_tools())?;
+        tracing::debug!(tools = catalog.len(), "tool catalog ready");
+        Ok(Arc::new(ServerCore {
+            info: self.info,
+            instructions: self.instructions,
+            catalog,
+            page_size: self.page_size,
+            list_ttl_ms: u64::try_from(self.list_ttl.as_millis()).unwrap_or(u64::MAX),
+        }))
+    }
+
+    /// Serves over stdin/stdout: one JSON-RPC message per line, as MCP hosts expect when
+    /// they launch the server as a subprocess.
+    ///
+    /// stdout carries protocol messages only. If no `tracing` subscriber is installed, one
+    /// is installed that logs to stderr (filtered by `RUST_LOG`, default `warn`).
+    ///
+    /// Returns when stdin ends — after every call in flight has finished and been
+    /// answered — or quietly when the client closes stdout.
+    pub async fn serve_stdio(self) -> Result<(), Error> {
+        install_stderr_logging();
+        let limit = self.max_message_size;
+        let core = self.core()?;
+        serve_connection(core, frames::from_stdin(limit), tokio::io::stdout()).await?;
+        Ok(())
+    }
+
+    /// Serves one connection over any byte streams: pipes, sockets, or an in-memory
+    /// [`tokio::io::duplex`] pair in tests. Same framing and behaviour as
+    /// [`serve_stdio`](Server::serve_stdio).
+    pub async fn serve_io<R, W>(self, input: R, output: W) -> Result<(), Error>
+    where
+        R: AsyncRead + Unpin + Send + 'static,
+        W: AsyncWrite + Unpin + Send + 'static,
+    {
+        let limit = self.max_message_size;
+        let core = self.core()?;
+        serve_connection(core, frames::from_reader(input, limit), output).await?;
+        Ok(())
+    }
+}
+
+fn install_stderr_logging() {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn"));
+    // An application that installed its own subscriber keeps it.
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .try_init();
+}

@@ -1,0 +1,442 @@
+//! The protocol state of one connection, and how each message is answered.
+//!
+//! A connection speaks one of two eras per request. A request whose `params._meta` names a
+//! protocol version is served statelessly under that (2026-07-28) revision, whatever came
+//! before. Any other request is served under the revision negotiated by `initialize`. Both
+//! can happen on one connection, as the 2026-07-28 spec allows for dual-era servers.
+
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use futures_util::FutureExt as _;
+use serde_json::{Map, Value, json};
+
+use crate::catalog::Catalog;
+use crate::invoke::Invocation;
+use crate::jsonrpc::{self, Incoming, RequestId, RpcError, UnknownId, code};
+use crate::result::CallToolResult;
+use crate::shape;
+use crate::version::ProtocolVersion;
+
+/// `_meta` keys of the stateless revision.
+mod meta_key {
+    pub const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+    pub const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+    pub const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+}
+
+/// What the server says about itself.
+#[derive(Clone, Debug)]
+pub(crate) struct ServerInfo {
+    pub name: String,
+    pub version: String,
+    pub title: Option<String>,
+}
+
+/// Everything shared by all connections of one server.
+pub(crate) struct ServerCore {
+    pub info: ServerInfo,
+    pub instructions: Option<String>,
+    pub catalog: Catalog,
+    pub page_size: usize,
+    pub list_ttl_ms: u64,
+}
+
+/// A response that is not ready yet: a running tool call.
+pub(crate) type PendingResponse = Pin<Box<dyn Future<Output = Value> + Send + 'static>>;
+
+/// The answer to one request.
+pub(crate) enum Reply {
+    /// The full JSON-RPC response, ready to send.
+    Ready(Value),
+    /// A tool call whose response comes later. `id` identifies it for cancellation.
+    Pending { id: RequestId, response: PendingResponse },
+}
+
+/// What one message asks the connection to do.
+pub(crate) enum Outcome {
+    /// Nothing to send (a notification, or a response to the server).
+    Nothing,
+    /// Answer a request.
+    Reply(Reply),
+    /// Answer a batch with an array of these (2025-03-26).
+    Batch(Vec<Reply>),
+    /// Stop the request with this id, and send nothing for it.
+    Cancel(RequestId),
+}
+
+/// The revision a request is served under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Era {
+    /// Negotiated by `initialize`.
+    Handshake(ProtocolVersion),
+    /// Named in the request's `_meta` (stateless).
+    Stateless(ProtocolVersion),
+    /// Neither: the client has not initialized and named no version.
+    Unknown,
+}
+
+/// The body of a request's answer before it is wrapped in a JSON-RPC envelope.
+enum Answer {
+    Now(Result<Value, RpcError>),
+    Later(Pin<Box<dyn Future<Output = Value> + Send + 'static>>),
+}
+
+impl From<Result<Value, RpcError>> for Answer {
+    fn from(result: Result<Value, RpcError>) -> Self {
+        Answer::Now(result)
+    }
+}
+
+/// Protocol state of one connection.
+pub(crate) struct Session {
+    core: Arc<ServerCore>,
+    negotiated: Option<ProtocolVersion>,
+}
+
+impl Session {
+    pub fn new(core: Arc<ServerCore>) -> Self {
+        Session {
+            core,
+            negotiated: None,
+        }
+    }
+
+    /// How to write an error response whose request id could not be read.
+    pub fn unknown_id(&self) -> UnknownId {
+        match self.negotiated {
+            Some(version) if !version.may_omit_unknown_id() => UnknownId::Null,
+            _ => UnknownId::Omit,
+        }
+    }
+
+    /// An error response to a message whose id is unknown.
+    pub fn error_without_id(&self, error: RpcError) -> Value {
+        jsonrpc::failure(None, &error, self.unknown_id())
+    }
+
+    /// Handles one line of input: a message or, where the revision allows, a batch.
+    pub fn handle_line(&mut self, line: &str) -> Outcome {
+        let message: Value = match serde_json::from_str(line) {
+            Ok(message) => message,
+            Err(error) => {
+                let error = RpcError::new(code::PARSE_ERROR, format!("Parse error: {error}."));
+                return Outcome::Reply(Reply::Ready(self.error_without_id(error)));
+            }
+        };
+        match message {
+            Value::Array(messages) => self.handle_batch(messages),
+            message => self.handle_message(message, false),
+        }
+    }
+
+    fn handle_batch(&mut self, messages: Vec<Value>) -> Outcome {
+        let batches_allowed = self.negotiated.is_some_and(ProtocolVersion::allows_batches);
+        if !batches_allowed || messages.is_empty() {
+            let reason = if messages.is_empty() {
+                "Invalid request: an empty batch.".to_owned()
+            } else {
+                match self.negotiated {
+                    Some(version) => format!(
+                        "Invalid request: JSON-RPC batches are not part of protocol revision {version}."
+                    ),
+                    None => "Invalid request: JSON-RPC batches are only accepted after `initialize` negotiated 2025-03-26.".to_owned(),
+                }
+            };
+            let error = RpcError::new(code::INVALID_REQUEST, reason);
+            return Outcome::Reply(Reply::Ready(self.error_without_id(error)));
+        }
+        let mut replies = Vec::new();
+        for message in messages {
+            match self.handle_message(message, true) {
+                Outcome::Reply(reply) => replies.push(reply),
+                Outcome::Batch(_) | Outcome::Nothing | Outcome::Cancel(_) => {}
+            }
+        }
+        if replies.is_empty() {
+            Outcome::Nothing
+        } else {
+            Outcome::Batch(replies)
+        }
+    }
+
+    fn handle_message(&mut self, message: Value, in_batch: bool) -> Outcome {
+        match Incoming::classify(message) {
+            Incoming::Request { id, method, params } => {
+                let answer = self.handle_request(&method, params, in_batch);
+                Outcome::Reply(envelope(id, answer, self.unknown_id()))
+            }
+            Incoming::Notification { method, params } => self.handle_notification(&method, params),
+            Incoming::Response { id } => {
+                tracing::debug!(%id, "ignoring a response to a request this server did not send");
+                Outcome::Nothing
+            }
+            Incoming::Invalid { id, error } => Outcome::Reply(Reply::Ready(jsonrpc::failure(
+                id.as_ref(),
+                &error,
+                self.unknown_id(),
+            ))),
+        }
+    }
+
+    fn handle_notification(&mut self, method: &str, params: Map<String, Value>) -> Outcome {
+        match method {
+            "notifications/cancelled" => match params.get("requestId") {
+                Some(id) => Outcome::Cancel(id.clone()),
+                None => Outcome::Nothing,
+            },
+            "notifications/initialized" => Outcome::Nothing,
+            other => {
+                tracing::debug!(method = other, "ignoring a notification");
+                Outcome::Nothing
+            }
+        }
+    }
+
+    fn handle_request(&mut self, method: &str, params: Map<String, Value>, in_batch: bool) -> Answer {
+        if method == "initialize" {
+            if in_batch {
+                return Answer::Now(Err(RpcError::new(
+                    code::INVALID_REQUEST,
+                    "Invalid request: `initialize` must not be part of a batch.",
+                )));
+            }
+            return self.initialize(&params).into();
+        }
+        let era = match self.era(&params) {
+            Ok(era) => era,
+            Err(error) => return Answer::Now(Err(error)),
+        };
+        let answer = match (era, method) {
+            (Era::Stateless(_), "server/discover") => self.discover().into(),
+            (Era::Handshake(_) | Era::Unknown, "ping") => Answer::Now(Ok(json!({}))),
+            (Era::Stateless(version), "ping" | "logging/setLevel" | "notifications/initialized") => {
+                Answer::Now(Err(RpcError::new(
+                    code::METHOD_NOT_FOUND,
+                    format!("Method not found: `{method}` is not part of protocol revision {version}."),
+                )))
+            }
+            (Era::Handshake(version) | Era::Stateless(version), "tools/list") => {
+                self.list_tools(version, &params).into()
+            }
+            (Era::Handshake(version) | Era::Stateless(version), "tools/call") => {
+                self.call_tool(version, params)
+            }
+            (Era::Unknown | Era::Handshake(_), "server/discover" | "tools/list" | "tools/call") => {
+                Answer::Now(Err(RpcError::invalid_params(format!(
+                    "Invalid params: `{method}` needs a protocol version: send `initialize` first, \
+                     or name the version in params._meta[\"{}\"] (2026-07-28).",
+                    meta_key::PROTOCOL_VERSION
+                ))))
+            }
+            _ => Answer::Now(Err(RpcError::method_not_found(method))),
+        };
+        match era {
+            Era::Stateless(_) => stateless_result(answer, &self.core),
+            Era::Handshake(_) | Era::Unknown => answer,
+        }
+    }
+
+    /// Which revision serves this request.
+    fn era(&self, params: &Map<String, Value>) -> Result<Era, RpcError> {
+        let meta = params.get("_meta").and_then(Value::as_object);
+        let Some(requested) = meta.and_then(|meta| meta.get(meta_key::PROTOCOL_VERSION)) else {
+            return Ok(self.negotiated.map_or(Era::Unknown, Era::Handshake));
+        };
+        let Some(requested) = requested.as_str() else {
+            return Err(RpcError::invalid_params(format!(
+                "Invalid params: _meta[\"{}\"] must be a string.",
+                meta_key::PROTOCOL_VERSION
+            )));
+        };
+        match ProtocolVersion::parse(requested) {
+            Some(version) if version.is_stateless() => {
+                let capabilities = meta.and_then(|meta| meta.get(meta_key::CLIENT_CAPABILITIES));
+                if !capabilities.is_some_and(Value::is_object) {
+                    return Err(RpcError::invalid_params(format!(
+                        "Invalid params: _meta[\"{}\"] is required (an object; {{}} declares no capabilities).",
+                        meta_key::CLIENT_CAPABILITIES
+                    )));
+                }
+                Ok(Era::Stateless(version))
+            }
+            _ => Err(RpcError::new(
+                code::UNSUPPORTED_PROTOCOL_VERSION,
+                format!("Unsupported protocol version: {requested}."),
+            )
+            .with_data(json!({
+                "supported": supported_versions(),
+                "requested": requested,
+            }))),
+        }
+    }
+
+    fn initialize(&mut self, params: &Map<String, Value>) -> Result<Value, RpcError> {
+        let Some(requested) = params.get("protocolVersion").and_then(Value::as_str) else {
+            return Err(RpcError::invalid_params(
+                "Invalid params: `initialize` needs a `protocolVersion` string.",
+            ));
+        };
+        let version = ProtocolVersion::parse(requested)
+            .filter(|version| !version.is_stateless())
+            .unwrap_or(ProtocolVersion::LATEST_HANDSHAKE);
+        self.negotiated = Some(version);
+        let mut result = Map::new();
+        result.insert("protocolVersion".into(), version.as_str().into());
+        result.insert("capabilities".into(), self.capabilities());
+        result.insert("serverInfo".into(), self.server_info(version));
+        if let Some(instructions) = &self.core.instructions {
+            result.insert("instructions".into(), instructions.clone().into());
+        }
+        Ok(Value::Object(result))
+    }
+
+    fn capabilities(&self) -> Value {
+        json!({ "tools": { "listChanged": false } })
+    }
+
+    fn server_info(&self, version: ProtocolVersion) -> Value {
+        server_info_json(&self.core, version)
+    }
+
+    fn discover(&self) -> Result<Value, RpcError> {
+        let mut result = Map::new();
+        result.insert("supportedVersions".into(), supported_versions());
+        result.insert("capabilities".into(), self.capabilities());
+        if let Some(instructions) = &self.core.instructions {
+            result.insert("instructions".into(), instructions.clone().into());
+        }
+        result.insert("ttlMs".into(), self.core.list_ttl_ms.into());
+        result.insert("cacheScope".into(), "public".into());
+        Ok(Value::Object(result))
+    }
+
+    fn list_tools(&self, version: ProtocolVersion, params: &Map<String, Value>) -> Result<Value, RpcError> {
+        let cursor = match params.get("cursor") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(cursor)) => Some(cursor.as_str()),
+            Some(_) => return Err(RpcError::invalid_params("Invalid params: `cursor` must be a string.")),
+        };
+        let page = self.core.catalog.page(version, cursor, self.core.page_size)?;
+        let mut result = Map::new();
+        result.insert(
+            "tools".into(),
+            serde_json::to_value(&page.tools).expect("raw JSON always converts"),
+        );
+        if let Some(next) = page.next_cursor {
+            result.insert("nextCursor".into(), next.into());
+        }
+        if version.is_stateless() {
+            result.insert("ttlMs".into(), self.core.list_ttl_ms.into());
+            result.insert("cacheScope".into(), "public".into());
+        }
+        Ok(Value::Object(result))
+    }
+
+    fn call_tool(&self, version: ProtocolVersion, mut params: Map<String, Value>) -> Answer {
+        let name = match params.get("name") {
+            Some(Value::String(name)) => name.clone(),
+            Some(_) => return Answer::Now(Err(RpcError::invalid_params("Invalid params: `name` must be a string."))),
+            None => return Answer::Now(Err(RpcError::invalid_params("Invalid params: `tools/call` needs the tool's `name`."))),
+        };
+        let Some(tool) = self.core.catalog.get(&name) else {
+            return Answer::Now(Err(RpcError::invalid_params(format!("Unknown tool: {name}"))));
+        };
+        let arguments = match params.remove("arguments") {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::Object(arguments)) => arguments,
+            Some(_) => {
+                return Answer::Now(Err(RpcError::invalid_params(
+                    "Invalid params: `arguments` must be an object.",
+                )));
+            }
+        };
+        let wraps_output = tool.wraps_output();
+        let arguments = Value::Object(arguments);
+        if let Err(problems) = tool.validate_arguments(&arguments) {
+            let result = CallToolResult::error(format!("Invalid arguments for tool `{name}`: {problems}"));
+            return Answer::Now(Ok(shape::call_tool_result(result, version, wraps_output)));
+        }
+        let Value::Object(arguments) = arguments else {
+            unreachable!("arguments were built as an object")
+        };
+        let running = (tool.descriptor.invoke)(Invocation::new(arguments));
+        Answer::Later(Box::pin(async move {
+            let result = match AssertUnwindSafe(running).catch_unwind().await {
+                Ok(result) => result,
+                Err(panic) => {
+                    let message = panic_message(panic.as_ref());
+                    tracing::error!(tool = %name, panic = %message, "a tool panicked");
+                    CallToolResult::error(format!("Tool `{name}` failed: it panicked."))
+                }
+            };
+            shape::call_tool_result(result, version, wraps_output)
+        }))
+    }
+}
+
+fn supported_versions() -> Value {
+    ProtocolVersion::ALL
+        .iter()
+        .rev()
+        .map(|version| Value::from(version.as_str()))
+        .collect()
+}
+
+fn server_info_json(core: &ServerCore, version: ProtocolVersion) -> Value {
+    let mut info = Map::new();
+    info.insert("name".into(), core.info.name.clone().into());
+    info.insert("version".into(), core.info.version.clone().into());
+    if let (true, Some(title)) = (version.has_structured_output(), &core.info.title) {
+        info.insert("title".into(), title.clone().into());
+    }
+    Value::Object(info)
+}
+
+/// Adds what every 2026-07-28 result carries: `resultType` and the server's identity.
+fn stateless_result(answer: Answer, core: &Arc<ServerCore>) -> Answer {
+    let decorate = {
+        let server_info = server_info_json(core, ProtocolVersion::V2026_07_28);
+        move |mut result: Value| {
+            if let Value::Object(fields) = &mut result {
+                fields.insert("resultType".into(), "complete".into());
+                let meta = fields.entry("_meta").or_insert_with(|| json!({}));
+                if let Value::Object(meta) = meta {
+                    meta.insert(meta_key::SERVER_INFO.into(), server_info);
+                }
+            }
+            result
+        }
+    };
+    match answer {
+        Answer::Now(result) => Answer::Now(result.map(decorate)),
+        Answer::Later(pending) => Answer::Later(Box::pin(pending.map(decorate))),
+    }
+}
+
+/// Wraps an answer in its JSON-RPC envelope.
+fn envelope(id: RequestId, answer: Answer, unknown_id: UnknownId) -> Reply {
+    match answer {
+        Answer::Now(Ok(result)) => Reply::Ready(jsonrpc::success(&id, result)),
+        Answer::Now(Err(error)) => Reply::Ready(jsonrpc::failure(Some(&id), &error, unknown_id)),
+        Answer::Later(pending) => {
+            let response_id = id.clone();
+            Reply::Pending {
+                id,
+                response: Box::pin(pending.map(move |result| jsonrpc::success(&response_id, result))),
+            }
+        }
+    }
+}
+
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    if let Some(message) = panic.downcast_ref::<&str>() {
+        (*message).to_owned()
+    } else if let Some(message) = panic.downcast_ref::<String>() {
+        message.clone()
+    } else {
+        "a non-string panic payload".to_owned()
+    }
+}
