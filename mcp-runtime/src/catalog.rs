@@ -99,6 +99,17 @@ impl CatalogTool {
         self.schemas().wraps_output
     }
 
+    /// Drops `null` given for an optional argument: serde reads it as `None` anyway, and
+    /// clients generated from nullable schemas send it, so it means "absent" here while the
+    /// advertised schema stays strict.
+    pub fn drop_null_optionals(&self, arguments: &mut Map<String, Value>) {
+        for param in self.descriptor.params.iter().filter(|param| !param.required) {
+            if arguments.get(param.name).is_some_and(Value::is_null) {
+                arguments.remove(param.name);
+            }
+        }
+    }
+
     /// Checks arguments against the `inputSchema` before the tool runs. The message names
     /// every offending argument, so a model can fix its call.
     pub fn validate_arguments(&self, arguments: &Value) -> Result<(), String> {

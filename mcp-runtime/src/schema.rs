@@ -136,3 +136,85 @@ impl Transform for RemoveNull {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::__private::{output_schema as output_of, param_schema};
+    use crate::registry::{SourceLocation, ToolHints};
+    use crate::result::Json;
+
+    #[derive(schemars::JsonSchema, serde::Serialize)]
+    #[allow(dead_code)]
+    struct Nested {
+        /// A name.
+        name: String,
+        nickname: Option<String>,
+    }
+
+    fn param(name: &'static str, required: bool, schema: fn(&mut SchemaGenerator) -> schemars::Schema) -> ParamDescriptor {
+        ParamDescriptor {
+            name,
+            description: Some("doc"),
+            required,
+            schema,
+        }
+    }
+
+    #[test]
+    fn tools_without_parameters_still_list_properties() {
+        assert_eq!(
+            input_schema(&[]),
+            json!({"type": "object", "properties": {}, "additionalProperties": false})
+        );
+    }
+
+    #[test]
+    fn optional_parameters_are_plain_and_not_required() {
+        let schema = input_schema(&[
+            param("count", true, param_schema::<u8>),
+            param("label", false, param_schema::<Option<String>>),
+            param("nested", false, param_schema::<Option<Nested>>),
+            param("anything", true, param_schema::<serde_json::Value>),
+        ]);
+        assert_eq!(schema["required"], json!(["count", "anything"]));
+        assert_eq!(schema["properties"]["label"], json!({"type": "string", "description": "doc"}));
+        assert_eq!(schema["properties"]["count"]["maximum"], 255);
+        assert_eq!(schema["properties"]["anything"], json!({"description": "doc"}));
+        let nested = &schema["properties"]["nested"];
+        assert_eq!(nested["type"], "object", "{nested}");
+        assert_eq!(nested["properties"]["nickname"], json!({"type": "string"}));
+        assert!(!schema.to_string().contains("null"), "{schema}");
+    }
+
+    fn tool_returning(output_schema: fn(&mut SchemaGenerator) -> Option<schemars::Schema>) -> ToolDescriptor {
+        fn never(_: crate::invoke::Invocation) -> crate::invoke::ToolFuture {
+            unreachable!()
+        }
+        ToolDescriptor {
+            name: "t",
+            title: None,
+            description: None,
+            hints: ToolHints::default(),
+            params: &[],
+            output_schema,
+            invoke: never,
+            location: SourceLocation { file: file!(), line: line!(), module_path: module_path!() },
+        }
+    }
+
+    #[test]
+    fn object_outputs_are_published_as_is_and_others_wrapped() {
+        let (schema, wrapped) = output_schema(&tool_returning(output_of::<Json<Nested>>)).unwrap();
+        assert!(!wrapped);
+        assert_eq!(schema["type"], "object");
+        assert_eq!(schema["properties"]["nickname"]["type"], json!(["string", "null"]), "outputs keep null: serde writes it");
+
+        let (schema, wrapped) = output_schema(&tool_returning(output_of::<Result<Json<Vec<u32>>, String>>)).unwrap();
+        assert!(wrapped);
+        assert_eq!(schema["required"], json!(["result"]));
+        assert_eq!(schema["properties"]["result"]["type"], "array");
+
+        assert!(output_schema(&tool_returning(output_of::<String>)).is_none());
+    }
+}

@@ -344,7 +344,7 @@ impl Session {
         let Some(tool) = self.core.catalog.get(&name) else {
             return Answer::Now(Err(RpcError::invalid_params(format!("Unknown tool: {name}"))));
         };
-        let arguments = match params.remove("arguments") {
+        let mut arguments = match params.remove("arguments") {
             None | Some(Value::Null) => Map::new(),
             Some(Value::Object(arguments)) => arguments,
             Some(_) => {
@@ -354,6 +354,7 @@ impl Session {
             }
         };
         let wraps_output = tool.wraps_output();
+        tool.drop_null_optionals(&mut arguments);
         let arguments = Value::Object(arguments);
         if let Err(problems) = tool.validate_arguments(&arguments) {
             let result = CallToolResult::error(format!("Invalid arguments for tool `{name}`: {problems}"));
