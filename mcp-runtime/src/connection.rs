@@ -6,6 +6,8 @@
 //! lines are never interleaved.
 
 use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 
 use futures_util::future::{AbortHandle, Abortable, join_all};
@@ -76,18 +78,39 @@ struct AbortRegistration {
     registration: futures_util::future::AbortRegistration,
 }
 
+/// Where a connection's output lines go: a queue, drained by a writer that reports how
+/// it ended. The writer drops its end of the queue when the client stops reading.
+pub(crate) struct Output {
+    pub lines: mpsc::UnboundedSender<Vec<u8>>,
+    pub finished: Pin<Box<dyn Future<Output = std::io::Result<()>> + Send>>,
+}
+
+impl Output {
+    /// An output written by a tokio task to any async writer.
+    pub fn to_writer<W>(writer: W) -> Output
+    where
+        W: AsyncWrite + Unpin + Send + 'static,
+    {
+        let (lines, queued) = mpsc::unbounded_channel();
+        let task = tokio::spawn(write_lines(writer, queued));
+        Output {
+            lines,
+            finished: Box::pin(async move { task.await.map_err(std::io::Error::other)? }),
+        }
+    }
+}
+
 /// Serves one connection until its input ends (then in-flight calls finish and are
 /// answered) or its output is closed (then the server stops quietly).
-pub(crate) async fn serve_connection<W>(
+pub(crate) async fn serve_connection(
     core: Arc<ServerCore>,
     mut frames: mpsc::Receiver<Frame>,
-    output: W,
-) -> std::io::Result<()>
-where
-    W: AsyncWrite + Unpin + Send + 'static,
-{
-    let (outbox, queued) = mpsc::unbounded_channel::<Vec<u8>>();
-    let writer = tokio::spawn(write_lines(output, queued));
+    output: Output,
+) -> std::io::Result<()> {
+    let Output {
+        lines: outbox,
+        finished: writer,
+    } = output;
     let mut session = Session::new(core);
     let in_flight = InFlight::default();
     let calls = TaskTracker::new();
@@ -157,7 +180,7 @@ where
     calls.close();
     calls.wait().await;
     drop(outbox);
-    writer.await.map_err(std::io::Error::other)?
+    writer.await
 }
 
 fn send(outbox: &mpsc::UnboundedSender<Vec<u8>>, message: &Value) {
@@ -167,8 +190,25 @@ fn send(outbox: &mpsc::UnboundedSender<Vec<u8>>, message: &Value) {
     let _ = outbox.send(line);
 }
 
-/// Writes queued lines, flushing whenever the queue runs dry so a burst of responses costs
-/// one write, and a lone response is never held back.
+/// Most bytes gathered into one write.
+pub(crate) const WRITE_BATCH: usize = 1 << 20;
+
+/// Appends every line already queued (up to [`WRITE_BATCH`] bytes) to `buffer`, so a burst
+/// of responses costs one write while a lone response is never held back.
+pub(crate) fn gather_queued(buffer: &mut Vec<u8>, queued: &mut mpsc::UnboundedReceiver<Vec<u8>>) {
+    while buffer.len() < WRITE_BATCH {
+        match queued.try_recv() {
+            Ok(line) => buffer.extend_from_slice(&line),
+            Err(_) => return,
+        }
+    }
+}
+
+/// Whether a write error means the client stopped reading (so the server ends quietly).
+pub(crate) fn client_gone(error: &std::io::Error) -> bool {
+    error.kind() == std::io::ErrorKind::BrokenPipe
+}
+
 async fn write_lines<W>(mut output: W, mut queued: mpsc::UnboundedReceiver<Vec<u8>>) -> std::io::Result<()>
 where
     W: AsyncWrite + Unpin,
@@ -176,24 +216,17 @@ where
     let mut buffer = Vec::with_capacity(64 * 1024);
     while let Some(line) = queued.recv().await {
         buffer.extend_from_slice(&line);
-        while let Ok(line) = queued.try_recv() {
-            buffer.extend_from_slice(&line);
-            if buffer.len() >= 1 << 20 {
-                break;
-            }
-        }
+        gather_queued(&mut buffer, &mut queued);
         let written = async {
             output.write_all(&buffer).await?;
             output.flush().await
         }
         .await;
         buffer.clear();
-        if let Err(error) = written {
-            if error.kind() == std::io::ErrorKind::BrokenPipe {
-                tracing::debug!("the client closed its input; stopping");
-                return Ok(());
-            }
-            return Err(error);
+        match written {
+            Err(error) if client_gone(&error) => return Ok(()),
+            Err(error) => return Err(error),
+            Ok(()) => {}
         }
     }
     Ok(())

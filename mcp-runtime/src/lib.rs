@@ -44,6 +44,7 @@ mod schema;
 mod server;
 mod session;
 mod shape;
+mod stdio;
 mod version;
 
 #[doc(hidden)]

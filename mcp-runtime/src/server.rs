@@ -6,11 +6,12 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
 
 use crate::catalog::Catalog;
-use crate::connection::serve_connection;
+use crate::connection::{Output, serve_connection};
 use crate::error::Error;
 use crate::frames;
 use crate::registry::registered_tools;
 use crate::session::{ServerCore, ServerInfo};
+use crate::stdio;
 
 /// Default number of tools per `tools/list` page.
 pub const DEFAULT_PAGE_SIZE: usize = 1000;
@@ -37,6 +38,7 @@ pub struct Server {
     page_size: usize,
     max_message_size: usize,
     list_ttl: Duration,
+    redirect_prints: bool,
 }
 
 impl Server {
@@ -52,6 +54,7 @@ impl Server {
             page_size: DEFAULT_PAGE_SIZE,
             max_message_size: DEFAULT_MAX_MESSAGE_SIZE,
             list_ttl: DEFAULT_LIST_TTL,
+            redirect_prints: true,
         }
     }
 
@@ -89,6 +92,17 @@ impl Server {
         self
     }
 
+    /// Leaves file descriptor 1 alone when serving stdio.
+    ///
+    /// By default `serve_stdio` keeps the real stdout for protocol messages and points
+    /// descriptor 1 at stderr, so a `println!` in a tool (or a library it uses) shows up in
+    /// the host's logs instead of corrupting the protocol stream. Call this if your program
+    /// must manage descriptor 1 itself. (Only Unix redirects; elsewhere this is the default.)
+    pub fn keep_stdout(mut self) -> Self {
+        self.redirect_prints = false;
+        self
+    }
+
     fn core(self) -> Result<Arc<ServerCore>, Error> {
         let catalog = Catalog::new(registered_tools())?;
         tracing::debug!(tools = catalog.len(), "tool catalog ready");
@@ -112,8 +126,10 @@ impl Server {
     pub async fn serve_stdio(self) -> Result<(), Error> {
         install_stderr_logging();
         let limit = self.max_message_size;
+        let redirect_prints = self.redirect_prints;
         let core = self.core()?;
-        serve_connection(core, frames::from_stdin(limit), tokio::io::stdout()).await?;
+        let output = stdio::output(redirect_prints)?;
+        serve_connection(core, frames::from_stdin(limit), output).await?;
         Ok(())
     }
 
@@ -127,7 +143,7 @@ impl Server {
     {
         let limit = self.max_message_size;
         let core = self.core()?;
-        serve_connection(core, frames::from_reader(input, limit), output).await?;
+        serve_connection(core, frames::from_reader(input, limit), Output::to_writer(output)).await?;
         Ok(())
     }
 }
