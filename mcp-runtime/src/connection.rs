@@ -14,6 +14,7 @@ use futures_util::future::{AbortHandle, Abortable, join_all};
 use serde_json::Value;
 use tokio::io::{AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::jsonrpc::{self, RpcError, code};
@@ -100,13 +101,24 @@ impl Output {
     }
 }
 
-/// Serves one connection until its input ends (then in-flight calls finish and are
-/// answered) or its output is closed (then the server stops quietly).
+/// How a connection ends besides end of input: a stop signal, and the grace period calls
+/// in flight get before they are answered with an error.
+pub(crate) struct Ending {
+    pub grace: std::time::Duration,
+    pub stop: Pin<Box<dyn Future<Output = ()> + Send>>,
+}
+
+/// Serves one connection until its input ends or `ending.stop` fires (then calls in flight
+/// get the grace period to finish and every one is answered) or its output is closed (then
+/// the server stops quietly).
 pub(crate) async fn serve_connection(
     core: Arc<ServerCore>,
     mut frames: mpsc::Receiver<Frame>,
     output: Output,
+    ending: Ending,
 ) -> std::io::Result<()> {
+    let Ending { grace, mut stop } = ending;
+    let grace_over = CancellationToken::new();
     let Output {
         lines: outbox,
         finished: writer,
@@ -118,6 +130,7 @@ pub(crate) async fn serve_connection(
     loop {
         let frame = tokio::select! {
             frame = frames.recv() => frame,
+            () = &mut stop => break,
             () = outbox.closed() => {
                 // The client is gone: nobody can read the answers of calls still running.
                 in_flight.cancel_all();
@@ -153,21 +166,35 @@ pub(crate) async fn serve_connection(
                 };
                 let outbox = outbox.clone();
                 let in_flight = in_flight.clone();
+                let grace_over = grace_over.clone();
+                let unknown_id = session.unknown_id();
                 calls.spawn(async move {
-                    let response = Abortable::new(response, abort.registration).await;
+                    let running = Abortable::new(response, abort.registration);
+                    let response = tokio::select! {
+                        response = running => response.ok(),
+                        () = grace_over.cancelled() => Some(jsonrpc::failure(Some(&id), &shutting_down(), unknown_id)),
+                    };
                     in_flight.finish(&abort.key);
-                    if let Ok(response) = response {
+                    if let Some(response) = response {
                         send(&outbox, &response);
                     }
                 });
             }
             Outcome::Batch(replies) => {
                 let outbox = outbox.clone();
+                let grace_over = grace_over.clone();
+                let unknown_id = session.unknown_id();
                 calls.spawn(async move {
-                    let responses = join_all(replies.into_iter().map(|reply| async move {
-                        match reply {
-                            Reply::Ready(response) => response,
-                            Reply::Pending { response, .. } => response.await,
+                    let responses = join_all(replies.into_iter().map(|reply| {
+                        let grace_over = grace_over.clone();
+                        async move {
+                            match reply {
+                                Reply::Ready(response) => response,
+                                Reply::Pending { id, response } => tokio::select! {
+                                    response = response => response,
+                                    () = grace_over.cancelled() => jsonrpc::failure(Some(&id), &shutting_down(), unknown_id),
+                                },
+                            }
                         }
                     }))
                     .await;
@@ -178,9 +205,20 @@ pub(crate) async fn serve_connection(
     }
 
     calls.close();
-    calls.wait().await;
+    if tokio::time::timeout(grace, calls.wait()).await.is_err() {
+        tracing::warn!(?grace, "calls still running after the shutdown grace period are answered with an error");
+        grace_over.cancel();
+        calls.wait().await;
+    }
     drop(outbox);
     writer.await
+}
+
+fn shutting_down() -> RpcError {
+    RpcError::new(
+        code::INTERNAL_ERROR,
+        "Internal error: the server shut down before the call finished.",
+    )
 }
 
 fn send(outbox: &mpsc::UnboundedSender<Vec<u8>>, message: &Value) {

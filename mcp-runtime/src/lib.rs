@@ -58,5 +58,8 @@ pub use error::Error;
 pub use mcp_macros::mcp_tool;
 pub use registry::{SourceLocation, ToolHints};
 pub use result::{CallToolResult, IntoCallToolResult, Json};
-pub use server::{DEFAULT_LIST_TTL, DEFAULT_MAX_MESSAGE_SIZE, DEFAULT_PAGE_SIZE, Server};
+pub use server::{
+    DEFAULT_LIST_TTL, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_MESSAGE_SIZE, DEFAULT_PAGE_SIZE,
+    DEFAULT_SHUTDOWN_GRACE, Server,
+};
 pub use version::ProtocolVersion;

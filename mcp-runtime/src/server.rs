@@ -6,7 +6,7 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
 
 use crate::catalog::Catalog;
-use crate::connection::{Output, serve_connection};
+use crate::connection::{Ending, Output, serve_connection};
 use crate::error::Error;
 use crate::frames;
 use crate::registry::registered_tools;
@@ -39,7 +39,15 @@ pub struct Server {
     max_message_size: usize,
     list_ttl: Duration,
     redirect_prints: bool,
+    max_in_flight: usize,
+    call_timeout: Option<Duration>,
+    shutdown_grace: Duration,
 }
+
+/// Default number of tool calls running at once; more wait their turn.
+pub const DEFAULT_MAX_IN_FLIGHT: usize = 1024;
+/// Default time calls in flight get to finish once input ends or a signal arrives.
+pub const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
 impl Server {
     /// A server that introduces itself to clients with this name and version.
@@ -55,6 +63,9 @@ impl Server {
             max_message_size: DEFAULT_MAX_MESSAGE_SIZE,
             list_ttl: DEFAULT_LIST_TTL,
             redirect_prints: true,
+            max_in_flight: DEFAULT_MAX_IN_FLIGHT,
+            call_timeout: None,
+            shutdown_grace: DEFAULT_SHUTDOWN_GRACE,
         }
     }
 
@@ -92,6 +103,29 @@ impl Server {
         self
     }
 
+    /// How many tool calls may run at once, server-wide (default [`DEFAULT_MAX_IN_FLIGHT`]).
+    /// Calls beyond the limit wait for a free slot; none is refused.
+    pub fn max_in_flight(mut self, calls: usize) -> Self {
+        self.max_in_flight = calls.max(1);
+        self
+    }
+
+    /// Stops any tool call that runs longer than `limit`, answering it with an `isError`
+    /// result that says so (default: no limit). A plain-`fn` tool's thread cannot be
+    /// stopped; its call is answered all the same, and its eventual result discarded.
+    pub fn call_timeout(mut self, limit: Duration) -> Self {
+        self.call_timeout = Some(limit);
+        self
+    }
+
+    /// How long calls in flight may still run once input ends or SIGINT/SIGTERM arrives
+    /// (default [`DEFAULT_SHUTDOWN_GRACE`]). Calls still running then are answered with a
+    /// JSON-RPC error, so no request goes unanswered.
+    pub fn shutdown_grace(mut self, grace: Duration) -> Self {
+        self.shutdown_grace = grace;
+        self
+    }
+
     /// Leaves file descriptor 1 alone when serving stdio.
     ///
     /// By default `serve_stdio` keeps the real stdout for protocol messages and points
@@ -112,6 +146,8 @@ impl Server {
             catalog,
             page_size: self.page_size,
             list_ttl_ms: u64::try_from(self.list_ttl.as_millis()).unwrap_or(u64::MAX),
+            call_slots: Arc::new(tokio::sync::Semaphore::new(self.max_in_flight)),
+            call_timeout: self.call_timeout,
         }))
     }
 
@@ -127,9 +163,11 @@ impl Server {
         install_stderr_logging();
         let limit = self.max_message_size;
         let redirect_prints = self.redirect_prints;
+        let grace = self.shutdown_grace;
         let core = self.core()?;
         let output = stdio::output(redirect_prints)?;
-        serve_connection(core, frames::from_stdin(limit), output).await?;
+        let ending = Ending { grace, stop: Box::pin(termination_signal()) };
+        serve_connection(core, frames::from_stdin(limit), output, ending).await?;
         Ok(())
     }
 
@@ -142,9 +180,35 @@ impl Server {
         W: AsyncWrite + Unpin + Send + 'static,
     {
         let limit = self.max_message_size;
+        let grace = self.shutdown_grace;
         let core = self.core()?;
-        serve_connection(core, frames::from_reader(input, limit), Output::to_writer(output)).await?;
+        let ending = Ending { grace, stop: Box::pin(std::future::pending()) };
+        serve_connection(core, frames::from_reader(input, limit), Output::to_writer(output), ending).await?;
         Ok(())
+    }
+}
+
+/// Resolves on SIGINT or SIGTERM: hosts send SIGTERM when the client's polite shutdown
+/// (closing stdin) is not enough.
+async fn termination_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match (signal(SignalKind::terminate()), signal(SignalKind::interrupt())) {
+            (Ok(mut terminate), Ok(mut interrupt)) => {
+                tokio::select! {
+                    _ = terminate.recv() => tracing::info!("SIGTERM: finishing calls in flight"),
+                    _ = interrupt.recv() => tracing::info!("SIGINT: finishing calls in flight"),
+                }
+            }
+            _ => std::future::pending().await,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
     }
 }
 

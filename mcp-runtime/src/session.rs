@@ -42,6 +42,10 @@ pub(crate) struct ServerCore {
     pub catalog: Catalog,
     pub page_size: usize,
     pub list_ttl_ms: u64,
+    /// Calls allowed to run at once across the server; the rest wait their turn.
+    pub call_slots: Arc<tokio::sync::Semaphore>,
+    /// How long a call may run before it is stopped with an `isError` result.
+    pub call_timeout: Option<std::time::Duration>,
 }
 
 /// A response that is not ready yet: a running tool call.
@@ -364,13 +368,29 @@ impl Session {
             unreachable!("arguments were built as an object")
         };
         let running = (tool.descriptor.invoke)(Invocation::new(arguments));
+        let slots = Arc::clone(&self.core.call_slots);
+        let timeout = self.core.call_timeout;
         Answer::Later(Box::pin(async move {
-            let result = match AssertUnwindSafe(running).catch_unwind().await {
-                Ok(result) => result,
-                Err(panic) => {
+            // Waits, rather than failing, while the server-wide limit is reached.
+            let _slot = slots.acquire_owned().await;
+            let guarded = AssertUnwindSafe(running).catch_unwind();
+            let finished = match timeout {
+                Some(limit) => tokio::time::timeout(limit, guarded).await.map_err(|_| limit),
+                None => Ok(guarded.await),
+            };
+            let result = match finished {
+                Ok(Ok(result)) => result,
+                Ok(Err(panic)) => {
                     let message = panic_message(panic.as_ref());
                     tracing::error!(tool = %name, panic = %message, "a tool panicked");
                     CallToolResult::error(format!("Tool `{name}` failed: it panicked."))
+                }
+                Err(limit) => {
+                    tracing::warn!(tool = %name, ?limit, "a tool call timed out");
+                    CallToolResult::error(format!(
+                        "Tool `{name}` timed out after {} and was stopped.",
+                        describe_duration(limit)
+                    ))
                 }
             };
             shape::call_tool_result(result, version, wraps_output)
@@ -429,6 +449,15 @@ fn envelope(id: RequestId, answer: Answer, unknown_id: UnknownId) -> Reply {
                 response: Box::pin(pending.map(move |result| jsonrpc::success(&response_id, result))),
             }
         }
+    }
+}
+
+fn describe_duration(duration: std::time::Duration) -> String {
+    let millis = duration.as_millis();
+    if millis % 1000 == 0 {
+        format!("{} s", millis / 1000)
+    } else {
+        format!("{millis} ms")
     }
 }
 
