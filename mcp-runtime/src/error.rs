@@ -1,10 +1,15 @@
 //! The errors a server can fail with. Errors inside a single request never end the server:
 //! they become JSON-RPC errors or `isError` results for that request alone.
 
+use std::fmt;
+
 use crate::registry::SourceLocation;
 
 /// Why a server could not start or stopped serving.
-#[derive(Debug, thiserror::Error)]
+///
+/// Its `Debug` output is its message, so `fn main() -> Result<(), mcp_runtime::Error>`
+/// prints a sentence rather than a struct.
+#[derive(thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// Two tools linked into the binary share a name. Tool names must be unique, so the
@@ -24,4 +29,10 @@ pub enum Error {
     /// Reading from or writing to the transport failed.
     #[error("transport I/O failed: {0}")]
     Io(#[from] std::io::Error),
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
 }

@@ -1,0 +1,165 @@
+//! Code generation: the user's function, untouched but for parameter doc comments, and
+//! beside it one arguments struct, one `invoke` function and one `inventory::submit!`.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{FnArg, ItemFn};
+
+use crate::attr::Options;
+use crate::docs;
+use crate::model::{Errors, Tool, return_type};
+
+/// The attribute's entry point.
+pub fn mcp_tool(attribute: TokenStream, item: TokenStream) -> TokenStream {
+    let mut errors = Errors::default();
+    let options = Options::parse(attribute, &mut errors);
+    let function: ItemFn = match syn::parse2(item.clone()) {
+        Ok(function) => function,
+        Err(_) => {
+            let error = syn::Error::new(
+                first_token_span(&item),
+                "#[mcp_tool] goes on a function: `async fn name(arg: Type, ...) -> Output` or a plain `fn`",
+            );
+            let error = error.to_compile_error();
+            // Keep the item so the rest of the crate still type-checks.
+            return quote!(#item #error);
+        }
+    };
+    let tool = Tool::new(&function, options, &mut errors);
+    let user_function = without_param_docs(&function);
+    if !errors.is_empty() {
+        let errors = errors.to_compile_errors();
+        return quote!(#user_function #errors);
+    }
+    let registration = registration(&tool);
+    quote! {
+        #user_function
+        #registration
+    }
+}
+
+fn first_token_span(item: &TokenStream) -> proc_macro2::Span {
+    item.clone()
+        .into_iter()
+        .next()
+        .map_or_else(proc_macro2::Span::call_site, |token| token.span())
+}
+
+/// The function exactly as written, less the doc comments on its parameters (rustc rejects
+/// those; the attribute has already read them).
+fn without_param_docs(function: &ItemFn) -> ItemFn {
+    let mut function = function.clone();
+    for input in &mut function.sig.inputs {
+        if let FnArg::Typed(typed) = input {
+            typed.attrs.retain(|attribute| !docs::is_doc(attribute));
+        }
+    }
+    function
+}
+
+fn option_str(value: Option<&str>) -> TokenStream {
+    match value {
+        Some(text) => quote!(::core::option::Option::Some(#text)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn option_bool(value: Option<bool>) -> TokenStream {
+    match value {
+        Some(flag) => quote!(::core::option::Option::Some(#flag)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn registration(tool: &Tool<'_>) -> TokenStream {
+    let krate = &tool.krate;
+    let private = quote!(#krate::__private);
+    let serde_path = format!("{}::__private::serde", krate.to_string().replace(' ', ""));
+    let function = &tool.function.sig.ident;
+
+    let fields = tool.params.iter().map(|param| {
+        let ident = param.ident;
+        let ty = param.ty;
+        quote!(#ident: #ty)
+    });
+    let bindings: Vec<_> = tool.params.iter().map(|param| param.ident).collect();
+    // Spanned at the function's name: a non-`Send` future or a return type that is not a
+    // tool result is reported there, not on the attribute.
+    let call = quote_spanned! {tool.function.sig.ident.span()=>
+        #function(#(#bindings),*)
+    };
+    let runner = if tool.is_async() {
+        quote!(call_async)
+    } else {
+        quote!(call_blocking)
+    };
+
+    let params = tool.params.iter().map(|param| {
+        let name = &param.name;
+        let description = option_str(param.description.as_deref());
+        let required = !param.optional;
+        let ty = param.ty;
+        // Spanned at the parameter's type: "`T: JsonSchema` is not satisfied" underlines it.
+        let schema = quote_spanned!(ty.span()=> #private::param_schema::<#ty>);
+        quote! {
+            #private::ParamDescriptor {
+                name: #name,
+                description: #description,
+                required: #required,
+                schema: #schema,
+            }
+        }
+    });
+
+    let output = return_type(tool.function);
+    let output_span = match &tool.function.sig.output {
+        syn::ReturnType::Default => tool.function.sig.ident.span(),
+        syn::ReturnType::Type(_, ty) => ty.span(),
+    };
+    let output_schema = quote_spanned!(output_span=> #private::output_schema::<#output>);
+
+    let name = &tool.name;
+    let title = option_str(tool.title.as_deref());
+    let description = option_str(tool.description.as_deref());
+    let read_only = option_bool(tool.read_only);
+    let destructive = option_bool(tool.destructive);
+    let idempotent = option_bool(tool.idempotent);
+    let open_world = option_bool(tool.open_world);
+
+    quote! {
+        const _: () = {
+            #[derive(#private::serde::Deserialize)]
+            #[serde(crate = #serde_path, deny_unknown_fields)]
+            struct Arguments {
+                #(#fields,)*
+            }
+
+            fn invoke(invocation: #private::Invocation) -> #private::ToolFuture {
+                #private::#runner(invocation, |Arguments { #(#bindings),* }| #call)
+            }
+
+            #private::inventory::submit! {
+                #private::ToolDescriptor {
+                    name: #name,
+                    title: #title,
+                    description: #description,
+                    hints: #private::ToolHints {
+                        read_only: #read_only,
+                        destructive: #destructive,
+                        idempotent: #idempotent,
+                        open_world: #open_world,
+                    },
+                    params: &[#(#params),*],
+                    output_schema: #output_schema,
+                    invoke,
+                    location: #private::SourceLocation {
+                        file: ::core::file!(),
+                        line: ::core::line!(),
+                        module_path: ::core::module_path!(),
+                    },
+                }
+            }
+        };
+    }
+}

@@ -1,0 +1,223 @@
+//! The typed model of one tool, read from the user's function and the attribute's options.
+//! Every problem found is recorded; the model keeps whatever is valid.
+
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
+use syn::spanned::Spanned;
+use syn::{FnArg, GenericArgument, Ident, ItemFn, LitStr, Pat, PathArguments, ReturnType, Type};
+
+use crate::attr::{Hint, Options};
+use crate::docs;
+
+/// Collects errors so one compile reports all of them.
+#[derive(Default)]
+pub struct Errors(Vec<syn::Error>);
+
+impl Errors {
+    pub fn push(&mut self, error: syn::Error) {
+        self.0.push(error);
+    }
+
+    /// All errors as `compile_error!` invocations.
+    pub fn to_compile_errors(&self) -> TokenStream {
+        self.0.iter().map(syn::Error::to_compile_error).collect()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// Tool names every revision and the conformance suite accept.
+const NAME_RULE: &str = "1 to 64 characters, each an ASCII letter, digit, `_`, `.` or `-`";
+
+/// One argument of the tool.
+pub struct Param<'a> {
+    /// The Rust identifier, as written (raw identifiers included).
+    pub ident: &'a Ident,
+    /// The property name in `inputSchema`.
+    pub name: String,
+    pub ty: &'a Type,
+    pub description: Option<String>,
+    /// `Option<T>`: not required.
+    pub optional: bool,
+}
+
+/// A tool: the function and everything the attribute says about it.
+pub struct Tool<'a> {
+    pub function: &'a ItemFn,
+    pub name: String,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub read_only: Option<bool>,
+    pub destructive: Option<bool>,
+    pub idempotent: Option<bool>,
+    pub open_world: Option<bool>,
+    pub params: Vec<Param<'a>>,
+    /// The root path of the runtime crate in generated code.
+    pub krate: TokenStream,
+}
+
+impl<'a> Tool<'a> {
+    pub fn new(function: &'a ItemFn, options: Options, errors: &mut Errors) -> Tool<'a> {
+        check_signature(function, errors);
+        let name = match &options.name {
+            Some(literal) => checked_name(literal.value(), literal.span(), errors),
+            None => {
+                let ident = &function.sig.ident;
+                checked_name(unraw(ident), ident.span(), errors)
+            }
+        };
+        let description = match &options.description {
+            Some(literal) => Some(literal.value().trim().to_owned()).filter(|text| !text.is_empty()),
+            None => docs::collect(&function.attrs),
+        };
+        let params = function
+            .sig
+            .inputs
+            .iter()
+            .filter_map(|input| param(input, errors))
+            .collect();
+        let krate = match &options.krate {
+            Some(path) => quote!(#path),
+            None => quote!(::mcp_runtime),
+        };
+        Tool {
+            function,
+            name,
+            title: options.title.as_ref().map(LitStr::value),
+            description,
+            read_only: options.read_only.map(hint),
+            destructive: options.destructive.map(hint),
+            idempotent: options.idempotent.map(hint),
+            open_world: options.open_world.map(hint),
+            params,
+            krate,
+        }
+    }
+
+    pub fn is_async(&self) -> bool {
+        self.function.sig.asyncness.is_some()
+    }
+}
+
+fn hint(hint: Hint) -> bool {
+    hint.value
+}
+
+fn unraw(ident: &Ident) -> String {
+    let text = ident.to_string();
+    text.strip_prefix("r#").map(str::to_owned).unwrap_or(text)
+}
+
+fn checked_name(name: String, span: Span, errors: &mut Errors) -> String {
+    let valid_chars = name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'));
+    if name.is_empty() || name.len() > 64 || !valid_chars {
+        errors.push(syn::Error::new(
+            span,
+            format!(
+                "`{name}` is not a valid tool name: use {NAME_RULE}; \
+                 set one with #[mcp_tool(name = \"...\")]"
+            ),
+        ));
+    }
+    name
+}
+
+/// Rejects what a tool function cannot be, each error on the offending tokens.
+fn check_signature(function: &ItemFn, errors: &mut Errors) {
+    let signature = &function.sig;
+    if let Some(unsafety) = &signature.unsafety {
+        errors.push(syn::Error::new(
+            unsafety.span(),
+            "a tool cannot be an `unsafe fn`: clients call it with arbitrary arguments; \
+             make the function safe and keep the `unsafe` block inside it",
+        ));
+    }
+    if let Some(abi) = &signature.abi {
+        errors.push(syn::Error::new(
+            abi.span(),
+            "a tool cannot have an `extern` ABI; remove it",
+        ));
+    }
+    if !signature.generics.params.is_empty() || signature.generics.where_clause.is_some() {
+        errors.push(syn::Error::new(
+            signature.generics.span(),
+            "a tool cannot be generic: each tool needs concrete parameter types for its \
+             schema; write a non-generic function (it may call a generic one)",
+        ));
+    }
+    if let Some(variadic) = &signature.variadic {
+        errors.push(syn::Error::new(variadic.span(), "a tool cannot be variadic"));
+    }
+}
+
+fn param<'a>(input: &'a FnArg, errors: &mut Errors) -> Option<Param<'a>> {
+    let typed = match input {
+        FnArg::Receiver(receiver) => {
+            errors.push(syn::Error::new(
+                receiver.span(),
+                "a tool cannot take `self`: #[mcp_tool] goes on a free function; \
+                 reach shared data through a `static` or the function's arguments",
+            ));
+            return None;
+        }
+        FnArg::Typed(typed) => typed,
+    };
+    let ident = match &*typed.pat {
+        Pat::Ident(binding) if binding.by_ref.is_none() && binding.subpat.is_none() => &binding.ident,
+        other => {
+            errors.push(syn::Error::new(
+                other.span(),
+                "tool parameters must be plain names, because each name becomes an argument \
+                 in the tool's input schema; bind the value to a name and destructure it in the body",
+            ));
+            return None;
+        }
+    };
+    match &*typed.ty {
+        Type::Reference(reference) => {
+            errors.push(syn::Error::new(
+                reference.span(),
+                "tool parameters must be owned values, decoded from the call's JSON arguments: \
+                 use `String` instead of `&str`, `Vec<T>` instead of `&[T]`, `T` instead of `&T`",
+            ));
+            return None;
+        }
+        Type::ImplTrait(impl_trait) => {
+            errors.push(syn::Error::new(
+                impl_trait.span(),
+                "tool parameters need a concrete type for the input schema; \
+                 replace `impl Trait` with a type",
+            ));
+            return None;
+        }
+        _ => {}
+    }
+    Some(Param {
+        ident,
+        name: unraw(ident),
+        ty: &typed.ty,
+        description: docs::collect(&typed.attrs),
+        optional: is_option(&typed.ty),
+    })
+}
+
+/// `Option<T>`, however the path is spelled (`Option`, `std::option::Option`, …).
+fn is_option(ty: &Type) -> bool {
+    let Type::Path(path) = ty else { return false };
+    let Some(last) = path.path.segments.last() else { return false };
+    last.ident == "Option"
+        && matches!(&last.arguments, PathArguments::AngleBracketed(arguments)
+            if arguments.args.len() == 1 && matches!(arguments.args[0], GenericArgument::Type(_)))
+}
+
+/// The function's declared return type, `()` when there is none.
+pub fn return_type(function: &ItemFn) -> TokenStream {
+    match &function.sig.output {
+        ReturnType::Default => quote!(()),
+        ReturnType::Type(_, ty) => quote!(#ty),
+    }
+}

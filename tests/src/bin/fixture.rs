@@ -1,0 +1,165 @@
+//! A server exercising every tool shape the runtime supports, for the end-to-end tests.
+//! `fixture [--page-size N]`.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use mcp_runtime::{Annotations, CallToolResult, Content, Json, ResourceLink, Role, Server, mcp_tool};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Echo the text back.
+#[mcp_tool(read_only, idempotent, open_world = false, title = "Echo")]
+async fn echo(
+    /// What to echo.
+    text: String,
+) -> String {
+    text
+}
+
+/// Takes no arguments.
+#[mcp_tool(destructive = false)]
+async fn no_arguments() -> &'static str {
+    "nothing needed"
+}
+
+/// Sleep, then say how long.
+#[mcp_tool]
+async fn sleep(
+    /// Milliseconds to sleep.
+    ms: u64,
+) -> String {
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+    format!("slept {ms} ms")
+}
+
+/// Block the thread (a plain fn: runs on the blocking pool).
+#[mcp_tool]
+fn block(
+    /// Milliseconds to block.
+    ms: u64,
+) -> String {
+    std::thread::sleep(Duration::from_millis(ms));
+    format!("blocked {ms} ms")
+}
+
+/// Always panics.
+#[mcp_tool]
+async fn panics() -> String {
+    panic!("secret internal detail")
+}
+
+/// Always panics, synchronously.
+#[mcp_tool]
+fn panics_blocking() -> String {
+    panic!("secret internal detail")
+}
+
+/// A colour.
+#[derive(Deserialize, Serialize, JsonSchema, Debug)]
+#[serde(rename_all = "lowercase")]
+enum Colour {
+    Red,
+    Green,
+    Blue,
+}
+
+/// A point in the plane.
+#[derive(Deserialize, Serialize, JsonSchema, Debug)]
+struct Point {
+    /// Horizontal.
+    x: f64,
+    /// Vertical.
+    y: f64,
+    /// Optional label.
+    label: Option<String>,
+}
+
+/// Accepts rich argument types.
+#[mcp_tool]
+async fn rich(
+    /// A small number.
+    small: u8,
+    /// A colour.
+    colour: Colour,
+    /// Points.
+    points: Vec<Point>,
+    /// Named counts.
+    counts: HashMap<String, u32>,
+    /// Optional note.
+    note: Option<String>,
+) -> Json<serde_json::Value> {
+    Json(serde_json::json!({
+        "small": small,
+        "colour": colour,
+        "points": points.len(),
+        "counts": counts.len(),
+        "note": note,
+    }))
+}
+
+/// Returns a list (wrapped as {"result": [...]}).
+#[mcp_tool]
+async fn list_output(
+    /// How many.
+    n: u32,
+) -> Json<Vec<u32>> {
+    Json((0..n).collect())
+}
+
+/// Returns one block of every content type, with annotations.
+#[mcp_tool]
+async fn every_content() -> Vec<Content> {
+    vec![
+        Content::text("plain text").with_audience([Role::User, Role::Assistant]),
+        Content::image([0x89, b'P', b'N', b'G'], "image/png").with_priority(0.5),
+        Content::audio([1, 2, 3], "audio/wav"),
+        Content::resource_link(ResourceLink::new("file:///a.txt", "a.txt")),
+        Content::embedded_text("file:///b.txt", "bee", Some("text/plain")).with_annotations(
+            Annotations {
+                last_modified: Some("2025-01-01T00:00:00Z".into()),
+                ..Annotations::default()
+            },
+        ),
+        Content::embedded_blob("file:///c.bin", [0, 1], None),
+    ]
+}
+
+/// Fails with a tool error.
+#[mcp_tool]
+async fn fails(
+    /// The message.
+    message: String,
+) -> Result<String, String> {
+    Err(message)
+}
+
+/// Returns a hand-built result.
+#[mcp_tool]
+async fn custom_result() -> CallToolResult {
+    CallToolResult::success([Content::text("custom")])
+}
+
+/// Prints to stdout, which must not reach the protocol stream.
+#[mcp_tool]
+fn prints() -> &'static str {
+    println!("{{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{{}}}} <- a fake response");
+    print!("and a line without its end");
+    "printed"
+}
+
+/// Returns nothing.
+#[mcp_tool]
+async fn unit() {}
+
+#[tokio::main]
+async fn main() -> Result<(), mcp_runtime::Error> {
+    let mut server = Server::new("fixture", "1.0.0").title("Fixture");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [flag, size] = args.as_slice() {
+        if flag == "--page-size" {
+            server = server.page_size(size.parse().expect("a page size"));
+        }
+    }
+    server.serve_stdio().await
+}
