@@ -54,38 +54,69 @@ impl Options {
         for meta in metas {
             options.apply(meta, errors);
         }
-        if let (Some(read_only), Some(destructive)) = (options.read_only, options.destructive) {
-            if read_only.value && destructive.value {
-                errors.push(syn::Error::new(
-                    destructive.span,
-                    "a tool cannot be both `read_only` and `destructive`: a read-only tool does not \
-                     modify its environment, so it cannot destroy anything; remove one of the two",
-                ));
-            }
+        if let (Some(read_only), Some(destructive)) = (options.read_only, options.destructive)
+            && read_only.value
+            && destructive.value
+        {
+            errors.push(syn::Error::new(
+                destructive.span,
+                "a tool cannot be both `read_only` and `destructive`: a read-only tool does not \
+                 modify its environment, so it cannot destroy anything; remove one of the two",
+            ));
         }
         options
     }
 
     fn apply(&mut self, meta: Meta, errors: &mut Errors) {
-        let Some(key) = meta.path().get_ident().map(ToString::to_string).or_else(|| {
-            // `crate` is a keyword, so it is a path of one segment but not an `Ident` to syn.
-            meta.path()
-                .segments
-                .first()
-                .filter(|_| meta.path().segments.len() == 1)
-                .map(|segment| segment.ident.to_string())
-        }) else {
+        let Some(key) = meta
+            .path()
+            .get_ident()
+            .map(ToString::to_string)
+            .or_else(|| {
+                // `crate` is a keyword, so it is a path of one segment but not an `Ident` to syn.
+                meta.path()
+                    .segments
+                    .first()
+                    .filter(|_| meta.path().segments.len() == 1)
+                    .map(|segment| segment.ident.to_string())
+            })
+        else {
             errors.push(unknown_option(&meta, "a path"));
             return;
         };
         match key.as_str() {
             "name" => set(&mut self.name, string_value(&meta, errors), &meta, errors),
             "title" => set(&mut self.title, string_value(&meta, errors), &meta, errors),
-            "description" => set(&mut self.description, string_value(&meta, errors), &meta, errors),
-            "read_only" => set(&mut self.read_only, hint_value(&meta, errors), &meta, errors),
-            "destructive" => set(&mut self.destructive, hint_value(&meta, errors), &meta, errors),
-            "idempotent" => set(&mut self.idempotent, hint_value(&meta, errors), &meta, errors),
-            "open_world" => set(&mut self.open_world, hint_value(&meta, errors), &meta, errors),
+            "description" => set(
+                &mut self.description,
+                string_value(&meta, errors),
+                &meta,
+                errors,
+            ),
+            "read_only" => set(
+                &mut self.read_only,
+                hint_value(&meta, errors),
+                &meta,
+                errors,
+            ),
+            "destructive" => set(
+                &mut self.destructive,
+                hint_value(&meta, errors),
+                &meta,
+                errors,
+            ),
+            "idempotent" => set(
+                &mut self.idempotent,
+                hint_value(&meta, errors),
+                &meta,
+                errors,
+            ),
+            "open_world" => set(
+                &mut self.open_world,
+                hint_value(&meta, errors),
+                &meta,
+                errors,
+            ),
             "crate" => {
                 let path = string_value(&meta, errors).and_then(|literal| match literal.parse() {
                     Ok(path) => Some(path),
@@ -122,7 +153,9 @@ fn unknown_option(meta: &Meta, key: &str) -> syn::Error {
     let listed = OPTIONS.map(|option| format!("`{option}`")).join(", ");
     let message = match closest_option(key) {
         Some(suggestion) => {
-            format!("unknown option `{key}`; did you mean `{suggestion}`?\nthe options are: {listed}")
+            format!(
+                "unknown option `{key}`; did you mean `{suggestion}`?\nthe options are: {listed}"
+            )
         }
         None => format!("unknown option `{key}`; the options are: {listed}"),
     };
@@ -135,7 +168,10 @@ fn closest_option(key: &str) -> Option<&'static str> {
     OPTIONS
         .into_iter()
         .map(|option| (edit_distance(&normalized, option), option))
-        .filter(|(distance, option)| *distance <= option.len().div_ceil(3) || option.replace('_', "") == normalized.replace('_', ""))
+        .filter(|(distance, option)| {
+            *distance <= option.len().div_ceil(3)
+                || option.replace('_', "") == normalized.replace('_', "")
+        })
         .min_by_key(|(distance, _)| *distance)
         .map(|(_, option)| option)
 }
@@ -159,7 +195,10 @@ fn string_value(meta: &Meta, errors: &mut Errors) -> Option<LitStr> {
     let key = quote::ToTokens::to_token_stream(meta.path()).to_string();
     match meta {
         Meta::NameValue(pair) => match &pair.value {
-            Expr::Lit(ExprLit { lit: Lit::Str(literal), .. }) => Some(literal.clone()),
+            Expr::Lit(ExprLit {
+                lit: Lit::Str(literal),
+                ..
+            }) => Some(literal.clone()),
             other => {
                 errors.push(syn::Error::new(
                     other.span(),
@@ -181,9 +220,15 @@ fn string_value(meta: &Meta, errors: &mut Errors) -> Option<LitStr> {
 fn hint_value(meta: &Meta, errors: &mut Errors) -> Option<Hint> {
     let key = quote::ToTokens::to_token_stream(meta.path()).to_string();
     match meta {
-        Meta::Path(path) => Some(Hint { value: true, span: path.span() }),
+        Meta::Path(path) => Some(Hint {
+            value: true,
+            span: path.span(),
+        }),
         Meta::NameValue(pair) => match &pair.value {
-            Expr::Lit(ExprLit { lit: Lit::Bool(LitBool { value, span }), .. }) => Some(Hint {
+            Expr::Lit(ExprLit {
+                lit: Lit::Bool(LitBool { value, span }),
+                ..
+            }) => Some(Hint {
                 value: *value,
                 span: *span,
             }),

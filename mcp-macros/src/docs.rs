@@ -6,16 +6,23 @@ use syn::{Attribute, Expr, ExprLit, Lit, Meta};
 /// paragraphs (blank lines) kept, surrounding whitespace trimmed. `None` without docs.
 pub fn collect(attributes: &[Attribute]) -> Option<String> {
     let mut lines = Vec::new();
-    for attribute in attributes.iter().filter(|attribute| attribute.path().is_ident("doc")) {
-        if let Meta::NameValue(pair) = &attribute.meta {
-            if let Expr::Lit(ExprLit { lit: Lit::Str(text), .. }) = &pair.value {
-                let text = text.value();
-                // `split`, not `lines`: an empty `///` line is an empty string, and it is
-                // the paragraph break.
-                lines.extend(text.split('\n').map(|line| {
-                    line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned()
-                }));
-            }
+    for attribute in attributes
+        .iter()
+        .filter(|attribute| attribute.path().is_ident("doc"))
+    {
+        if let Meta::NameValue(pair) = &attribute.meta
+            && let Expr::Lit(ExprLit {
+                lit: Lit::Str(text),
+                ..
+            }) = &pair.value
+        {
+            let text = text.value();
+            // `split`, not `lines`: an empty `///` line is an empty string, and it is the
+            // paragraph break.
+            lines.extend(
+                text.split('\n')
+                    .map(|line| line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned()),
+            );
         }
     }
     let mut description = String::new();

@@ -69,7 +69,9 @@ impl<'a> Tool<'a> {
             }
         };
         let description = match &options.description {
-            Some(literal) => Some(literal.value().trim().to_owned()).filter(|text| !text.is_empty()),
+            Some(literal) => {
+                Some(literal.value().trim().to_owned()).filter(|text| !text.is_empty())
+            }
             None => docs::collect(&function.attrs),
         };
         let params = function
@@ -150,7 +152,10 @@ fn check_signature(function: &ItemFn, errors: &mut Errors) {
         ));
     }
     if let Some(variadic) = &signature.variadic {
-        errors.push(syn::Error::new(variadic.span(), "a tool cannot be variadic"));
+        errors.push(syn::Error::new(
+            variadic.span(),
+            "a tool cannot be variadic",
+        ));
     }
 }
 
@@ -167,7 +172,9 @@ fn param<'a>(input: &'a FnArg, errors: &mut Errors) -> Option<Param<'a>> {
         FnArg::Typed(typed) => typed,
     };
     let ident = match &*typed.pat {
-        Pat::Ident(binding) if binding.by_ref.is_none() && binding.subpat.is_none() => &binding.ident,
+        Pat::Ident(binding) if binding.by_ref.is_none() && binding.subpat.is_none() => {
+            &binding.ident
+        }
         other => {
             errors.push(syn::Error::new(
                 other.span(),
@@ -208,7 +215,9 @@ fn param<'a>(input: &'a FnArg, errors: &mut Errors) -> Option<Param<'a>> {
 /// `Option<T>`, however the path is spelled (`Option`, `std::option::Option`, …).
 fn is_option(ty: &Type) -> bool {
     let Type::Path(path) = ty else { return false };
-    let Some(last) = path.path.segments.last() else { return false };
+    let Some(last) = path.path.segments.last() else {
+        return false;
+    };
     last.ident == "Option"
         && matches!(&last.arguments, PathArguments::AngleBracketed(arguments)
             if arguments.args.len() == 1 && matches!(arguments.args[0], GenericArgument::Type(_)))

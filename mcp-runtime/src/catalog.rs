@@ -103,7 +103,12 @@ impl CatalogTool {
     /// clients generated from nullable schemas send it, so it means "absent" here while the
     /// advertised schema stays strict.
     pub fn drop_null_optionals(&self, arguments: &mut Map<String, Value>) {
-        for param in self.descriptor.params.iter().filter(|param| !param.required) {
+        for param in self
+            .descriptor
+            .params
+            .iter()
+            .filter(|param| !param.required)
+        {
             if arguments.get(param.name).is_some_and(Value::is_null) {
                 arguments.remove(param.name);
             }
@@ -200,10 +205,15 @@ pub(crate) struct Catalog {
 
 impl Catalog {
     /// Builds the catalog, refusing duplicate names (naming both definitions).
-    pub fn new(descriptors: impl IntoIterator<Item = &'static ToolDescriptor>) -> Result<Self, Error> {
+    pub fn new(
+        descriptors: impl IntoIterator<Item = &'static ToolDescriptor>,
+    ) -> Result<Self, Error> {
         let mut descriptors: Vec<_> = descriptors.into_iter().collect();
         descriptors.sort_by_key(|tool| (tool.name, tool.location.file, tool.location.line));
-        if let Some(pair) = descriptors.windows(2).find(|pair| pair[0].name == pair[1].name) {
+        if let Some(pair) = descriptors
+            .windows(2)
+            .find(|pair| pair[0].name == pair[1].name)
+        {
             return Err(Error::DuplicateTool {
                 name: pair[0].name.to_owned(),
                 first: pair[0].location,
@@ -240,7 +250,9 @@ impl Catalog {
             None => 0,
             Some(cursor) => {
                 let first = decode_cursor(cursor).ok_or_else(|| {
-                    RpcError::invalid_params(format!("Invalid cursor: {cursor:?} was not issued by this server."))
+                    RpcError::invalid_params(format!(
+                        "Invalid cursor: {cursor:?} was not issued by this server."
+                    ))
                 })?;
                 self.tools
                     .partition_point(|tool| tool.descriptor.name < first.as_str())

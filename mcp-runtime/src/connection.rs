@@ -49,10 +49,7 @@ impl InFlight {
         }
         let (handle, registration) = AbortHandle::new_pair();
         requests.insert(key.clone(), handle);
-        Some(AbortRegistration {
-            key,
-            registration,
-        })
+        Some(AbortRegistration { key, registration })
     }
 
     fn finish(&self, key: &str) {
@@ -67,7 +64,12 @@ impl InFlight {
 
     /// Stops the request; unknown or finished ids are ignored, as the spec asks.
     fn cancel(&self, id: &Value) {
-        if let Some(handle) = self.0.lock().expect("in-flight table poisoned").remove(&InFlight::key(id)) {
+        if let Some(handle) = self
+            .0
+            .lock()
+            .expect("in-flight table poisoned")
+            .remove(&InFlight::key(id))
+        {
             tracing::debug!(%id, "request cancelled by the client");
             handle.abort();
         }
@@ -161,7 +163,10 @@ pub(crate) async fn serve_connection(
                         code::INVALID_REQUEST,
                         format!("Invalid request: id {id} is already used by a request in flight."),
                     );
-                    send(&outbox, &jsonrpc::failure(Some(&id), &error, session.unknown_id()));
+                    send(
+                        &outbox,
+                        &jsonrpc::failure(Some(&id), &error, session.unknown_id()),
+                    );
                     continue;
                 };
                 let outbox = outbox.clone();
@@ -206,7 +211,10 @@ pub(crate) async fn serve_connection(
 
     calls.close();
     if tokio::time::timeout(grace, calls.wait()).await.is_err() {
-        tracing::warn!(?grace, "calls still running after the shutdown grace period are answered with an error");
+        tracing::warn!(
+            ?grace,
+            "calls still running after the shutdown grace period are answered with an error"
+        );
         grace_over.cancel();
         calls.wait().await;
     }
@@ -247,7 +255,10 @@ pub(crate) fn client_gone(error: &std::io::Error) -> bool {
     error.kind() == std::io::ErrorKind::BrokenPipe
 }
 
-async fn write_lines<W>(mut output: W, mut queued: mpsc::UnboundedReceiver<Vec<u8>>) -> std::io::Result<()>
+async fn write_lines<W>(
+    mut output: W,
+    mut queued: mpsc::UnboundedReceiver<Vec<u8>>,
+) -> std::io::Result<()>
 where
     W: AsyncWrite + Unpin,
 {

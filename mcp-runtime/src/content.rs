@@ -215,14 +215,17 @@ impl Content {
 
     /// Marks who the block is for.
     pub fn with_audience(mut self, audience: impl IntoIterator<Item = Role>) -> Self {
-        self.annotations.get_or_insert_with(Default::default).audience =
-            Some(audience.into_iter().collect());
+        self.annotations
+            .get_or_insert_with(Default::default)
+            .audience = Some(audience.into_iter().collect());
         self
     }
 
     /// Sets the block's priority, from 0 (least important) to 1 (most).
     pub fn with_priority(mut self, priority: f64) -> Self {
-        self.annotations.get_or_insert_with(Default::default).priority = Some(priority);
+        self.annotations
+            .get_or_insert_with(Default::default)
+            .priority = Some(priority);
         self
     }
 

@@ -26,7 +26,9 @@ impl Invocation {
 
 /// Decodes the arguments object into the macro's arguments struct. Failures become an
 /// `isError` result naming the argument, so the model can correct the call.
-fn decode_arguments<A: DeserializeOwned>(arguments: Map<String, Value>) -> Result<A, CallToolResult> {
+fn decode_arguments<A: DeserializeOwned>(
+    arguments: Map<String, Value>,
+) -> Result<A, CallToolResult> {
     serde_path_to_error::deserialize(Value::Object(arguments)).map_err(|error| {
         let path = error.path().to_string();
         let inner = error.into_inner();

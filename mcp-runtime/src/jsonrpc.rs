@@ -39,7 +39,10 @@ impl RpcError {
     }
 
     pub fn method_not_found(method: &str) -> Self {
-        RpcError::new(code::METHOD_NOT_FOUND, format!("Method not found: {method}"))
+        RpcError::new(
+            code::METHOD_NOT_FOUND,
+            format!("Method not found: {method}"),
+        )
     }
 
     fn to_json(&self) -> Value {
@@ -73,7 +76,10 @@ pub(crate) enum Incoming {
     /// A response to a request the server sent.
     Response { id: RequestId },
     /// Not a valid JSON-RPC message. `id` is set when it could be read.
-    Invalid { id: Option<RequestId>, error: RpcError },
+    Invalid {
+        id: Option<RequestId>,
+        error: RpcError,
+    },
 }
 
 fn is_valid_id(id: &Value) -> bool {
@@ -112,7 +118,9 @@ impl Incoming {
                 return match readable_id {
                     Some(id) => Incoming::Invalid {
                         id: Some(id),
-                        error: RpcError::invalid_params("Invalid params: `params` must be an object."),
+                        error: RpcError::invalid_params(
+                            "Invalid params: `params` must be an object.",
+                        ),
                     },
                     None => invalid("`params` must be an object."),
                 };
@@ -123,9 +131,7 @@ impl Incoming {
             (Some(Value::String(method)), Some(id)) if is_valid_id(&id) => {
                 Incoming::Request { id, method, params }
             }
-            (Some(Value::String(_)), Some(_)) => {
-                invalid("`id` must be a string or an integer.")
-            }
+            (Some(Value::String(_)), Some(_)) => invalid("`id` must be a string or an integer."),
             (Some(_), _) => invalid("`method` must be a string."),
             (None, Some(id))
                 if is_valid_id(&id)
@@ -174,8 +180,11 @@ mod tests {
     #[test]
     fn classifies_requests_notifications_and_responses() {
         let request = Incoming::classify(json!({"jsonrpc":"2.0","id":7,"method":"ping"}));
-        assert!(matches!(request, Incoming::Request { ref id, ref method, .. } if id == &json!(7) && method == "ping"));
-        let note = Incoming::classify(json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
+        assert!(
+            matches!(request, Incoming::Request { ref id, ref method, .. } if id == &json!(7) && method == "ping")
+        );
+        let note =
+            Incoming::classify(json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
         assert!(matches!(note, Incoming::Notification { .. }));
         let response = Incoming::classify(json!({"jsonrpc":"2.0","id":"a","result":{}}));
         assert!(matches!(response, Incoming::Response { .. }));
@@ -184,12 +193,32 @@ mod tests {
     #[test]
     fn rejects_bad_ids_versions_and_params() {
         for (message, expected_code, keeps_id) in [
-            (json!({"jsonrpc":"2.0","id":1.5,"method":"ping"}), code::INVALID_REQUEST, false),
-            (json!({"jsonrpc":"2.0","id":null,"method":"ping"}), code::INVALID_REQUEST, false),
-            (json!({"jsonrpc":"2.0","id":{"a":1},"method":"ping"}), code::INVALID_REQUEST, false),
-            (json!({"jsonrpc":"1.0","id":1,"method":"ping"}), code::INVALID_REQUEST, true),
+            (
+                json!({"jsonrpc":"2.0","id":1.5,"method":"ping"}),
+                code::INVALID_REQUEST,
+                false,
+            ),
+            (
+                json!({"jsonrpc":"2.0","id":null,"method":"ping"}),
+                code::INVALID_REQUEST,
+                false,
+            ),
+            (
+                json!({"jsonrpc":"2.0","id":{"a":1},"method":"ping"}),
+                code::INVALID_REQUEST,
+                false,
+            ),
+            (
+                json!({"jsonrpc":"1.0","id":1,"method":"ping"}),
+                code::INVALID_REQUEST,
+                true,
+            ),
             (json!({"id":1,"method":"ping"}), code::INVALID_REQUEST, true),
-            (json!({"jsonrpc":"2.0","id":1,"method":"ping","params":[1]}), code::INVALID_PARAMS, true),
+            (
+                json!({"jsonrpc":"2.0","id":1,"method":"ping","params":[1]}),
+                code::INVALID_PARAMS,
+                true,
+            ),
             (json!({"jsonrpc":"2.0","id":1}), code::INVALID_REQUEST, true),
             (json!([1]), code::INVALID_REQUEST, false),
             (json!("hello"), code::INVALID_REQUEST, false),

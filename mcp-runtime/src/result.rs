@@ -183,7 +183,9 @@ where
             Ok(value) => CallToolResult::structured(value),
             Err(error) => {
                 tracing::error!(%error, "a tool's structured output could not be serialized");
-                CallToolResult::error(format!("the tool's output could not be serialized: {error}"))
+                CallToolResult::error(format!(
+                    "the tool's output could not be serialized: {error}"
+                ))
             }
         }
     }

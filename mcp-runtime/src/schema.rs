@@ -122,7 +122,10 @@ impl Transform for RemoveNull {
                 continue;
             };
             if branches.len() == 2 && branches.iter().any(is_null_schema) {
-                let Some(kept) = branches.iter().find(|branch| !is_null_schema(branch)).cloned()
+                let Some(kept) = branches
+                    .iter()
+                    .find(|branch| !is_null_schema(branch))
+                    .cloned()
                 else {
                     continue;
                 };
@@ -152,7 +155,11 @@ mod tests {
         nickname: Option<String>,
     }
 
-    fn param(name: &'static str, required: bool, schema: fn(&mut SchemaGenerator) -> schemars::Schema) -> ParamDescriptor {
+    fn param(
+        name: &'static str,
+        required: bool,
+        schema: fn(&mut SchemaGenerator) -> schemars::Schema,
+    ) -> ParamDescriptor {
         ParamDescriptor {
             name,
             description: Some("doc"),
@@ -178,16 +185,24 @@ mod tests {
             param("anything", true, param_schema::<serde_json::Value>),
         ]);
         assert_eq!(schema["required"], json!(["count", "anything"]));
-        assert_eq!(schema["properties"]["label"], json!({"type": "string", "description": "doc"}));
+        assert_eq!(
+            schema["properties"]["label"],
+            json!({"type": "string", "description": "doc"})
+        );
         assert_eq!(schema["properties"]["count"]["maximum"], 255);
-        assert_eq!(schema["properties"]["anything"], json!({"description": "doc"}));
+        assert_eq!(
+            schema["properties"]["anything"],
+            json!({"description": "doc"})
+        );
         let nested = &schema["properties"]["nested"];
         assert_eq!(nested["type"], "object", "{nested}");
         assert_eq!(nested["properties"]["nickname"], json!({"type": "string"}));
         assert!(!schema.to_string().contains("null"), "{schema}");
     }
 
-    fn tool_returning(output_schema: fn(&mut SchemaGenerator) -> Option<schemars::Schema>) -> ToolDescriptor {
+    fn tool_returning(
+        output_schema: fn(&mut SchemaGenerator) -> Option<schemars::Schema>,
+    ) -> ToolDescriptor {
         fn never(_: crate::invoke::Invocation) -> crate::invoke::ToolFuture {
             unreachable!()
         }
@@ -199,7 +214,11 @@ mod tests {
             params: &[],
             output_schema,
             invoke: never,
-            location: SourceLocation { file: file!(), line: line!(), module_path: module_path!() },
+            location: SourceLocation {
+                file: file!(),
+                line: line!(),
+                module_path: module_path!(),
+            },
         }
     }
 
@@ -208,9 +227,14 @@ mod tests {
         let (schema, wrapped) = output_schema(&tool_returning(output_of::<Json<Nested>>)).unwrap();
         assert!(!wrapped);
         assert_eq!(schema["type"], "object");
-        assert_eq!(schema["properties"]["nickname"]["type"], json!(["string", "null"]), "outputs keep null: serde writes it");
+        assert_eq!(
+            schema["properties"]["nickname"]["type"],
+            json!(["string", "null"]),
+            "outputs keep null: serde writes it"
+        );
 
-        let (schema, wrapped) = output_schema(&tool_returning(output_of::<Result<Json<Vec<u32>>, String>>)).unwrap();
+        let (schema, wrapped) =
+            output_schema(&tool_returning(output_of::<Result<Json<Vec<u32>>, String>>)).unwrap();
         assert!(wrapped);
         assert_eq!(schema["required"], json!(["result"]));
         assert_eq!(schema["properties"]["result"]["type"], "array");

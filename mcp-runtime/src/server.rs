@@ -166,7 +166,10 @@ impl Server {
         let grace = self.shutdown_grace;
         let core = self.core()?;
         let output = stdio::output(redirect_prints)?;
-        let ending = Ending { grace, stop: Box::pin(termination_signal()) };
+        let ending = Ending {
+            grace,
+            stop: Box::pin(termination_signal()),
+        };
         serve_connection(core, frames::from_stdin(limit), output, ending).await?;
         Ok(())
     }
@@ -182,8 +185,17 @@ impl Server {
         let limit = self.max_message_size;
         let grace = self.shutdown_grace;
         let core = self.core()?;
-        let ending = Ending { grace, stop: Box::pin(std::future::pending()) };
-        serve_connection(core, frames::from_reader(input, limit), Output::to_writer(output), ending).await?;
+        let ending = Ending {
+            grace,
+            stop: Box::pin(std::future::pending()),
+        };
+        serve_connection(
+            core,
+            frames::from_reader(input, limit),
+            Output::to_writer(output),
+            ending,
+        )
+        .await?;
         Ok(())
     }
 }
@@ -194,7 +206,10 @@ async fn termination_signal() {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
-        match (signal(SignalKind::terminate()), signal(SignalKind::interrupt())) {
+        match (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::interrupt()),
+        ) {
             (Ok(mut terminate), Ok(mut interrupt)) => {
                 tokio::select! {
                     _ = terminate.recv() => tracing::info!("SIGTERM: finishing calls in flight"),

@@ -56,7 +56,10 @@ pub(crate) enum Reply {
     /// The full JSON-RPC response, ready to send.
     Ready(Value),
     /// A tool call whose response comes later. `id` identifies it for cancellation.
-    Pending { id: RequestId, response: PendingResponse },
+    Pending {
+        id: RequestId,
+        response: PendingResponse,
+    },
 }
 
 /// What one message asks the connection to do.
@@ -199,7 +202,12 @@ impl Session {
         }
     }
 
-    fn handle_request(&mut self, method: &str, params: Map<String, Value>, in_batch: bool) -> Answer {
+    fn handle_request(
+        &mut self,
+        method: &str,
+        params: Map<String, Value>,
+        in_batch: bool,
+    ) -> Answer {
         if method == "initialize" {
             if in_batch {
                 return Answer::Now(Err(RpcError::new(
@@ -216,12 +224,13 @@ impl Session {
         let answer = match (era, method) {
             (Era::Stateless(_), "server/discover") => self.discover().into(),
             (Era::Handshake(_) | Era::Unknown, "ping") => Answer::Now(Ok(json!({}))),
-            (Era::Stateless(version), "ping" | "logging/setLevel" | "notifications/initialized") => {
-                Answer::Now(Err(RpcError::new(
-                    code::METHOD_NOT_FOUND,
-                    format!("Method not found: `{method}` is not part of protocol revision {version}."),
-                )))
-            }
+            (
+                Era::Stateless(version),
+                "ping" | "logging/setLevel" | "notifications/initialized",
+            ) => Answer::Now(Err(RpcError::new(
+                code::METHOD_NOT_FOUND,
+                format!("Method not found: `{method}` is not part of protocol revision {version}."),
+            ))),
             (Era::Handshake(version) | Era::Stateless(version), "tools/list") => {
                 self.list_tools(version, &params).into()
             }
@@ -317,13 +326,24 @@ impl Session {
         Ok(Value::Object(result))
     }
 
-    fn list_tools(&self, version: ProtocolVersion, params: &Map<String, Value>) -> Result<Value, RpcError> {
+    fn list_tools(
+        &self,
+        version: ProtocolVersion,
+        params: &Map<String, Value>,
+    ) -> Result<Value, RpcError> {
         let cursor = match params.get("cursor") {
             None | Some(Value::Null) => None,
             Some(Value::String(cursor)) => Some(cursor.as_str()),
-            Some(_) => return Err(RpcError::invalid_params("Invalid params: `cursor` must be a string.")),
+            Some(_) => {
+                return Err(RpcError::invalid_params(
+                    "Invalid params: `cursor` must be a string.",
+                ));
+            }
         };
-        let page = self.core.catalog.page(version, cursor, self.core.page_size)?;
+        let page = self
+            .core
+            .catalog
+            .page(version, cursor, self.core.page_size)?;
         let mut result = Map::new();
         result.insert(
             "tools".into(),
@@ -342,11 +362,21 @@ impl Session {
     fn call_tool(&self, version: ProtocolVersion, mut params: Map<String, Value>) -> Answer {
         let name = match params.get("name") {
             Some(Value::String(name)) => name.clone(),
-            Some(_) => return Answer::Now(Err(RpcError::invalid_params("Invalid params: `name` must be a string."))),
-            None => return Answer::Now(Err(RpcError::invalid_params("Invalid params: `tools/call` needs the tool's `name`."))),
+            Some(_) => {
+                return Answer::Now(Err(RpcError::invalid_params(
+                    "Invalid params: `name` must be a string.",
+                )));
+            }
+            None => {
+                return Answer::Now(Err(RpcError::invalid_params(
+                    "Invalid params: `tools/call` needs the tool's `name`.",
+                )));
+            }
         };
         let Some(tool) = self.core.catalog.get(&name) else {
-            return Answer::Now(Err(RpcError::invalid_params(format!("Unknown tool: {name}"))));
+            return Answer::Now(Err(RpcError::invalid_params(format!(
+                "Unknown tool: {name}"
+            ))));
         };
         let mut arguments = match params.remove("arguments") {
             None | Some(Value::Null) => Map::new(),
@@ -361,7 +391,8 @@ impl Session {
         tool.drop_null_optionals(&mut arguments);
         let arguments = Value::Object(arguments);
         if let Err(problems) = tool.validate_arguments(&arguments) {
-            let result = CallToolResult::error(format!("Invalid arguments for tool `{name}`: {problems}"));
+            let result =
+                CallToolResult::error(format!("Invalid arguments for tool `{name}`: {problems}"));
             return Answer::Now(Ok(shape::call_tool_result(result, version, wraps_output)));
         }
         let Value::Object(arguments) = arguments else {
@@ -375,7 +406,9 @@ impl Session {
             let _slot = slots.acquire_owned().await;
             let guarded = AssertUnwindSafe(running).catch_unwind();
             let finished = match timeout {
-                Some(limit) => tokio::time::timeout(limit, guarded).await.map_err(|_| limit),
+                Some(limit) => tokio::time::timeout(limit, guarded)
+                    .await
+                    .map_err(|_| limit),
                 None => Ok(guarded.await),
             };
             let result = match finished {
@@ -446,7 +479,9 @@ fn envelope(id: RequestId, answer: Answer, unknown_id: UnknownId) -> Reply {
             let response_id = id.clone();
             Reply::Pending {
                 id,
-                response: Box::pin(pending.map(move |result| jsonrpc::success(&response_id, result))),
+                response: Box::pin(
+                    pending.map(move |result| jsonrpc::success(&response_id, result)),
+                ),
             }
         }
     }
@@ -454,7 +489,7 @@ fn envelope(id: RequestId, answer: Answer, unknown_id: UnknownId) -> Reply {
 
 fn describe_duration(duration: std::time::Duration) -> String {
     let millis = duration.as_millis();
-    if millis % 1000 == 0 {
+    if millis.is_multiple_of(1000) {
         format!("{} s", millis / 1000)
     } else {
         format!("{millis} ms")

@@ -56,7 +56,11 @@ impl SpecSchema {
                     let text = std::fs::read_to_string(&path)
                         .unwrap_or_else(|error| panic!("cannot read {}: {error}", path.display()));
                     let document: Value = serde_json::from_str(&text).expect("schema.json is JSON");
-                    let definitions_key = if document.get("$defs").is_some() { "$defs" } else { "definitions" };
+                    let definitions_key = if document.get("$defs").is_some() {
+                        "$defs"
+                    } else {
+                        "definitions"
+                    };
                     (
                         *revision,
                         SpecSchema {
@@ -75,7 +79,9 @@ impl SpecSchema {
 
     /// Whether the revision defines `definition`.
     pub fn has(&self, definition: &str) -> bool {
-        self.document[self.definitions_key].get(definition).is_some()
+        self.document[self.definitions_key]
+            .get(definition)
+            .is_some()
     }
 
     fn validator(&self, definition: &str) -> Arc<jsonschema::Validator> {
@@ -83,13 +89,16 @@ impl SpecSchema {
         validators
             .entry(definition.to_owned())
             .or_insert_with(|| {
-                assert!(self.has(definition), "{} has no definition {definition}", self.revision);
+                assert!(
+                    self.has(definition),
+                    "{} has no definition {definition}",
+                    self.revision
+                );
                 let mut schema = self.document.clone();
                 schema["$ref"] = json!(format!("#/{}/{definition}", self.definitions_key));
-                Arc::new(
-                    jsonschema::validator_for(&schema)
-                        .unwrap_or_else(|error| panic!("{} schema does not compile: {error}", self.revision)),
-                )
+                Arc::new(jsonschema::validator_for(&schema).unwrap_or_else(|error| {
+                    panic!("{} schema does not compile: {error}", self.revision)
+                }))
             })
             .clone()
     }
@@ -207,10 +216,15 @@ impl StdioClient {
             Ok(line) => line,
             Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => return None,
         };
-        assert!(line.ends_with(b"\n"), "the server's last line has no newline: {line:?}");
+        assert!(
+            line.ends_with(b"\n"),
+            "the server's last line has no newline: {line:?}"
+        );
         let text = std::str::from_utf8(&line).expect("the server wrote UTF-8");
-        let message: Value = serde_json::from_str(text.trim_end_matches('\n'))
-            .unwrap_or_else(|error| panic!("the server wrote a line that is not JSON ({error}): {text:?}"));
+        let message: Value =
+            serde_json::from_str(text.trim_end_matches('\n')).unwrap_or_else(|error| {
+                panic!("the server wrote a line that is not JSON ({error}): {text:?}")
+            });
         if let Some(revision) = &self.revision {
             SpecSchema::of(revision).assert_valid("JSONRPCMessage", &comparable_id(&message));
         }
@@ -246,9 +260,11 @@ impl StdioClient {
         }
         self.send(&request);
         let response = self.response_to(&json!(id));
-        if let (Some(revision), Some(result), Some(definition)) =
-            (&self.revision, response.get("result"), result_definition(method))
-        {
+        if let (Some(revision), Some(result), Some(definition)) = (
+            &self.revision,
+            response.get("result"),
+            result_definition(method),
+        ) {
             SpecSchema::of(revision).assert_valid(definition, result);
         }
         response

@@ -12,7 +12,11 @@ fn fixture(args: &[&str]) -> StdioClient {
 
 fn still_serving(client: &mut StdioClient) {
     let response = client.request("ping", Value::Null);
-    assert_eq!(response["result"], json!({}), "the server stopped answering: {response}");
+    assert_eq!(
+        response["result"],
+        json!({}),
+        "the server stopped answering: {response}"
+    );
 }
 
 #[test]
@@ -25,14 +29,31 @@ fn malformed_messages_get_json_rpc_errors() {
         (b"{\"jsonrpc\":\"2.0\",\"id\":1\n", -32700),
         (b"42\n", -32600),
         (b"null\n", -32600),
-        (b"{\"jsonrpc\":\"1.0\",\"id\":1,\"method\":\"ping\"}\n", -32600),
-        (b"{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}\n", -32600),
-        (b"{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}\n", -32600),
-        (b"[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]\n", -32600),
+        (
+            b"{\"jsonrpc\":\"1.0\",\"id\":1,\"method\":\"ping\"}\n",
+            -32600,
+        ),
+        (
+            b"{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}\n",
+            -32600,
+        ),
+        (
+            b"{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}\n",
+            -32600,
+        ),
+        (
+            b"[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]\n",
+            -32600,
+        ),
     ] {
         client.send_raw(input);
         let response = client.receive();
-        assert_eq!(response["error"]["code"], code, "{}: {response}", String::from_utf8_lossy(input));
+        assert_eq!(
+            response["error"]["code"],
+            code,
+            "{}: {response}",
+            String::from_utf8_lossy(input)
+        );
         still_serving(&mut client);
     }
 }
@@ -105,10 +126,16 @@ fn invalid_arguments_are_tool_errors_naming_the_field() {
         (json!({"text": 1}), "`text`"),
         (json!({"text": "a", "extra": true}), "extra"),
     ] {
-        let response = client.request("tools/call", json!({"name": "echo", "arguments": arguments}));
+        let response = client.request(
+            "tools/call",
+            json!({"name": "echo", "arguments": arguments}),
+        );
         let result = &response["result"];
         assert_eq!(result["isError"], true, "{response}");
-        assert!(first_text(result).contains(mentions), "{mentions}: {response}");
+        assert!(
+            first_text(result).contains(mentions),
+            "{mentions}: {response}"
+        );
     }
     let response = client.request(
         "tools/call",
@@ -122,7 +149,11 @@ fn invalid_arguments_are_tool_errors_naming_the_field() {
         "tools/call",
         json!({"name": "rich", "arguments": {"small": 1, "colour": "red", "points": [], "counts": {}, "note": null}}),
     );
-    assert_eq!(response["result"]["isError"], Value::Null, "null for an optional argument means absent: {response}");
+    assert_eq!(
+        response["result"]["isError"],
+        Value::Null,
+        "null for an optional argument means absent: {response}"
+    );
 }
 
 #[test]
@@ -132,7 +163,10 @@ fn panics_become_tool_errors_without_details() {
     for tool in ["panics", "panics_blocking"] {
         let response = client.request("tools/call", json!({"name": tool}));
         assert_eq!(response["result"]["isError"], true, "{response}");
-        assert!(!first_text(&response["result"]).contains("secret"), "{response}");
+        assert!(
+            !first_text(&response["result"]).contains("secret"),
+            "{response}"
+        );
         still_serving(&mut client);
     }
 }
@@ -144,7 +178,11 @@ fn prints_in_tools_never_reach_the_protocol_stream() {
     let response = client.request("tools/call", json!({"name": "prints"}));
     assert_eq!(first_text(&response["result"]), "printed");
     still_serving(&mut client);
-    assert!(client.try_receive(Duration::from_millis(200)).is_none(), "{:?}", client.transcript);
+    assert!(
+        client.try_receive(Duration::from_millis(200)).is_none(),
+        "{:?}",
+        client.transcript
+    );
 }
 
 #[test]
@@ -162,7 +200,10 @@ fn initialize_negotiates_versions() {
             "initialize",
             json!({"protocolVersion": requested, "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}),
         );
-        assert_eq!(response["result"]["protocolVersion"], answered, "{requested}");
+        assert_eq!(
+            response["result"]["protocolVersion"], answered,
+            "{requested}"
+        );
     }
 }
 
@@ -172,7 +213,12 @@ fn requests_before_initialize() {
     assert_eq!(client.request("ping", Value::Null)["result"], json!({}));
     let early = client.request("tools/list", json!({}));
     assert_eq!(early["error"]["code"], -32602, "{early}");
-    assert!(early["error"]["message"].as_str().unwrap().contains("initialize"));
+    assert!(
+        early["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("initialize")
+    );
 }
 
 #[test]
@@ -186,7 +232,9 @@ fn batches_only_in_2025_03_26() {
         {"jsonrpc": "2.0", "id": "c", "method": "initialize", "params": {"protocolVersion": "2025-03-26"}},
     ]));
     let batch = client.receive();
-    let responses = batch.as_array().unwrap_or_else(|| panic!("not an array: {batch}"));
+    let responses = batch
+        .as_array()
+        .unwrap_or_else(|| panic!("not an array: {batch}"));
     assert_eq!(responses.len(), 3, "{batch}");
     assert_eq!(responses[0]["result"], json!({}));
     assert_eq!(first_text(&responses[1]["result"]), "in a batch");
@@ -212,7 +260,11 @@ fn pagination_follows_cursors_and_rejects_bad_ones() {
         let page = client.request("tools/list", params)["result"].clone();
         let tools = page["tools"].as_array().unwrap();
         assert!(tools.len() <= 3);
-        names.extend(tools.iter().map(|tool| tool["name"].as_str().unwrap().to_owned()));
+        names.extend(
+            tools
+                .iter()
+                .map(|tool| tool["name"].as_str().unwrap().to_owned()),
+        );
         match page.get("nextCursor").and_then(Value::as_str) {
             Some(next) => cursor = Some(next.to_owned()),
             None => break,
@@ -246,7 +298,11 @@ fn cancelled_calls_get_no_response() {
     client.send(&json!({"jsonrpc": "2.0", "id": 50, "method": "tools/call", "params": {"name": "sleep", "arguments": {"ms": 500}}}));
     client.send(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 50, "reason": "changed my mind"}}));
     still_serving(&mut client);
-    assert!(client.try_receive(Duration::from_millis(900)).is_none(), "{:?}", client.transcript);
+    assert!(
+        client.try_receive(Duration::from_millis(900)).is_none(),
+        "{:?}",
+        client.transcript
+    );
 }
 
 #[test]
@@ -258,7 +314,9 @@ fn end_of_input_finishes_calls_in_flight_then_exits_cleanly() {
     let response = client.receive();
     assert_eq!(response["id"], "last");
     assert_eq!(first_text(&response["result"]), "slept 300 ms");
-    let status = client.wait_for_exit(Duration::from_secs(10)).expect("the server exits");
+    let status = client
+        .wait_for_exit(Duration::from_secs(10))
+        .expect("the server exits");
     assert!(status.success(), "{status}");
 }
 

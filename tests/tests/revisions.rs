@@ -18,9 +18,15 @@ fn tool<'a>(tools: &'a Value, name: &str) -> &'a Value {
 }
 
 /// Calls every fixture tool with good and bad arguments under `call`.
-fn exercise_calls(client: &mut StdioClient, call: &mut dyn FnMut(&mut StdioClient, &str, Value) -> Value) {
+fn exercise_calls(
+    client: &mut StdioClient,
+    call: &mut dyn FnMut(&mut StdioClient, &str, Value) -> Value,
+) {
     let echoed = call(client, "echo", json!({"text": "hi"}));
-    assert_eq!(echoed["result"]["content"], json!([{"type": "text", "text": "hi"}]));
+    assert_eq!(
+        echoed["result"]["content"],
+        json!([{"type": "text", "text": "hi"}])
+    );
     assert!(echoed["result"].get("isError").is_none());
 
     let failed = call(client, "fails", json!({"message": "it broke"}));
@@ -29,11 +35,24 @@ fn exercise_calls(client: &mut StdioClient, call: &mut dyn FnMut(&mut StdioClien
 
     let invalid = call(client, "echo", json!({"text": 5}));
     assert_eq!(invalid["result"]["isError"], true, "{invalid}");
-    assert!(first_text(&invalid["result"]).contains("`text`"), "{invalid}");
+    assert!(
+        first_text(&invalid["result"]).contains("`text`"),
+        "{invalid}"
+    );
 
-    for name in ["every_content", "rich_ok", "list_output", "custom_result", "unit", "no_arguments", "panics"] {
+    for name in [
+        "every_content",
+        "rich_ok",
+        "list_output",
+        "custom_result",
+        "unit",
+        "no_arguments",
+        "panics",
+    ] {
         let arguments = match name {
-            "rich_ok" => json!({"small": 1, "colour": "red", "points": [{"x": 1.0, "y": 2.0}], "counts": {"a": 1}}),
+            "rich_ok" => {
+                json!({"small": 1, "colour": "red", "points": [{"x": 1.0, "y": 2.0}], "counts": {"a": 1}})
+            }
             "list_output" => json!({"n": 3}),
             _ => json!({}),
         };
@@ -44,7 +63,12 @@ fn exercise_calls(client: &mut StdioClient, call: &mut dyn FnMut(&mut StdioClien
 
     let unknown = call(client, "no_such_tool", json!({}));
     assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
-    assert!(unknown["error"]["message"].as_str().unwrap().contains("no_such_tool"));
+    assert!(
+        unknown["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("no_such_tool")
+    );
 }
 
 #[test]
@@ -63,12 +87,21 @@ fn handshake_revisions_conform_to_their_schemas() {
         let shaped_annotations = echo.get("annotations").is_some();
         let shaped_output = tool(&listing, "list_output").get("outputSchema").is_some();
         match revision {
-            "2024-11-05" => assert!(!shaped_title && !shaped_annotations && !shaped_output, "{echo}"),
+            "2024-11-05" => assert!(
+                !shaped_title && !shaped_annotations && !shaped_output,
+                "{echo}"
+            ),
             "2025-03-26" => {
-                assert!(!shaped_title && shaped_annotations && !shaped_output, "{echo}");
+                assert!(
+                    !shaped_title && shaped_annotations && !shaped_output,
+                    "{echo}"
+                );
                 assert_eq!(echo["annotations"]["title"], "Echo");
             }
-            _ => assert!(shaped_title && shaped_annotations && shaped_output, "{echo}"),
+            _ => assert!(
+                shaped_title && shaped_annotations && shaped_output,
+                "{echo}"
+            ),
         }
         assert_eq!(rich["inputSchema"]["type"], "object");
 
@@ -76,24 +109,53 @@ fn handshake_revisions_conform_to_their_schemas() {
             client.request("tools/call", json!({"name": name, "arguments": arguments}))
         });
 
-        let content = client.request("tools/call", json!({"name": "every_content"}))["result"].clone();
-        let types: Vec<&str> = content["content"].as_array().unwrap().iter().map(|b| b["type"].as_str().unwrap()).collect();
+        let content =
+            client.request("tools/call", json!({"name": "every_content"}))["result"].clone();
+        let types: Vec<&str> = content["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b["type"].as_str().unwrap())
+            .collect();
         let expected: &[&str] = match revision {
             "2024-11-05" => &["text", "image", "text", "text", "resource", "resource"],
             "2025-03-26" => &["text", "image", "audio", "text", "resource", "resource"],
-            _ => &["text", "image", "audio", "resource_link", "resource", "resource"],
+            _ => &[
+                "text",
+                "image",
+                "audio",
+                "resource_link",
+                "resource",
+                "resource",
+            ],
         };
         assert_eq!(types, expected, "{revision}: {content}");
-        let last_modified = content["content"][4]["annotations"].get("lastModified").is_some();
-        assert_eq!(last_modified, revision >= "2025-06-18", "{revision}: {content}");
+        let last_modified = content["content"][4]["annotations"]
+            .get("lastModified")
+            .is_some();
+        assert_eq!(
+            last_modified,
+            revision >= "2025-06-18",
+            "{revision}: {content}"
+        );
 
-        let structured = client.request("tools/call", json!({"name": "list_output", "arguments": {"n": 2}}))["result"].clone();
+        let structured = client.request(
+            "tools/call",
+            json!({"name": "list_output", "arguments": {"n": 2}}),
+        )["result"]
+            .clone();
         if revision >= "2025-06-18" {
             assert_eq!(structured["structuredContent"], json!({"result": [0, 1]}));
             let schema = tool(&listing, "list_output")["outputSchema"].clone();
-            assert!(jsonschema::is_valid(&schema, &structured["structuredContent"]), "{schema}");
+            assert!(
+                jsonschema::is_valid(&schema, &structured["structuredContent"]),
+                "{schema}"
+            );
         } else {
-            assert!(structured.get("structuredContent").is_none(), "{structured}");
+            assert!(
+                structured.get("structuredContent").is_none(),
+                "{structured}"
+            );
         }
         assert_eq!(first_text(&structured), "[0,1]");
     }
@@ -105,9 +167,17 @@ fn stateless_revision_conforms_to_its_schema() {
     client.check_against("2026-07-28");
     let discovered = client.stateless_request("server/discover", Value::Null)["result"].clone();
     assert_eq!(discovered["resultType"], "complete");
-    assert!(discovered["supportedVersions"].as_array().unwrap().contains(&json!("2026-07-28")));
+    assert!(
+        discovered["supportedVersions"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("2026-07-28"))
+    );
     assert!(discovered["capabilities"]["tools"].is_object());
-    assert_eq!(discovered["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "fixture");
+    assert_eq!(
+        discovered["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+        "fixture"
+    );
 
     let listing = client.stateless_request("tools/list", Value::Null)["result"].clone();
     assert_eq!(listing["resultType"], "complete");
@@ -118,7 +188,10 @@ fn stateless_revision_conforms_to_its_schema() {
     exercise_calls(&mut client, &mut |client, name, arguments| {
         client.stateless_request("tools/call", json!({"name": name, "arguments": arguments}))
     });
-    let called = client.stateless_request("tools/call", json!({"name": "echo", "arguments": {"text": "x"}}));
+    let called = client.stateless_request(
+        "tools/call",
+        json!({"name": "echo", "arguments": {"text": "x"}}),
+    );
     assert_eq!(called["result"]["resultType"], "complete");
 
     let spec = SpecSchema::of("2026-07-28");
@@ -128,13 +201,21 @@ fn stateless_revision_conforms_to_its_schema() {
     );
     spec.assert_valid("UnsupportedProtocolVersionError", &unsupported);
     assert_eq!(unsupported["error"]["data"]["requested"], "2099-01-01");
-    assert!(unsupported["error"]["data"]["supported"].as_array().unwrap().contains(&json!("2026-07-28")));
+    assert!(
+        unsupported["error"]["data"]["supported"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("2026-07-28"))
+    );
 
     let missing_capabilities = client.request(
         "tools/list",
         json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}),
     );
-    assert_eq!(missing_capabilities["error"]["code"], -32602, "{missing_capabilities}");
+    assert_eq!(
+        missing_capabilities["error"]["code"], -32602,
+        "{missing_capabilities}"
+    );
 
     for removed in ["ping", "logging/setLevel"] {
         let response = client.request(removed, json!({"_meta": stateless_meta()}));

@@ -102,7 +102,10 @@ fn is_prime(
     /// The number to test.
     n: u64,
 ) -> bool {
-    n >= 2 && (2..).take_while(|d| d * d <= n).all(|d| n % d != 0)
+    n >= 2
+        && (2..)
+            .take_while(|d| *d <= n / d)
+            .all(|d| !n.is_multiple_of(d))
 }
 
 /// The prime factors of a number, smallest first.
@@ -112,13 +115,15 @@ fn factorize(
     n: u64,
 ) -> Result<Json<Vec<u64>>, String> {
     if n < 2 {
-        return Err(format!("{n} has no prime factors; give a number of at least 2"));
+        return Err(format!(
+            "{n} has no prime factors; give a number of at least 2"
+        ));
     }
     let mut factors = Vec::new();
     let mut rest = n;
     let mut divisor = 2;
-    while divisor * divisor <= rest {
-        while rest % divisor == 0 {
+    while divisor <= rest / divisor {
+        while rest.is_multiple_of(divisor) {
             factors.push(divisor);
             rest /= divisor;
         }
@@ -147,7 +152,10 @@ mod tests {
     async fn tools_stay_plain_functions() {
         assert_eq!(add(2, 3).await, Ok(5));
         assert!(add(i64::MAX, 1).await.is_err());
-        assert_eq!(divide(1.0, 0.0).await, Err("cannot divide by zero".to_owned()));
+        assert_eq!(
+            divide(1.0, 0.0).await,
+            Err("cannot divide by zero".to_owned())
+        );
         assert!(is_prime(97));
         assert_eq!(factorize(360).map(|Json(f)| f), Ok(vec![2, 2, 2, 3, 3, 5]));
     }

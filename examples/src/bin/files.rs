@@ -127,7 +127,9 @@ async fn list_directory(
 #[tokio::main]
 async fn main() -> Result<(), mcp_runtime::Error> {
     let Some(root) = std::env::args_os().nth(1) else {
-        eprintln!("usage: files <ROOT>\n\nServes the files under ROOT, read-only, over MCP on stdio.");
+        eprintln!(
+            "usage: files <ROOT>\n\nServes the files under ROOT, read-only, over MCP on stdio."
+        );
         std::process::exit(2);
     };
     let root = match Path::new(&root).canonicalize() {

@@ -18,5 +18,7 @@ mod second {
 
 #[tokio::main]
 async fn main() -> Result<(), mcp_runtime::Error> {
-    mcp_runtime::Server::new("duplicates", "0").serve_stdio().await
+    mcp_runtime::Server::new("duplicates", "0")
+        .serve_stdio()
+        .await
 }

@@ -4,7 +4,9 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use mcp_runtime::{Annotations, CallToolResult, Content, Json, ResourceLink, Role, Server, mcp_tool};
+use mcp_runtime::{
+    Annotations, CallToolResult, Content, Json, ResourceLink, Role, Server, mcp_tool,
+};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -156,10 +158,10 @@ async fn unit() {}
 async fn main() -> Result<(), mcp_runtime::Error> {
     let mut server = Server::new("fixture", "1.0.0").title("Fixture");
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if let [flag, size] = args.as_slice() {
-        if flag == "--page-size" {
-            server = server.page_size(size.parse().expect("a page size"));
-        }
+    if let [flag, size] = args.as_slice()
+        && flag == "--page-size"
+    {
+        server = server.page_size(size.parse().expect("a page size"));
     }
     server.serve_stdio().await
 }
