@@ -1,5 +1,6 @@
 //! Code generation: the user's function, untouched but for parameter doc comments, and
-//! beside it one arguments struct, one `invoke` function and one `inventory::submit!`.
+//! beside it one `invoke` function (one `extract` per parameter) and one
+//! `inventory::submit!` of the tool's descriptor.
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
@@ -75,24 +76,40 @@ fn option_bool(value: Option<bool>) -> TokenStream {
 fn registration(tool: &Tool<'_>) -> TokenStream {
     let krate = &tool.krate;
     let private = quote!(#krate::__private);
-    let serde_path = format!("{}::__private::serde", krate.to_string().replace(' ', ""));
     let function = &tool.function.sig.ident;
 
-    let fields = tool.params.iter().map(|param| {
+    // One `extract` per parameter, spanned at its type: "`T` cannot be a tool parameter"
+    // underlines the user's type, not the attribute.
+    let extractions = tool.params.iter().map(|param| {
         let ident = param.ident;
+        let name = &param.name;
         let ty = param.ty;
-        quote!(#ident: #ty)
+        quote_spanned! {ty.span()=>
+            let #ident = __mcp_call.extract::<#ty>(#name)?;
+        }
     });
     let bindings: Vec<_> = tool.params.iter().map(|param| param.ident).collect();
     // Spanned at the function's name: a non-`Send` future or a return type that is not a
-    // tool result is reported there, not on the attribute.
-    let call = quote_spanned! {tool.function.sig.ident.span()=>
-        #function(#(#bindings),*)
-    };
-    let runner = if tool.is_async() {
-        quote!(call_async)
+    // tool result is reported there.
+    let body = if tool.is_async() {
+        quote_spanned! {function.span()=>
+            #private::call_async(call, |__mcp_call| {
+                #(#extractions)*
+                ::core::result::Result::Ok(#function(#(#bindings),*))
+            })
+        }
+    } else if bindings.is_empty() {
+        // The function itself, not `move || f()`, which clippy would flag in user code.
+        quote_spanned! {function.span()=>
+            #private::call_blocking(call, |_| ::core::result::Result::Ok(#function))
+        }
     } else {
-        quote!(call_blocking)
+        quote_spanned! {function.span()=>
+            #private::call_blocking(call, |__mcp_call| {
+                #(#extractions)*
+                ::core::result::Result::Ok(move || #function(#(#bindings),*))
+            })
+        }
     };
 
     let params = tool.params.iter().map(|param| {
@@ -100,21 +117,22 @@ fn registration(tool: &Tool<'_>) -> TokenStream {
         let description = option_str(param.description.as_deref());
         let required = !param.optional;
         let ty = param.ty;
-        // Spanned at the parameter's type: "`T: JsonSchema` is not satisfied" underlines it.
         let schema = quote_spanned!(ty.span()=> #private::param_schema::<#ty>);
+        let check = quote_spanned!(ty.span()=> #private::param_check::<#ty>);
         quote! {
             #private::ParamDescriptor {
                 name: #name,
                 description: #description,
                 required: #required,
                 schema: #schema,
+                check: #check,
             }
         }
     });
 
     let output = return_type(tool.function);
     let output_span = match &tool.function.sig.output {
-        syn::ReturnType::Default => tool.function.sig.ident.span(),
+        syn::ReturnType::Default => function.span(),
         syn::ReturnType::Type(_, ty) => ty.span(),
     };
     let output_schema = quote_spanned!(output_span=> #private::output_schema::<#output>);
@@ -129,14 +147,8 @@ fn registration(tool: &Tool<'_>) -> TokenStream {
 
     quote! {
         const _: () = {
-            #[derive(#private::serde::Deserialize)]
-            #[serde(crate = #serde_path, deny_unknown_fields)]
-            struct Arguments {
-                #(#fields,)*
-            }
-
-            fn invoke(invocation: #private::Invocation) -> #private::ToolFuture {
-                #private::#runner(invocation, |Arguments { #(#bindings),* }| #call)
+            fn invoke(call: #private::ToolCall) -> #private::ToolFuture {
+                #body
             }
 
             #private::inventory::submit! {

@@ -13,6 +13,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::error::Error;
+use crate::extract::States;
 use crate::jsonrpc::RpcError;
 use crate::registry::ToolDescriptor;
 use crate::schema;
@@ -223,6 +224,23 @@ impl Catalog {
         Ok(Catalog {
             tools: descriptors.into_iter().map(CatalogTool::new).collect(),
         })
+    }
+
+    /// Runs every parameter's start-up check (e.g. that a `State<T>` is registered).
+    pub fn check_extractors(&self, states: &States) -> Result<(), Error> {
+        for tool in &self.tools {
+            for param in tool.descriptor.params {
+                if let Err(problem) = (param.check)(states) {
+                    return Err(Error::Extractor {
+                        tool: tool.descriptor.name.to_owned(),
+                        parameter: param.name.to_owned(),
+                        location: tool.descriptor.location,
+                        problem,
+                    });
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The tool named `name`.

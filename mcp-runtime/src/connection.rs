@@ -17,6 +17,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+use crate::context::RequestHandle;
 use crate::jsonrpc::{self, RpcError, code};
 use crate::session::{Outcome, Reply, ServerCore, Session};
 
@@ -31,9 +32,26 @@ pub(crate) enum Frame {
     TooLong { limit: usize },
 }
 
+/// A request in flight: how to stop its future, and how to tell its tool it was cancelled.
+struct Running {
+    abort: AbortHandle,
+    request: Option<Arc<RequestHandle>>,
+}
+
+impl Running {
+    fn stop(self) {
+        if let Some(request) = &self.request {
+            // The tool sees the cancellation (for cleanup) and sends nothing more.
+            request.cancel();
+            request.finish();
+        }
+        self.abort.abort();
+    }
+}
+
 /// Requests in flight, by the JSON text of their id, so a cancellation can stop them.
 #[derive(Clone, Default)]
-struct InFlight(Arc<Mutex<HashMap<String, AbortHandle>>>);
+struct InFlight(Arc<Mutex<HashMap<String, Running>>>);
 
 impl InFlight {
     fn key(id: &Value) -> String {
@@ -41,14 +59,18 @@ impl InFlight {
     }
 
     /// Registers a request; `None` if a request with the same id is still running.
-    fn register(&self, id: &Value) -> Option<AbortRegistration> {
+    fn register(
+        &self,
+        id: &Value,
+        request: Option<Arc<RequestHandle>>,
+    ) -> Option<AbortRegistration> {
         let mut requests = self.0.lock().expect("in-flight table poisoned");
         let key = InFlight::key(id);
         if requests.contains_key(&key) {
             return None;
         }
-        let (handle, registration) = AbortHandle::new_pair();
-        requests.insert(key.clone(), handle);
+        let (abort, registration) = AbortHandle::new_pair();
+        requests.insert(key.clone(), Running { abort, request });
         Some(AbortRegistration { key, registration })
     }
 
@@ -57,8 +79,8 @@ impl InFlight {
     }
 
     fn cancel_all(&self) {
-        for (_, handle) in self.0.lock().expect("in-flight table poisoned").drain() {
-            handle.abort();
+        for (_, running) in self.0.lock().expect("in-flight table poisoned").drain() {
+            running.stop();
         }
     }
 
@@ -71,7 +93,7 @@ impl InFlight {
             .remove(&InFlight::key(id))
         {
             tracing::debug!(%id, "request cancelled by the client");
-            handle.abort();
+            handle.stop();
         }
     }
 }
@@ -125,7 +147,7 @@ pub(crate) async fn serve_connection(
         lines: outbox,
         finished: writer,
     } = output;
-    let mut session = Session::new(core);
+    let mut session = Session::new(core, outbox.clone());
     let in_flight = InFlight::default();
     let calls = TaskTracker::new();
 
@@ -157,8 +179,12 @@ pub(crate) async fn serve_connection(
             Outcome::Nothing => {}
             Outcome::Cancel(id) => in_flight.cancel(&id),
             Outcome::Reply(Reply::Ready(response)) => send(&outbox, &response),
-            Outcome::Reply(Reply::Pending { id, response }) => {
-                let Some(abort) = in_flight.register(&id) else {
+            Outcome::Reply(Reply::Pending {
+                id,
+                response,
+                request,
+            }) => {
+                let Some(abort) = in_flight.register(&id, request) else {
                     let error = RpcError::new(
                         code::INVALID_REQUEST,
                         format!("Invalid request: id {id} is already used by a request in flight."),
@@ -195,7 +221,7 @@ pub(crate) async fn serve_connection(
                         async move {
                             match reply {
                                 Reply::Ready(response) => response,
-                                Reply::Pending { id, response } => tokio::select! {
+                                Reply::Pending { id, response, .. } => tokio::select! {
                                     response = response => response,
                                     () = grace_over.cancelled() => jsonrpc::failure(Some(&id), &shutting_down(), unknown_id),
                                 },
@@ -218,9 +244,16 @@ pub(crate) async fn serve_connection(
         grace_over.cancel();
         calls.wait().await;
     }
+    // Contexts that tools kept may still hold a sender, so the channel may never close:
+    // the end marker tells the writer to stop once everything before it is written.
+    drop(session);
+    let _ = outbox.send(END_OF_OUTPUT);
     drop(outbox);
     writer.await
 }
+
+/// Queued after the last line: the writer writes what came before it, then stops.
+pub(crate) const END_OF_OUTPUT: Vec<u8> = Vec::new();
 
 fn shutting_down() -> RpcError {
     RpcError::new(
@@ -240,14 +273,20 @@ fn send(outbox: &mpsc::UnboundedSender<Vec<u8>>, message: &Value) {
 pub(crate) const WRITE_BATCH: usize = 1 << 20;
 
 /// Appends every line already queued (up to [`WRITE_BATCH`] bytes) to `buffer`, so a burst
-/// of responses costs one write while a lone response is never held back.
-pub(crate) fn gather_queued(buffer: &mut Vec<u8>, queued: &mut mpsc::UnboundedReceiver<Vec<u8>>) {
+/// of responses costs one write while a lone response is never held back. Returns false
+/// once the end marker is reached: nothing after it is written.
+pub(crate) fn gather_queued(
+    buffer: &mut Vec<u8>,
+    queued: &mut mpsc::UnboundedReceiver<Vec<u8>>,
+) -> bool {
     while buffer.len() < WRITE_BATCH {
         match queued.try_recv() {
+            Ok(line) if line.is_empty() => return false,
             Ok(line) => buffer.extend_from_slice(&line),
-            Err(_) => return,
+            Err(_) => return true,
         }
     }
+    true
 }
 
 /// Whether a write error means the client stopped reading (so the server ends quietly).
@@ -263,9 +302,13 @@ where
     W: AsyncWrite + Unpin,
 {
     let mut buffer = Vec::with_capacity(64 * 1024);
-    while let Some(line) = queued.recv().await {
+    let mut open = true;
+    while open {
+        let Some(line) = queued.recv().await else {
+            break;
+        };
         buffer.extend_from_slice(&line);
-        gather_queued(&mut buffer, &mut queued);
+        open = !line.is_empty() && gather_queued(&mut buffer, &mut queued);
         let written = async {
             output.write_all(&buffer).await?;
             output.flush().await

@@ -26,6 +26,21 @@ pub enum Error {
         /// The other definition.
         second: SourceLocation,
     },
+    /// A tool's parameter cannot be supplied, e.g. a `State<T>` whose `T` was never
+    /// registered with `Server::state`.
+    #[error(
+        "tool `{tool}` (defined at {location}) cannot be served: parameter `{parameter}`: {problem}"
+    )]
+    Extractor {
+        /// The tool.
+        tool: String,
+        /// The parameter.
+        parameter: String,
+        /// Where the tool is defined.
+        location: SourceLocation,
+        /// What is missing, and how to fix it.
+        problem: String,
+    },
     /// Reading from or writing to the transport failed.
     #[error("transport I/O failed: {0}")]
     Io(#[from] std::io::Error),

@@ -1,78 +1,47 @@
-//! Running a tool: argument decoding and the async / blocking call paths the macro uses.
+//! Running a tool: the async and blocking call paths the macro uses.
+//!
+//! Parameters are extracted on the async side, in declaration order; the first that cannot
+//! be produced answers the call with an `isError` result and the tool does not run.
 
 use std::future::Future;
 use std::pin::Pin;
 
-use serde::de::DeserializeOwned;
-use serde_json::{Map, Value};
-
+use crate::extract::ToolCall;
 use crate::result::{CallToolResult, IntoCallToolResult};
 
 /// The future of one tool call. Panics inside it are caught by the dispatcher.
 #[doc(hidden)]
 pub type ToolFuture = Pin<Box<dyn Future<Output = CallToolResult> + Send + 'static>>;
 
-/// What a tool receives for one call.
+/// Runs an `async fn` tool: extract its parameters, then await it.
 #[doc(hidden)]
-pub struct Invocation {
-    pub(crate) arguments: Map<String, Value>,
-}
-
-impl Invocation {
-    pub(crate) fn new(arguments: Map<String, Value>) -> Self {
-        Invocation { arguments }
-    }
-}
-
-/// Decodes the arguments object into the macro's arguments struct. Failures become an
-/// `isError` result naming the argument, so the model can correct the call.
-fn decode_arguments<A: DeserializeOwned>(
-    arguments: Map<String, Value>,
-) -> Result<A, CallToolResult> {
-    serde_path_to_error::deserialize(Value::Object(arguments)).map_err(|error| {
-        let path = error.path().to_string();
-        let inner = error.into_inner();
-        if path == "." {
-            CallToolResult::error(format!("Invalid arguments: {inner}"))
-        } else {
-            CallToolResult::error(format!("Invalid argument `{path}`: {inner}"))
-        }
-    })
-}
-
-/// Runs an `async fn` tool: decode the arguments, then await the user's function.
-#[doc(hidden)]
-pub fn call_async<A, F, Fut>(invocation: Invocation, tool: F) -> ToolFuture
+pub fn call_async<F, Fut>(mut call: ToolCall, tool: F) -> ToolFuture
 where
-    A: DeserializeOwned,
-    F: FnOnce(A) -> Fut,
+    F: FnOnce(&mut ToolCall) -> Result<Fut, CallToolResult>,
     Fut: Future + Send + 'static,
     Fut::Output: IntoCallToolResult,
 {
-    match decode_arguments::<A>(invocation.arguments) {
-        Ok(arguments) => {
-            let running = tool(arguments);
-            Box::pin(async move { running.await.into_call_tool_result() })
-        }
-        Err(result) => Box::pin(std::future::ready(result)),
+    match tool(&mut call) {
+        Ok(running) => Box::pin(async move { running.await.into_call_tool_result() }),
+        Err(rejected) => Box::pin(std::future::ready(rejected)),
     }
 }
 
 /// Runs a plain `fn` tool on tokio's blocking pool, so a slow or CPU-bound tool never
 /// stalls the tasks serving other calls.
 #[doc(hidden)]
-pub fn call_blocking<A, F, R>(invocation: Invocation, tool: F) -> ToolFuture
+pub fn call_blocking<F, G, R>(mut call: ToolCall, tool: F) -> ToolFuture
 where
-    A: DeserializeOwned + Send + 'static,
-    F: FnOnce(A) -> R + Send + 'static,
+    F: FnOnce(&mut ToolCall) -> Result<G, CallToolResult>,
+    G: FnOnce() -> R + Send + 'static,
     R: IntoCallToolResult + 'static,
 {
-    let arguments = match decode_arguments::<A>(invocation.arguments) {
-        Ok(arguments) => arguments,
-        Err(result) => return Box::pin(std::future::ready(result)),
+    let run = match tool(&mut call) {
+        Ok(run) => run,
+        Err(rejected) => return Box::pin(std::future::ready(rejected)),
     };
     Box::pin(async move {
-        let blocking = tokio::task::spawn_blocking(move || tool(arguments).into_call_tool_result());
+        let blocking = tokio::task::spawn_blocking(move || run().into_call_tool_result());
         match blocking.await {
             Ok(result) => result,
             // Re-raise the panic so the dispatcher handles it like any async tool's panic.

@@ -34,7 +34,9 @@
 mod catalog;
 mod connection;
 mod content;
+mod context;
 mod error;
+mod extract;
 mod frames;
 mod invoke;
 mod jsonrpc;
@@ -54,7 +56,9 @@ pub mod __private;
 pub use content::{
     Annotations, Content, ContentBody, EmbeddedResource, ResourceContents, ResourceLink, Role,
 };
+pub use context::{Context, LogLevel};
 pub use error::Error;
+pub use extract::{Extract, Rejection, State, States, ToolCall};
 pub use mcp_macros::mcp_tool;
 pub use registry::{SourceLocation, ToolHints};
 pub use result::{CallToolResult, IntoCallToolResult, Json};

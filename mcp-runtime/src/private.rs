@@ -7,15 +7,21 @@ pub use inventory;
 pub use schemars;
 pub use serde;
 
-pub use crate::invoke::{Invocation, ToolFuture, call_async, call_blocking};
+pub use crate::extract::{Extract, States, ToolCall};
+pub use crate::invoke::{ToolFuture, call_async, call_blocking};
 pub use crate::registry::{ParamDescriptor, SourceLocation, ToolDescriptor, ToolHints};
 pub use crate::result::IntoCallToolResult;
 
-use schemars::{JsonSchema, Schema, SchemaGenerator};
+use schemars::{Schema, SchemaGenerator};
 
-/// The schema of one parameter's type.
-pub fn param_schema<T: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
-    generator.subschema_for::<T>()
+/// The schema of one parameter's type; `None` for an extractor.
+pub fn param_schema<T: Extract>(generator: &mut SchemaGenerator) -> Option<Schema> {
+    T::argument_schema(generator)
+}
+
+/// The start-up check of one parameter's type.
+pub fn param_check<T: Extract>(states: &States) -> Result<(), String> {
+    T::check(states)
 }
 
 /// The output schema of a tool's return type, if it has one (e.g. `Json<T>`).

@@ -7,7 +7,8 @@ use std::fmt;
 
 use schemars::{Schema, SchemaGenerator};
 
-use crate::invoke::{Invocation, ToolFuture};
+use crate::extract::{States, ToolCall};
+use crate::invoke::ToolFuture;
 
 /// Everything the runtime needs to know about one `#[mcp_tool]` function.
 ///
@@ -26,15 +27,15 @@ pub struct ToolDescriptor {
     pub params: &'static [ParamDescriptor],
     /// The schema of the structured output, if the return type has one.
     pub output_schema: fn(&mut SchemaGenerator) -> Option<Schema>,
-    /// Decodes the arguments and runs the user's function.
-    pub invoke: fn(Invocation) -> ToolFuture,
+    /// Extracts the parameters and runs the user's function.
+    pub invoke: fn(ToolCall) -> ToolFuture,
     /// Where the tool is defined, for start-up errors such as duplicate names.
     pub location: SourceLocation,
 }
 
 inventory::collect!(ToolDescriptor);
 
-/// One argument of a tool: a property of its `inputSchema`.
+/// One parameter of a tool: an argument (a property of its `inputSchema`) or an extractor.
 #[doc(hidden)]
 pub struct ParamDescriptor {
     /// The property name (the Rust parameter name, raw-identifier prefix removed).
@@ -43,8 +44,10 @@ pub struct ParamDescriptor {
     pub description: Option<&'static str>,
     /// Whether the property is listed in `required` (false for `Option<T>`).
     pub required: bool,
-    /// The parameter type's JSON schema.
-    pub schema: fn(&mut SchemaGenerator) -> Schema,
+    /// The argument's JSON schema; `None` for an extractor, which stays out of the schema.
+    pub schema: fn(&mut SchemaGenerator) -> Option<Schema>,
+    /// The start-up check of an extractor (e.g. that its state is registered).
+    pub check: fn(&States) -> Result<(), String>,
 }
 
 /// Behaviour hints (`annotations` in `tools/list`). `None` means "not stated": the

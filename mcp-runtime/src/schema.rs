@@ -30,7 +30,9 @@ pub(crate) fn input_schema(params: &[ParamDescriptor]) -> Value {
     let mut properties = Map::new();
     let mut required = Vec::new();
     for param in params {
-        let mut schema = (param.schema)(&mut generator);
+        let Some(mut schema) = (param.schema)(&mut generator) else {
+            continue;
+        };
         RemoveNull.transform(&mut schema);
         let mut schema = object_schema(schema.to_value());
         if let (Some(description), Value::Object(fields)) = (param.description, &mut schema) {
@@ -147,7 +149,7 @@ mod tests {
     use crate::registry::{SourceLocation, ToolHints};
     use crate::result::Json;
 
-    #[derive(schemars::JsonSchema, serde::Serialize)]
+    #[derive(schemars::JsonSchema, serde::Serialize, serde::Deserialize)]
     #[allow(dead_code)]
     struct Nested {
         /// A name.
@@ -158,13 +160,14 @@ mod tests {
     fn param(
         name: &'static str,
         required: bool,
-        schema: fn(&mut SchemaGenerator) -> schemars::Schema,
+        schema: fn(&mut SchemaGenerator) -> Option<schemars::Schema>,
     ) -> ParamDescriptor {
         ParamDescriptor {
             name,
             description: Some("doc"),
             required,
             schema,
+            check: |_| Ok(()),
         }
     }
 
@@ -183,6 +186,7 @@ mod tests {
             param("label", false, param_schema::<Option<String>>),
             param("nested", false, param_schema::<Option<Nested>>),
             param("anything", true, param_schema::<serde_json::Value>),
+            param("context", true, param_schema::<crate::Context>),
         ]);
         assert_eq!(schema["required"], json!(["count", "anything"]));
         assert_eq!(
@@ -203,7 +207,7 @@ mod tests {
     fn tool_returning(
         output_schema: fn(&mut SchemaGenerator) -> Option<schemars::Schema>,
     ) -> ToolDescriptor {
-        fn never(_: crate::invoke::Invocation) -> crate::invoke::ToolFuture {
+        fn never(_: crate::extract::ToolCall) -> crate::invoke::ToolFuture {
             unreachable!()
         }
         ToolDescriptor {

@@ -8,6 +8,7 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use crate::catalog::Catalog;
 use crate::connection::{Ending, Output, serve_connection};
 use crate::error::Error;
+use crate::extract::States;
 use crate::frames;
 use crate::registry::registered_tools;
 use crate::session::{ServerCore, ServerInfo};
@@ -42,6 +43,7 @@ pub struct Server {
     max_in_flight: usize,
     call_timeout: Option<Duration>,
     shutdown_grace: Duration,
+    states: States,
 }
 
 /// Default number of tool calls running at once; more wait their turn.
@@ -66,6 +68,7 @@ impl Server {
             max_in_flight: DEFAULT_MAX_IN_FLIGHT,
             call_timeout: None,
             shutdown_grace: DEFAULT_SHUTDOWN_GRACE,
+            states: States::default(),
         }
     }
 
@@ -100,6 +103,13 @@ impl Server {
     /// (`ttlMs`; default [`DEFAULT_LIST_TTL`]).
     pub fn list_ttl(mut self, ttl: Duration) -> Self {
         self.list_ttl = ttl;
+        self
+    }
+
+    /// Registers shared state: every tool with a [`State<T>`](crate::State) parameter
+    /// receives it. One value per type; registering a type again replaces the value.
+    pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Self {
+        self.states.insert(value);
         self
     }
 
@@ -139,6 +149,7 @@ impl Server {
 
     fn core(self) -> Result<Arc<ServerCore>, Error> {
         let catalog = Catalog::new(registered_tools())?;
+        catalog.check_extractors(&self.states)?;
         tracing::debug!(tools = catalog.len(), "tool catalog ready");
         Ok(Arc::new(ServerCore {
             info: self.info,
@@ -148,6 +159,7 @@ impl Server {
             list_ttl_ms: u64::try_from(self.list_ttl.as_millis()).unwrap_or(u64::MAX),
             call_slots: Arc::new(tokio::sync::Semaphore::new(self.max_in_flight)),
             call_timeout: self.call_timeout,
+            states: Arc::new(self.states),
         }))
     }
 

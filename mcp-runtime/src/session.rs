@@ -13,8 +13,11 @@ use std::sync::Arc;
 use futures_util::FutureExt as _;
 use serde_json::{Map, Value, json};
 
+use tokio::sync::mpsc;
+
 use crate::catalog::Catalog;
-use crate::invoke::Invocation;
+use crate::context::{Context, LogFilter, LogLevel, RequestHandle, RequestInfo, SessionLogLevel};
+use crate::extract::{States, ToolCall};
 use crate::jsonrpc::{self, Incoming, RequestId, RpcError, UnknownId, code};
 use crate::result::CallToolResult;
 use crate::shape;
@@ -25,6 +28,9 @@ mod meta_key {
     pub const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
     pub const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
     pub const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+    pub const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+    pub const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+    pub const PROGRESS_TOKEN: &str = "progressToken";
 }
 
 /// What the server says about itself.
@@ -46,6 +52,8 @@ pub(crate) struct ServerCore {
     pub call_slots: Arc<tokio::sync::Semaphore>,
     /// How long a call may run before it is stopped with an `isError` result.
     pub call_timeout: Option<std::time::Duration>,
+    /// Values registered with `Server::state`.
+    pub states: Arc<States>,
 }
 
 /// A response that is not ready yet: a running tool call.
@@ -55,10 +63,12 @@ pub(crate) type PendingResponse = Pin<Box<dyn Future<Output = Value> + Send + 's
 pub(crate) enum Reply {
     /// The full JSON-RPC response, ready to send.
     Ready(Value),
-    /// A tool call whose response comes later. `id` identifies it for cancellation.
+    /// A tool call whose response comes later. `id` identifies it for cancellation, and
+    /// `request` fires its context's cancellation token.
     Pending {
         id: RequestId,
         response: PendingResponse,
+        request: Option<Arc<RequestHandle>>,
     },
 }
 
@@ -88,7 +98,10 @@ enum Era {
 /// The body of a request's answer before it is wrapped in a JSON-RPC envelope.
 enum Answer {
     Now(Result<Value, RpcError>),
-    Later(Pin<Box<dyn Future<Output = Value> + Send + 'static>>),
+    Later {
+        result: Pin<Box<dyn Future<Output = Value> + Send + 'static>>,
+        request: Option<Arc<RequestHandle>>,
+    },
 }
 
 impl From<Result<Value, RpcError>> for Answer {
@@ -100,14 +113,24 @@ impl From<Result<Value, RpcError>> for Answer {
 /// Protocol state of one connection.
 pub(crate) struct Session {
     core: Arc<ServerCore>,
+    /// Where notifications (progress, log messages) go.
+    outbox: mpsc::UnboundedSender<Vec<u8>>,
     negotiated: Option<ProtocolVersion>,
+    /// What the handshake-era client said about itself in `initialize`.
+    client_info: Option<Value>,
+    client_capabilities: Value,
+    log_level: SessionLogLevel,
 }
 
 impl Session {
-    pub fn new(core: Arc<ServerCore>) -> Self {
+    pub fn new(core: Arc<ServerCore>, outbox: mpsc::UnboundedSender<Vec<u8>>) -> Self {
         Session {
             core,
+            outbox,
             negotiated: None,
+            client_info: None,
+            client_capabilities: json!({}),
+            log_level: SessionLogLevel::default(),
         }
     }
 
@@ -172,7 +195,7 @@ impl Session {
     fn handle_message(&mut self, message: Value, in_batch: bool) -> Outcome {
         match Incoming::classify(message) {
             Incoming::Request { id, method, params } => {
-                let answer = self.handle_request(&method, params, in_batch);
+                let answer = self.handle_request(&id, &method, params, in_batch);
                 Outcome::Reply(envelope(id, answer, self.unknown_id()))
             }
             Incoming::Notification { method, params } => self.handle_notification(&method, params),
@@ -204,6 +227,7 @@ impl Session {
 
     fn handle_request(
         &mut self,
+        id: &RequestId,
         method: &str,
         params: Map<String, Value>,
         in_batch: bool,
@@ -235,8 +259,9 @@ impl Session {
                 self.list_tools(version, &params).into()
             }
             (Era::Handshake(version) | Era::Stateless(version), "tools/call") => {
-                self.call_tool(version, params)
+                self.call_tool(era, version, id, params)
             }
+            (Era::Handshake(_), "logging/setLevel") => self.set_log_level(&params).into(),
             (Era::Unknown | Era::Handshake(_), "server/discover" | "tools/list" | "tools/call") => {
                 Answer::Now(Err(RpcError::invalid_params(format!(
                     "Invalid params: `{method}` needs a protocol version: send `initialize` first, \
@@ -296,6 +321,11 @@ impl Session {
             .filter(|version| !version.is_stateless())
             .unwrap_or(ProtocolVersion::LATEST_HANDSHAKE);
         self.negotiated = Some(version);
+        self.client_info = params.get("clientInfo").cloned();
+        self.client_capabilities = params
+            .get("capabilities")
+            .cloned()
+            .unwrap_or_else(|| json!({}));
         let mut result = Map::new();
         result.insert("protocolVersion".into(), version.as_str().into());
         result.insert("capabilities".into(), self.capabilities());
@@ -307,7 +337,70 @@ impl Session {
     }
 
     fn capabilities(&self) -> Value {
-        json!({ "tools": { "listChanged": false } })
+        json!({ "tools": { "listChanged": false }, "logging": {} })
+    }
+
+    fn set_log_level(&self, params: &Map<String, Value>) -> Result<Value, RpcError> {
+        match params
+            .get("level")
+            .and_then(Value::as_str)
+            .and_then(LogLevel::parse)
+        {
+            Some(level) => {
+                self.log_level.set(level);
+                Ok(json!({}))
+            }
+            None => Err(RpcError::invalid_params(format!(
+                "Invalid params: `level` must be one of debug, info, notice, warning, error, \
+                 critical, alert, emergency (got {}).",
+                params
+                    .get("level")
+                    .map_or_else(|| "nothing".to_owned(), Value::to_string)
+            ))),
+        }
+    }
+
+    /// Everything a tool's `Context` knows about this request.
+    fn request_info(
+        &self,
+        era: Era,
+        version: ProtocolVersion,
+        id: &RequestId,
+        tool: &str,
+        params: &Map<String, Value>,
+    ) -> RequestInfo {
+        let meta = params.get("_meta").and_then(Value::as_object);
+        let from_meta = |key: &str| meta.and_then(|meta| meta.get(key)).cloned();
+        let (client_info, client_capabilities, log_filter) = match era {
+            Era::Stateless(_) => {
+                let level = from_meta(meta_key::LOG_LEVEL);
+                let level = level
+                    .as_ref()
+                    .and_then(Value::as_str)
+                    .and_then(LogLevel::parse);
+                (
+                    from_meta(meta_key::CLIENT_INFO),
+                    from_meta(meta_key::CLIENT_CAPABILITIES).unwrap_or_else(|| json!({})),
+                    level.map_or(LogFilter::Silent, LogFilter::Request),
+                )
+            }
+            Era::Handshake(_) | Era::Unknown => (
+                self.client_info.clone(),
+                self.client_capabilities.clone(),
+                LogFilter::Session(self.log_level.clone()),
+            ),
+        };
+        let progress_token = from_meta(meta_key::PROGRESS_TOKEN)
+            .filter(|token| token.is_string() || token.is_i64() || token.is_u64());
+        RequestInfo {
+            request_id: id.clone(),
+            tool: tool.to_owned(),
+            protocol_version: version,
+            client_info,
+            client_capabilities,
+            progress_token,
+            log_filter,
+        }
     }
 
     fn server_info(&self, version: ProtocolVersion) -> Value {
@@ -359,7 +452,13 @@ impl Session {
         Ok(Value::Object(result))
     }
 
-    fn call_tool(&self, version: ProtocolVersion, mut params: Map<String, Value>) -> Answer {
+    fn call_tool(
+        &self,
+        era: Era,
+        version: ProtocolVersion,
+        id: &RequestId,
+        mut params: Map<String, Value>,
+    ) -> Answer {
         let name = match params.get("name") {
             Some(Value::String(name)) => name.clone(),
             Some(_) => {
@@ -398,10 +497,15 @@ impl Session {
         let Value::Object(arguments) = arguments else {
             unreachable!("arguments were built as an object")
         };
-        let running = (tool.descriptor.invoke)(Invocation::new(arguments));
+        let info = self.request_info(era, version, id, &name, &params);
+        let (context, request) = Context::new(info, self.outbox.clone());
+        let request = Arc::new(request);
+        let call = ToolCall::new(arguments, context, Arc::clone(&self.core.states));
+        let running = (tool.descriptor.invoke)(call);
         let slots = Arc::clone(&self.core.call_slots);
         let timeout = self.core.call_timeout;
-        Answer::Later(Box::pin(async move {
+        let finished_request = Arc::clone(&request);
+        let result = async move {
             // Waits, rather than failing, while the server-wide limit is reached.
             let _slot = slots.acquire_owned().await;
             let guarded = AssertUnwindSafe(running).catch_unwind();
@@ -419,6 +523,7 @@ impl Session {
                     CallToolResult::error(format!("Tool `{name}` failed: it panicked."))
                 }
                 Err(limit) => {
+                    finished_request.cancel();
                     tracing::warn!(tool = %name, ?limit, "a tool call timed out");
                     CallToolResult::error(format!(
                         "Tool `{name}` timed out after {} and was stopped.",
@@ -426,8 +531,14 @@ impl Session {
                     ))
                 }
             };
+            // Nothing about this request may be sent after its response.
+            finished_request.finish();
             shape::call_tool_result(result, version, wraps_output)
-        }))
+        };
+        Answer::Later {
+            result: Box::pin(result),
+            request: Some(request),
+        }
     }
 }
 
@@ -466,7 +577,10 @@ fn stateless_result(answer: Answer, core: &Arc<ServerCore>) -> Answer {
     };
     match answer {
         Answer::Now(result) => Answer::Now(result.map(decorate)),
-        Answer::Later(pending) => Answer::Later(Box::pin(pending.map(decorate))),
+        Answer::Later { result, request } => Answer::Later {
+            result: Box::pin(result.map(decorate)),
+            request,
+        },
     }
 }
 
@@ -475,13 +589,14 @@ fn envelope(id: RequestId, answer: Answer, unknown_id: UnknownId) -> Reply {
     match answer {
         Answer::Now(Ok(result)) => Reply::Ready(jsonrpc::success(&id, result)),
         Answer::Now(Err(error)) => Reply::Ready(jsonrpc::failure(Some(&id), &error, unknown_id)),
-        Answer::Later(pending) => {
+        Answer::Later { result, request } => {
             let response_id = id.clone();
             Reply::Pending {
                 id,
                 response: Box::pin(
-                    pending.map(move |result| jsonrpc::success(&response_id, result)),
+                    result.map(move |result| jsonrpc::success(&response_id, result)),
                 ),
+                request,
             }
         }
     }

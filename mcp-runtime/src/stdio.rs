@@ -35,12 +35,16 @@ pub(crate) fn output(redirect_prints: bool) -> std::io::Result<Output> {
         .name("mcp-stdout".into())
         .spawn(move || {
             let mut buffer = Vec::with_capacity(64 * 1024);
+            let mut open = true;
             let outcome = loop {
+                if !open {
+                    break Ok(());
+                }
                 let Some(line) = queued.blocking_recv() else {
                     break Ok(());
                 };
                 buffer.extend_from_slice(&line);
-                gather_queued(&mut buffer, &mut queued);
+                open = !line.is_empty() && gather_queued(&mut buffer, &mut queued);
                 let written = stdout.write_all(&buffer).and_then(|()| stdout.flush());
                 buffer.clear();
                 match written {

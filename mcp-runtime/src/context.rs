@@ -1,0 +1,396 @@
+//! [`Context`]: what a tool knows about the request it is serving, and how it talks back
+//! to the client while it runs — progress, log messages, cancellation.
+
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use crate::version::ProtocolVersion;
+
+/// The severity of a log message sent to the client (syslog's levels, as MCP uses them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum LogLevel {
+    /// Detailed debugging information.
+    Debug,
+    /// Normal operation.
+    Info,
+    /// Normal but significant.
+    Notice,
+    /// A warning.
+    Warning,
+    /// An error.
+    Error,
+    /// A critical condition.
+    Critical,
+    /// Action must be taken immediately.
+    Alert,
+    /// The system is unusable.
+    Emergency,
+}
+
+impl LogLevel {
+    const ALL: [LogLevel; 8] = [
+        LogLevel::Debug,
+        LogLevel::Info,
+        LogLevel::Notice,
+        LogLevel::Warning,
+        LogLevel::Error,
+        LogLevel::Critical,
+        LogLevel::Alert,
+        LogLevel::Emergency,
+    ];
+
+    /// The level's name on the wire.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            LogLevel::Debug => "debug",
+            LogLevel::Info => "info",
+            LogLevel::Notice => "notice",
+            LogLevel::Warning => "warning",
+            LogLevel::Error => "error",
+            LogLevel::Critical => "critical",
+            LogLevel::Alert => "alert",
+            LogLevel::Emergency => "emergency",
+        }
+    }
+
+    /// Parses a level's name.
+    pub fn parse(name: &str) -> Option<LogLevel> {
+        LogLevel::ALL
+            .into_iter()
+            .find(|level| level.as_str() == name)
+    }
+
+    fn from_index(index: u8) -> Option<LogLevel> {
+        LogLevel::ALL.get(usize::from(index)).copied()
+    }
+}
+
+/// The minimum level a handshake-era client asked for with `logging/setLevel`, shared by the
+/// connection's requests. Before the client asks, `info` and above are sent.
+#[derive(Clone)]
+pub(crate) struct SessionLogLevel(Arc<AtomicU8>);
+
+impl Default for SessionLogLevel {
+    fn default() -> Self {
+        SessionLogLevel(Arc::new(AtomicU8::new(LogLevel::Info as u8)))
+    }
+}
+
+impl SessionLogLevel {
+    pub fn set(&self, level: LogLevel) {
+        self.0.store(level as u8, Ordering::Relaxed);
+    }
+
+    fn get(&self) -> LogLevel {
+        LogLevel::from_index(self.0.load(Ordering::Relaxed)).unwrap_or(LogLevel::Info)
+    }
+}
+
+/// Which log messages a request may send.
+#[derive(Clone)]
+pub(crate) enum LogFilter {
+    /// Handshake era: the connection's `logging/setLevel`.
+    Session(SessionLogLevel),
+    /// 2026-07-28: the request's own `_meta` level.
+    Request(LogLevel),
+    /// 2026-07-28 without a level in `_meta`: no log messages at all.
+    Silent,
+}
+
+impl LogFilter {
+    fn allows(&self, level: LogLevel) -> bool {
+        match self {
+            LogFilter::Session(minimum) => level >= minimum.get(),
+            LogFilter::Request(minimum) => level >= *minimum,
+            LogFilter::Silent => false,
+        }
+    }
+}
+
+/// The shortest interval between two progress notifications of one request; updates in
+/// between are coalesced into the latest.
+const PROGRESS_INTERVAL: Duration = Duration::from_millis(50);
+
+/// A progress report waiting for its turn.
+struct PendingProgress {
+    progress: f64,
+    total: Option<f64>,
+    message: Option<String>,
+}
+
+/// Per-request notification state, shared by the tool's context and the code that sends
+/// the response.
+struct Notifier {
+    outbox: mpsc::UnboundedSender<Vec<u8>>,
+    state: Mutex<NotifierState>,
+}
+
+struct NotifierState {
+    /// False once the response is on its way: nothing about the request may follow it.
+    active: bool,
+    last_progress: Option<f64>,
+    last_sent: Option<Instant>,
+    pending: Option<PendingProgress>,
+    flush_scheduled: bool,
+}
+
+impl Notifier {
+    fn send(&self, message: &Value) {
+        let mut line = serde_json::to_vec(message).expect("a JSON value always serializes");
+        line.push(b'\n');
+        let _ = self.outbox.send(line);
+    }
+}
+
+/// Everything known about the request a tool is serving.
+pub(crate) struct RequestInfo {
+    pub request_id: Value,
+    pub tool: String,
+    pub protocol_version: ProtocolVersion,
+    pub client_info: Option<Value>,
+    pub client_capabilities: Value,
+    pub progress_token: Option<Value>,
+    pub log_filter: LogFilter,
+}
+
+/// The request a tool is serving, and its channel back to the client.
+///
+/// Take it as a parameter of type `Context` (it never appears in the tool's input schema):
+///
+/// ```
+/// use mcp_runtime::{mcp_tool, Context, LogLevel};
+///
+/// /// Count to `n`, reporting progress.
+/// #[mcp_tool]
+/// async fn count(n: u32, ctx: Context) -> String {
+///     for i in 1..=n {
+///         if ctx.is_cancelled() {
+///             return format!("stopped at {i}");
+///         }
+///         ctx.progress(f64::from(i), Some(f64::from(n)), None);
+///     }
+///     ctx.log(LogLevel::Info, "done counting");
+///     format!("counted to {n}")
+/// }
+/// ```
+#[derive(Clone)]
+pub struct Context {
+    inner: Arc<ContextInner>,
+}
+
+struct ContextInner {
+    info: RequestInfo,
+    notifier: Arc<Notifier>,
+    cancellation: CancellationToken,
+    runtime: tokio::runtime::Handle,
+}
+
+impl std::fmt::Debug for Context {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Context")
+            .field("request_id", &self.inner.info.request_id)
+            .field("tool", &self.inner.info.tool)
+            .field("protocol_version", &self.inner.info.protocol_version)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The runtime's handle on a request's context: ends it when the response is sent.
+pub(crate) struct RequestHandle {
+    notifier: Arc<Notifier>,
+    cancellation: CancellationToken,
+}
+
+impl RequestHandle {
+    /// Marks the request finished: no progress or log message for it is sent after this.
+    pub fn finish(&self) {
+        self.notifier
+            .state
+            .lock()
+            .expect("notifier poisoned")
+            .active = false;
+    }
+
+    /// Fires the context's cancellation token.
+    pub fn cancel(&self) {
+        self.cancellation.cancel();
+    }
+}
+
+impl Context {
+    /// A context for one request, and the runtime's handle on it.
+    pub(crate) fn new(
+        info: RequestInfo,
+        outbox: mpsc::UnboundedSender<Vec<u8>>,
+    ) -> (Context, RequestHandle) {
+        let notifier = Arc::new(Notifier {
+            outbox,
+            state: Mutex::new(NotifierState {
+                active: true,
+                last_progress: None,
+                last_sent: None,
+                pending: None,
+                flush_scheduled: false,
+            }),
+        });
+        let cancellation = CancellationToken::new();
+        let handle = RequestHandle {
+            notifier: Arc::clone(&notifier),
+            cancellation: cancellation.clone(),
+        };
+        let context = Context {
+            inner: Arc::new(ContextInner {
+                info,
+                notifier,
+                cancellation,
+                runtime: tokio::runtime::Handle::current(),
+            }),
+        };
+        (context, handle)
+    }
+
+    /// The JSON-RPC id of the request, exactly as the client sent it.
+    pub fn request_id(&self) -> &Value {
+        &self.inner.info.request_id
+    }
+
+    /// The name of the tool being called.
+    pub fn tool_name(&self) -> &str {
+        &self.inner.info.tool
+    }
+
+    /// The protocol revision the request is served under.
+    pub fn protocol_version(&self) -> ProtocolVersion {
+        self.inner.info.protocol_version
+    }
+
+    /// The client's self-description (`name`, `version`, …), if it gave one. Self-reported:
+    /// use it for display and logs, not for security decisions.
+    pub fn client_info(&self) -> Option<&Value> {
+        self.inner.info.client_info.as_ref()
+    }
+
+    /// The capabilities the client declared (for this request, under 2026-07-28).
+    pub fn client_capabilities(&self) -> &Value {
+        &self.inner.info.client_capabilities
+    }
+
+    /// Whether the client cancelled the request (or it timed out). An async tool is simply
+    /// stopped at its next `.await`; a plain `fn` tool should check this in long loops.
+    pub fn is_cancelled(&self) -> bool {
+        self.inner.cancellation.is_cancelled()
+    }
+
+    /// Resolves when the request is cancelled or times out, for cleanup in `select!`.
+    pub async fn cancelled(&self) {
+        self.inner.cancellation.cancelled().await;
+    }
+
+    /// Reports progress: `progress` done out of `total` (if known), with an optional message.
+    ///
+    /// Sent as `notifications/progress` only if the client asked for progress (a
+    /// `progressToken` in the request); otherwise a no-op. Values that do not increase are
+    /// dropped, since the spec requires strictly increasing progress, and reports closer
+    /// together than 50 ms are coalesced into the latest, so a tight loop cannot flood the
+    /// client. Callable from async and plain `fn` tools alike.
+    pub fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
+        let Some(token) = &self.inner.info.progress_token else {
+            return;
+        };
+        let notifier = &self.inner.notifier;
+        let mut state = notifier.state.lock().expect("notifier poisoned");
+        if !state.active
+            || state.last_progress.is_some_and(|last| progress <= last)
+            || !progress.is_finite()
+        {
+            return;
+        }
+        let report = PendingProgress {
+            progress,
+            total,
+            message: message.map(str::to_owned),
+        };
+        let now = Instant::now();
+        let due = state.last_sent.map_or(now, |sent| sent + PROGRESS_INTERVAL);
+        if now >= due && !state.flush_scheduled {
+            self.send_progress(&mut state, token, report, now);
+            return;
+        }
+        state.last_progress = Some(progress);
+        state.pending = Some(report);
+        if !state.flush_scheduled {
+            state.flush_scheduled = true;
+            let context = self.clone();
+            self.inner.runtime.spawn(async move {
+                tokio::time::sleep_until(due.into()).await;
+                context.flush_progress();
+            });
+        }
+    }
+
+    fn flush_progress(&self) {
+        let Some(token) = &self.inner.info.progress_token else {
+            return;
+        };
+        let mut state = self.inner.notifier.state.lock().expect("notifier poisoned");
+        state.flush_scheduled = false;
+        if let (true, Some(report)) = (state.active, state.pending.take()) {
+            self.send_progress(&mut state, token, report, Instant::now());
+        }
+    }
+
+    fn send_progress(
+        &self,
+        state: &mut NotifierState,
+        token: &Value,
+        report: PendingProgress,
+        now: Instant,
+    ) {
+        let version = self.inner.info.protocol_version;
+        let mut params = Map::new();
+        params.insert("progressToken".into(), token.clone());
+        params.insert("progress".into(), report.progress.into());
+        if let Some(total) = report.total {
+            params.insert("total".into(), total.into());
+        }
+        if let (Some(message), true) = (report.message, version >= ProtocolVersion::V2025_03_26) {
+            params.insert("message".into(), message.into());
+        }
+        state.last_progress = Some(report.progress);
+        state.last_sent = Some(now);
+        self.inner.notifier.send(&json!({
+            "jsonrpc": "2.0",
+            "method": "notifications/progress",
+            "params": params,
+        }));
+    }
+
+    /// Sends a log message to the client (`notifications/message`) if the client's level
+    /// allows it: the level set with `logging/setLevel` (default `info`), or under
+    /// 2026-07-28 the request's own `_meta` level (without one, nothing is sent).
+    pub fn log(&self, level: LogLevel, data: impl Serialize) {
+        if !self.inner.info.log_filter.allows(level) {
+            return;
+        }
+        let data = match serde_json::to_value(data) {
+            Ok(data) => data,
+            Err(error) => json!(format!("(log data could not be serialized: {error})")),
+        };
+        let state = self.inner.notifier.state.lock().expect("notifier poisoned");
+        if !state.active {
+            return;
+        }
+        self.inner.notifier.send(&json!({
+            "jsonrpc": "2.0",
+            "method": "notifications/message",
+            "params": { "level": level.as_str(), "logger": self.inner.info.tool, "data": data },
+        }));
+    }
+}

@@ -1,0 +1,248 @@
+//! Tool parameters: arguments decoded from the call, and values the server supplies
+//! (extractors) — [`Context`], [`State<T>`], or your own.
+
+use std::any::{Any, TypeId, type_name};
+use std::collections::HashMap;
+use std::fmt;
+use std::ops::Deref;
+use std::sync::Arc;
+
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use crate::context::Context;
+
+/// Shared values registered with [`Server::state`](crate::Server::state), by type.
+#[derive(Clone, Default)]
+pub struct States(HashMap<TypeId, Arc<dyn Any + Send + Sync>>);
+
+impl States {
+    pub(crate) fn insert<T: Send + Sync + 'static>(&mut self, value: T) {
+        self.0.insert(TypeId::of::<T>(), Arc::new(value));
+    }
+
+    /// The registered value of type `T`.
+    pub fn get<T: Send + Sync + 'static>(&self) -> Option<Arc<T>> {
+        self.0
+            .get(&TypeId::of::<T>())
+            .and_then(|value| Arc::clone(value).downcast::<T>().ok())
+    }
+
+    /// Whether a value of type `T` is registered.
+    pub fn contains<T: Send + Sync + 'static>(&self) -> bool {
+        self.0.contains_key(&TypeId::of::<T>())
+    }
+}
+
+impl fmt::Debug for States {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("States")
+            .field("registered", &self.0.len())
+            .finish()
+    }
+}
+
+/// One call of a tool, as its parameters see it: the arguments not yet taken, the
+/// request's [`Context`], and the server's shared state.
+pub struct ToolCall {
+    arguments: Map<String, Value>,
+    context: Context,
+    states: Arc<States>,
+}
+
+impl ToolCall {
+    pub(crate) fn new(
+        arguments: Map<String, Value>,
+        context: Context,
+        states: Arc<States>,
+    ) -> Self {
+        ToolCall {
+            arguments,
+            context,
+            states,
+        }
+    }
+
+    /// Takes the argument called `name` out of the call (`None` if the client left it out).
+    pub fn take_argument(&mut self, name: &str) -> Option<Value> {
+        self.arguments.remove(name)
+    }
+
+    /// The request's context.
+    pub fn context(&self) -> &Context {
+        &self.context
+    }
+
+    /// The server's shared state.
+    pub fn states(&self) -> &States {
+        &self.states
+    }
+
+    /// Produces parameter `name` of type `T`: the macro calls this once per parameter.
+    #[doc(hidden)]
+    pub fn extract<T: Extract>(&mut self, name: &'static str) -> Result<T, crate::CallToolResult> {
+        T::extract(self, name).map_err(|rejection| crate::CallToolResult::error(rejection.0))
+    }
+}
+
+/// Why a parameter could not be produced. The call is answered with an `isError` result
+/// carrying this message, and the tool does not run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rejection(pub String);
+
+impl Rejection {
+    /// A rejection with this message for the client.
+    pub fn new(message: impl Into<String>) -> Self {
+        Rejection(message.into())
+    }
+}
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A type a tool may take as a parameter.
+///
+/// Any `serde::Deserialize + schemars::JsonSchema` type is an **argument**: it appears in
+/// the tool's `inputSchema` and is decoded from the call's arguments. Other types are
+/// **extractors**: the server supplies them and they never appear in the schema —
+/// [`Context`], [`State<T>`], or your own, by implementing this trait:
+///
+/// ```
+/// use mcp_runtime::{Extract, Rejection, ToolCall};
+///
+/// /// The caller's name, taken from the client's self-description.
+/// struct ClientName(String);
+///
+/// impl Extract for ClientName {
+///     fn extract(call: &mut ToolCall, _parameter: &'static str) -> Result<Self, Rejection> {
+///         let info = call.context().client_info().ok_or_else(|| Rejection::new("the client did not introduce itself"))?;
+///         Ok(ClientName(info["name"].as_str().unwrap_or("unknown").to_owned()))
+///     }
+/// }
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool parameter",
+    label = "not an argument type and not an extractor",
+    note = "an argument must implement `serde::Deserialize` and `schemars::JsonSchema`: add `#[derive(serde::Deserialize, schemars::JsonSchema)]` to `{Self}` (both crates at the versions mcp-runtime uses: serde 1, schemars 1)",
+    note = "a value supplied by the server instead (like `Context` or `State<T>`) implements `mcp_runtime::Extract`"
+)]
+pub trait Extract: Sized + Send + 'static {
+    /// The value for parameter `parameter` of this call.
+    fn extract(call: &mut ToolCall, parameter: &'static str) -> Result<Self, Rejection>;
+
+    /// The argument's schema, or `None` for an extractor (the default), which keeps the
+    /// parameter out of `inputSchema`.
+    fn argument_schema(_generator: &mut SchemaGenerator) -> Option<Schema> {
+        None
+    }
+
+    /// Checked once when the server starts, with the registered state: an error names
+    /// what is missing, and the server refuses to start rather than fail every call.
+    fn check(_states: &States) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl<T> Extract for T
+where
+    T: DeserializeOwned + JsonSchema + Send + 'static,
+{
+    fn extract(call: &mut ToolCall, parameter: &'static str) -> Result<Self, Rejection> {
+        // A missing argument decodes from `null`, which `Option` reads as `None`; the
+        // schema check has already refused a missing required argument.
+        let value = call.take_argument(parameter).unwrap_or(Value::Null);
+        serde_path_to_error::deserialize(value).map_err(|error| {
+            let path = error.path().to_string();
+            let path = if path == "." {
+                parameter.to_owned()
+            } else {
+                format!("{parameter}.{path}")
+            };
+            Rejection(format!("Invalid argument `{path}`: {}", error.into_inner()))
+        })
+    }
+
+    fn argument_schema(generator: &mut SchemaGenerator) -> Option<Schema> {
+        Some(generator.subschema_for::<T>())
+    }
+}
+
+impl Extract for Context {
+    fn extract(call: &mut ToolCall, _parameter: &'static str) -> Result<Self, Rejection> {
+        Ok(call.context.clone())
+    }
+}
+
+/// Shared application state registered once with [`Server::state`](crate::Server::state)
+/// and handed to every tool that names it — no cloning in your code, nothing in the schema.
+///
+/// ```
+/// use std::sync::atomic::{AtomicU64, Ordering};
+/// use mcp_runtime::{mcp_tool, State};
+///
+/// #[derive(Default)]
+/// struct Visits {
+///     count: AtomicU64,
+/// }
+///
+/// /// Count a visit.
+/// #[mcp_tool]
+/// async fn visit(visits: State<Visits>) -> u64 {
+///     visits.count.fetch_add(1, Ordering::Relaxed) + 1
+/// }
+///
+/// # async fn serve() -> Result<(), mcp_runtime::Error> {
+/// mcp_runtime::Server::new("visits", "1.0.0").state(Visits::default()).serve_stdio().await
+/// # }
+/// ```
+///
+/// A tool asking for a `State<T>` whose `T` was never registered stops the server at
+/// start-up with an error naming the tool and the type.
+pub struct State<T: ?Sized>(pub Arc<T>);
+
+impl<T: ?Sized> Deref for State<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: ?Sized> Clone for State<T> {
+    fn clone(&self) -> Self {
+        State(Arc::clone(&self.0))
+    }
+}
+
+impl<T: ?Sized + fmt::Debug> fmt::Debug for State<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl<T: Send + Sync + 'static> Extract for State<T> {
+    fn extract(call: &mut ToolCall, _parameter: &'static str) -> Result<Self, Rejection> {
+        call.states.get::<T>().map(State).ok_or_else(|| {
+            Rejection(format!(
+                "State<{}> is not registered on this server",
+                type_name::<T>()
+            ))
+        })
+    }
+
+    fn check(states: &States) -> Result<(), String> {
+        if states.contains::<T>() {
+            Ok(())
+        } else {
+            Err(format!(
+                "it takes `State<{ty}>`, but no `{ty}` was registered: add `.state(value)` to the `Server` builder",
+                ty = type_name::<T>()
+            ))
+        }
+    }
+}
