@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
-# Runs every test of the project: the Rust test suites (unit, end-to-end over stdio,
-# schema conformance per protocol revision, compile-fail UI cases, doc examples) and the
-# real-client interop suites. Installs the pinned interop clients first.
+# Runs every test of the project:
+#   1. the Rust suites: unit tests, end-to-end tests over real stdio processes (every message
+#      checked against ../shared/spec/<revision>/schema.json), compile-error (ui) tests, and
+#      doc examples;
+#   2. the real-client interop suites: the official Python SDK, TypeScript SDK (1.x and 2.x)
+#      and MCP Inspector drive each example server (pinned versions; see interop/README.md).
+# Installs the pinned interop clients first (interop/setup.sh; a no-op when up to date).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ -x interop/setup.sh ]; then
-  bash interop/setup.sh
-fi
+bash interop/setup.sh
+
 cargo test --workspace --all-targets
 cargo test --workspace --doc
+
+# The example binaries the interop suites drive (built above; this only makes sure).
+cargo build --package mcp-examples --bins
+bin="${CARGO_TARGET_DIR:-target}/debug"
+bash interop/run.sh interop/expectations/files.json -- "$bin/files" interop/fixtures/files-root
+bash interop/run.sh interop/expectations/calculator.json -- "$bin/calculator"

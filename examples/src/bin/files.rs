@@ -4,7 +4,7 @@
 //! is resolved inside ROOT; a path that leads outside it — `..`, an absolute path, a
 //! symbolic link pointing out — is refused with a tool error.
 
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::sync::OnceLock;
 
 use mcp_runtime::{Json, Server, mcp_tool};
@@ -17,12 +17,27 @@ static ROOT: OnceLock<PathBuf> = OnceLock::new();
 /// Files larger than this are refused by `read_file`.
 const MAX_FILE_SIZE: u64 = 1024 * 1024;
 
-/// Resolves `path` (relative to the root) and makes sure the result is inside the root,
-/// after following every symbolic link.
+/// Resolves `path` (relative to the root) and makes sure the result is inside the root.
+///
+/// First lexically: `..` may not climb above the root, and an absolute path is read as
+/// relative to it — so nothing outside is even looked at, and whether it exists is not
+/// revealed. Then after following symbolic links, which may point anywhere.
 fn resolve(path: &str) -> Result<PathBuf, String> {
     let root = ROOT.get().ok_or("the server has no root directory")?;
-    let joined = root.join(path.trim_start_matches(['/', '\\']));
-    let resolved = joined
+    let mut inside = PathBuf::new();
+    for component in Path::new(path).components() {
+        match component {
+            Component::Normal(part) => inside.push(part),
+            Component::ParentDir => {
+                if !inside.pop() {
+                    return Err(format!("`{path}` is outside the served directory"));
+                }
+            }
+            Component::CurDir | Component::RootDir | Component::Prefix(_) => {}
+        }
+    }
+    let resolved = root
+        .join(inside)
         .canonicalize()
         .map_err(|error| format!("cannot open `{path}`: {error}"))?;
     if !resolved.starts_with(root) {

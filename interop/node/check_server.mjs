@@ -1,0 +1,337 @@
+#!/usr/bin/env node
+// Drive a stdio MCP server with an official TypeScript SDK client and check what it sees.
+//
+// Usage:
+//   node check_server.mjs [--sdk sdk|client] [--era ERA] [--timeout SECONDS] [--show-server-stderr] \
+//        EXPECTATIONS.json -- SERVER_COMMAND...
+//
+// --sdk sdk     @modelcontextprotocol/sdk (the 1.x SDK every current host embeds). Speaks the
+//               initialize handshake only; offers 2025-11-25. Eras: legacy.
+// --sdk client  @modelcontextprotocol/client (the 2.x split SDK). Eras:
+//               2024-11-05 | 2025-03-26 | 2025-06-18 | 2025-11-25 (the initialize handshake,
+//               offering exactly that revision via `supportedProtocolVersions`), legacy (=2025-11-25),
+//               modern (versionNegotiation mode 'auto': server/discover, must land on 2026-07-28).
+// --era all (default) runs every era the chosen SDK has.
+//
+// One PASS/FAIL line per check, then `<label>: N passed, M failed`; exit 1 on any failure.
+// The expectation format is documented in interop/README.md; expect.mjs implements it.
+
+import { readFileSync } from 'node:fs';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
+import { checkCallOutcome, checkToolListing, ExpectationError, js, loadExpectations, Reporter, selected, short } from './expect.mjs';
+
+const HANDSHAKE_REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
+const MODERN = '2026-07-28';
+const MAX_PAGES = 1000;
+
+function pkgVersion(name) {
+  // Not require(): these packages do not export their package.json.
+  return JSON.parse(readFileSync(new URL(`./node_modules/${name}/package.json`, import.meta.url), 'utf8')).version;
+}
+
+const SDKS = {
+  sdk: {
+    pkg: '@modelcontextprotocol/sdk',
+    label: 'node-sdk',
+    eras: ['legacy'],
+    async load() {
+      const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+      const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+      return { Client, StdioClientTransport };
+    },
+  },
+  client: {
+    pkg: '@modelcontextprotocol/client',
+    label: 'node-client',
+    eras: [...HANDSHAKE_REVISIONS, 'modern'],
+    async load() {
+      const { Client } = await import('@modelcontextprotocol/client');
+      const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
+      return { Client, StdioClientTransport };
+    },
+  },
+};
+
+function parseArgs(argv) {
+  const split = argv.indexOf('--');
+  if (split < 0) usage('no `--` before the server command');
+  const own = argv.slice(0, split);
+  const command = argv.slice(split + 1);
+  const opts = { sdk: 'sdk', era: 'all', timeout: 30, showStderr: false, expectations: null, command };
+  for (let i = 0; i < own.length; i++) {
+    const a = own[i];
+    if (a === '--sdk') opts.sdk = own[++i];
+    else if (a === '--era') opts.era = own[++i];
+    else if (a === '--timeout') opts.timeout = Number(own[++i]);
+    else if (a === '--show-server-stderr') opts.showStderr = true;
+    else if (a.startsWith('--')) usage(`unknown option ${a}`);
+    else if (opts.expectations === null) opts.expectations = a;
+    else usage(`unexpected argument ${a}`);
+  }
+  if (!SDKS[opts.sdk]) usage(`--sdk must be one of ${Object.keys(SDKS).join(', ')}`);
+  if (!opts.expectations) usage('no expectations file');
+  if (!command.length) usage('no server command after --');
+  if (!(opts.timeout > 0)) usage('--timeout must be a positive number of seconds');
+  return opts;
+}
+
+function usage(why) {
+  console.error(`error: ${why}\nusage: check_server.mjs [--sdk sdk|client] [--era ERA|all] [--timeout S] [--show-server-stderr] EXPECTATIONS.json -- SERVER_COMMAND...`);
+  process.exit(2);
+}
+
+function describe(e) {
+  if (e instanceof AggregateError) return e.errors.map(describe).join(' | ');
+  return `${e?.name ?? 'Error'}: ${short(String(e?.message ?? e).split(/\s+/).join(' '), 300)}`;
+}
+
+/** Run fn with Ajv's "unknown format ... ignored" console warnings muted (the SDK's own stay). */
+function quietly(fn) {
+  const warn = console.warn;
+  console.warn = (...a) => {
+    if (!(typeof a[0] === 'string' && a[0].startsWith('unknown format'))) warn(...a);
+  };
+  try {
+    return fn();
+  } finally {
+    console.warn = warn;
+  }
+}
+
+function withTimeout(promise, ms, what) {
+  let timer;
+  return Promise.race([
+    promise,
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms / 1000}s`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+/** What one era run means for a given SDK: client options and the revision it must end up on. */
+function eraPlan(sdkKey, era) {
+  if (era === 'modern') return { era: 'modern', want: MODERN, options: { versionNegotiation: { mode: 'auto' } }, how: "versionNegotiation 'auto'" };
+  const revision = era === 'legacy' ? '2025-11-25' : era;
+  if (sdkKey === 'sdk') return { era: 'legacy', want: revision, options: {}, how: 'initialize' };
+  return { era: 'legacy', want: revision, options: { supportedProtocolVersions: [revision] }, how: `initialize offering only ${revision}` };
+}
+
+async function runEra(sdkKey, sdk, mod, eraName, opts, exp, rep) {
+  const plan = eraPlan(sdkKey, eraName);
+  const label = `${sdk.label}/${eraName}`;
+  const version_ = pkgVersion(sdk.pkg);
+  rep.section(`${label}: ${sdk.pkg} ${version_} Client + StdioClientTransport (${plan.how}), expecting protocol ${plan.want}`);
+  const ms = opts.timeout * 1000;
+  const [cmd, ...args] = opts.command;
+  const transport = new mod.StdioClientTransport({ command: cmd, args, env: { ...process.env }, stderr: opts.showStderr ? 'inherit' : 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk) => {
+    stderr = (stderr + chunk.toString()).slice(-20000);
+  });
+  let negotiated;
+  if (sdkKey === 'sdk') {
+    // The 1.x Client does not expose the negotiated revision; it hands it to the transport.
+    transport.setProtocolVersion = (v) => {
+      negotiated = v;
+    };
+  }
+  const client = new mod.Client({ name: `mcp-runtime-interop-${sdk.label}`, version: version_ }, { capabilities: {}, ...plan.options });
+  const before = rep.failed;
+  try {
+    await withTimeout(client.connect(transport, { timeout: ms }), ms * 2, 'connect');
+    await withTimeout(checkSession(sdkKey, mod, client, transport, plan, label, negotiated, exp, rep, ms), ms * 4, 'session');
+  } catch (e) {
+    rep.fail(label, `session aborted: ${describe(e)}`);
+    if (process.env.INTEROP_DEBUG) console.error(e);
+  } finally {
+    await client.close().catch(() => {});
+  }
+  if (rep.failed > before && !opts.showStderr && stderr.trim()) {
+    console.log(`---- server stderr (last 3000 chars) for ${label} ----\n${stderr.slice(-3000)}\n---- end server stderr ----`);
+  }
+}
+
+async function checkSession(sdkKey, mod, client, transport, plan, label, negotiatedV1, exp, rep, ms) {
+  const who = SDKS[sdkKey].label;
+  const version = sdkKey === 'sdk' ? negotiatedV1 : client.getNegotiatedProtocolVersion();
+  const info = client.getServerVersion();
+  const infoText = info ? `${info.name} ${info.version}` : 'none';
+  const how = sdkKey === 'client' && client.getProtocolEra?.() === 'modern' ? 'server/discover' : 'initialize';
+  const versionOk = version === plan.want || (exp.allowDowngrade && HANDSHAKE_REVISIONS.includes(version));
+  rep.check(versionOk, label, `connect via ${how} -> protocol ${version} (wanted ${plan.want}), serverInfo ${infoText}`);
+  for (const key of ['name', 'version']) {
+    if (exp.server && key in exp.server) {
+      const got = info?.[key];
+      rep.check(got === exp.server[key], label, `serverInfo.${key} = ${js(got)} (expected ${js(exp.server[key])})`);
+    }
+  }
+
+  // Sniff the wire (after connect) so a JSON-RPC error from the server can be told apart from an
+  // error the SDK raised itself (e.g. output-schema validation, which also uses code -32602).
+  const responses = new Map();
+  let lastCallId;
+  const onmessage = transport.onmessage;
+  const wire = Boolean(process.env.INTEROP_WIRE);
+  transport.onmessage = (msg, extra) => {
+    if (wire) console.error(`<< ${short(JSON.stringify(msg), 400)}`);
+    if (msg && 'id' in msg && ('result' in msg || 'error' in msg)) responses.set(msg.id, msg);
+    return onmessage?.call(transport, msg, extra);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = (msg, options) => {
+    if (wire) console.error(`>> ${short(JSON.stringify(msg), 400)}`);
+    if (msg?.method === 'tools/call') lastCallId = msg.id;
+    return send(msg, options);
+  };
+
+  // tools/list, following nextCursor across every page.
+  const tools = [];
+  const pageCursor = new Map(); // tool name -> cursor of the page that listed it
+  const seen = new Set();
+  let cursor;
+  let pages = 0;
+  for (;;) {
+    let page;
+    if (sdkKey === 'client' && cursor === undefined) {
+      // The 2.x listTools() without a cursor aggregates every page itself; fetch page 1 raw.
+      page = await client.request({ method: 'tools/list', params: {} }, { timeout: ms });
+    } else {
+      page = await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout: ms });
+    }
+    pages++;
+    for (const t of page.tools) {
+      tools.push(t);
+      pageCursor.set(t.name, cursor);
+    }
+    cursor = page.nextCursor;
+    if (cursor === undefined || cursor === null) break;
+    if (seen.has(cursor) || pages >= MAX_PAGES) {
+      rep.fail(label, `tools/list: nextCursor ${js(cursor)} repeats (or > ${MAX_PAGES} pages); stopped`);
+      break;
+    }
+    seen.add(cursor);
+  }
+  const byName = checkToolListing(tools, pages, exp, version, plan.era, label, rep, who);
+  const withSchema = tools.filter((t) => t.outputSchema !== undefined && t.outputSchema !== null).map((t) => t.name);
+
+  // Make sure the SDK's own output-schema validation is armed for every tool that has one.
+  if (sdkKey === 'client') {
+    // 2.x: callTool() validates against the aggregated listing the client caches; the explicit
+    // per-page walk above does not populate it, listTools() without a cursor does.
+    const all = await client.listTools(undefined, { timeout: ms });
+    const walked = tools.map((t) => t.name).sort();
+    const aggregated = all.tools.map((t) => t.name).sort();
+    rep.check(js(walked, 10000) === js(aggregated, 10000), label, `listTools() (SDK-aggregated pages) agrees with the cursor walk (${aggregated.length} tools)`);
+    if (withSchema.length) {
+      if (typeof client._cache?.outputValidator !== 'function' || typeof client._compileOutputValidator !== 'function') {
+        rep.fail(label, "cannot confirm the SDK's output-schema validation (Client internals changed)");
+      } else {
+        const missing = [];
+        for (const name of withSchema) {
+          const v = await client._cache.outputValidator(name, (t) => client._compileOutputValidator(t));
+          if (!v?.ok) missing.push(name);
+        }
+        rep.check(!missing.length, label, `SDK output-schema validation armed for ${withSchema.length} tool(s)` + (missing.length ? `; NOT for ${js(missing)}` : ''));
+      }
+    }
+  } else if (withSchema.length && typeof client.getToolOutputValidator !== 'function') {
+    rep.fail(label, "cannot confirm the SDK's output-schema validation (Client internals changed)");
+  }
+
+  // The harness's own output-schema check: the 2.x SDK's Ajv provider (picks the engine by the
+  // schema's $schema dialect, 2020-12 by default), whichever SDK is under test.
+  const ajv = new AjvJsonSchemaValidator();
+  let noted = false;
+  const armed = new Set();
+  const unarmed = new Set();
+  for (const call of exp.calls) {
+    if (!selected(call, plan.era, version, who)) continue;
+    const name = call.tool;
+    const tool = byName.get(name);
+    if (sdkKey === 'sdk' && tool?.outputSchema && !client.getToolOutputValidator(name)) {
+      // 1.x quirk: every listTools() page REPLACES the client's output validators, so only the
+      // last page's tools are validated. Re-list the tool's own page so its validator is armed.
+      if (!noted) {
+        console.log(`NOTE ${label}: @modelcontextprotocol/sdk forgets earlier pages' output validators on each tools/list page; re-listing a tool's page before calling it`);
+        noted = true;
+      }
+      const c = pageCursor.get(name);
+      await client.listTools(c === undefined ? undefined : { cursor: c }, { timeout: ms });
+    }
+    if (sdkKey === 'sdk' && tool?.outputSchema) (client.getToolOutputValidator(name) ? armed : unarmed).add(name);
+    await runCall(sdkKey, client, call, tool, version, label, rep, ms, ajv, responses, () => lastCallId);
+  }
+  if (armed.size || unarmed.size) {
+    rep.check(!unarmed.size, label, `SDK output-schema validation was armed when calling ${armed.size + unarmed.size} tool(s) with an outputSchema` + (unarmed.size ? `; NOT for ${js([...unarmed])}` : ''));
+  }
+}
+
+async function runCall(sdkKey, client, call, tool, version, label, rep, ms, ajv, responses, lastCallId) {
+  const name = call.tool;
+  const args = call.arguments ?? {};
+  const title = call.label ?? `tools/call ${name} ${js(args, 100)}`;
+  let outcome;
+  let sdkNote = null;
+  const before = lastCallId();
+  try {
+    const params = { name, arguments: args };
+    const result = sdkKey === 'sdk' ? await client.callTool(params, undefined, { timeout: ms }) : await client.callTool(params, { timeout: ms });
+    outcome = { result };
+  } catch (e) {
+    const id = lastCallId();
+    const raw = id !== before ? responses.get(id) : undefined;
+    if (raw?.error) {
+      outcome = { error: { code: raw.error.code, message: raw.error.message, data: raw.error.data } };
+    } else if (raw && 'result' in raw) {
+      sdkNote = `SDK rejected the result: ${describe(e)}`;
+      outcome = { sdkRejected: String(e?.message ?? e) };
+    } else {
+      sdkNote = `no response: ${describe(e)}`;
+      outcome = { sdkRejected: String(e?.message ?? e) };
+    }
+  }
+  const [problems, summary] = checkCallOutcome(call.expect ?? {}, outcome, version);
+  if (sdkNote) problems.unshift(sdkNote);
+
+  // Belt and braces: validate structuredContent against outputSchema here too, so a client-side
+  // validation that silently stopped happening cannot hide a server bug.
+  const result = outcome.result;
+  const schema = tool?.outputSchema;
+  if (result && schema && !result.isError) {
+    if (result.structuredContent === undefined) problems.push('tool declares outputSchema but result has no structuredContent');
+    else {
+      try {
+        const verdict = quietly(() => ajv.getValidator(schema))(result.structuredContent);
+        if (!verdict.valid) problems.push(`structuredContent violates outputSchema (the SDK let it through!): ${verdict.errorMessage}`);
+      } catch (e) {
+        problems.push(`outputSchema does not compile: ${describe(e)}`);
+      }
+    }
+  }
+  rep.check(!problems.length, label, `${title} -> ${summary}` + (problems.length ? ` :: ${problems.join('; ')}` : ''));
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  let exp;
+  try {
+    exp = loadExpectations(opts.expectations);
+  } catch (e) {
+    console.error(`error: ${opts.expectations}: ${e instanceof ExpectationError || e instanceof SyntaxError ? e.message : describe(e)}`);
+    process.exit(2);
+  }
+  const sdk = SDKS[opts.sdk];
+  const mod = await sdk.load();
+  const rep = new Reporter();
+  let eras;
+  if (opts.era === 'all') eras = sdk.eras;
+  else if (sdk.eras.includes(opts.era) || (opts.era === 'legacy' && opts.sdk === 'client')) eras = [opts.era];
+  else usage(`${sdk.pkg} has no era ${opts.era}; it has: ${sdk.eras.join(', ')}`);
+  const speaks = opts.sdk === 'sdk' ? `handshake revisions ${HANDSHAKE_REVISIONS.join(', ')} (always offers 2025-11-25); NOT ${MODERN}` : `handshake revisions ${HANDSHAKE_REVISIONS.join(', ')} and stateless ${MODERN}`;
+  console.log(`${sdk.label}: ${sdk.pkg} ${pkgVersion(sdk.pkg)} speaks ${speaks}; running era(s): ${eras.join(', ')}`);
+  for (const era of eras) await runEra(opts.sdk, sdk, mod, era, opts, exp, rep);
+  rep.summary(sdk.label);
+  process.exitCode = rep.failed ? 1 : 0;
+}
+
+await main();

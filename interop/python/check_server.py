@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+"""Drive a stdio MCP server with the official Python SDK (`mcp` on PyPI) and check what it sees.
+
+Usage:
+    check_server.py [--era legacy|modern|all] [--timeout SECONDS] EXPECTATIONS.json -- SERVER_COMMAND...
+
+Eras (mcp 2.3.0 speaks both):
+    legacy  `Client(mode="legacy")`: the `initialize` handshake; the SDK offers 2025-11-25
+            (its newest handshake revision) and the check requires the server to accept it.
+    modern  `Client(mode="auto")`: the SDK probes `server/discover` at 2026-07-28 and falls back to
+            `initialize` only if the server gives no modern evidence; the check requires 2026-07-28.
+
+Prints one PASS/FAIL line per check and a closing `python: N passed, M failed` line; exits 1 on any
+failure. The expectation format is documented in interop/README.md; expectations.py implements it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import traceback
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import anyio
+import jsonschema
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.shared.exceptions import MCPError
+from mcp.types import Implementation
+from mcp.types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION, LATEST_MODERN_VERSION
+from pydantic import ValidationError
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from expectations import (  # noqa: E402
+    ExpectationError,
+    Reporter,
+    check_call_outcome,
+    check_tool_listing,
+    load_expectations,
+    selected,
+    js,
+    short,
+)
+
+ERAS = {
+    # era -> (Client mode, protocol revision the check requires the connection to end up on)
+    "legacy": ("legacy", LATEST_HANDSHAKE_VERSION),
+    "modern": ("auto", LATEST_MODERN_VERSION),
+}
+MAX_PAGES = 1000
+
+
+def describe(e: BaseException) -> str:
+    """An exception as one line, with exception groups flattened to their leaves."""
+    if isinstance(e, BaseExceptionGroup):
+        return " | ".join(describe(x) for x in e.exceptions)
+    text = " ".join(str(e).split()) or repr(e)
+    return f"{type(e).__name__}: {short(text, 300)}"
+
+
+def dump(model: Any) -> Any:
+    """A pydantic result as it looks on the wire (camelCase, no None fields)."""
+    return model.model_dump(by_alias=True, mode="json", exclude_none=True)
+
+
+async def run_era(
+    era: str, command: list[str], exp: dict[str, Any], rep: Reporter, timeout: float, show_stderr: bool
+) -> None:
+    mode, want_version = ERAS[era]
+    label = f"python/{era}"
+    rep.section(f"{label}: mcp {metadata.version('mcp')} Client(mode={mode!r}), expecting protocol {want_version}")
+    params = StdioServerParameters(command=command[0], args=command[1:], env=dict(os.environ))
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
+        client = Client(
+            stdio_client(params, errlog=sys.stderr if show_stderr else errlog),
+            mode=mode,
+            read_timeout_seconds=timeout,
+            client_info=Implementation(name="mcp-runtime-interop-python", version=metadata.version("mcp")),
+            cache=None,  # every list_tools goes to the server
+        )
+        failures_before = rep.failed
+        try:
+            with anyio.fail_after(timeout * 4):
+                async with client:
+                    await check_session(client, era, label, want_version, exp, rep)
+        except TimeoutError:
+            rep.fail(label, f"session timed out after {timeout * 4:.0f}s")
+        except Exception as e:  # noqa: BLE001 - anything escaping is a failed run, reported, never a crash
+            rep.fail(label, f"session aborted: {describe(e)}")
+            if os.environ.get("INTEROP_DEBUG"):
+                traceback.print_exc()
+        if rep.failed > failures_before and not show_stderr:
+            errlog.seek(0)
+            tail = errlog.read()[-3000:]
+            if tail.strip():
+                print(f"---- server stderr (last 3000 chars) for {label} ----\n{tail}\n---- end server stderr ----")
+
+
+async def check_session(
+    client: Client, era: str, label: str, want_version: str, exp: dict[str, Any], rep: Reporter
+) -> None:
+    version = client.protocol_version
+    info = client.server_info
+    info_text = f"{info.name} {info.version}" if info else "none"
+    how = "server/discover" if client.session.discover_result is not None else "initialize"
+    rep.check(
+        version == want_version or (exp.get("allowDowngrade") and version in HANDSHAKE_PROTOCOL_VERSIONS),
+        label,
+        f"connect via {how} -> protocol {version} (wanted {want_version}), serverInfo {info_text}",
+    )
+    want_server = exp.get("server") or {}
+    for key in ("name", "version"):
+        if key in want_server:
+            got = getattr(info, key, None) if info else None
+            rep.check(got == want_server[key], label, f"serverInfo.{key} = {got!r} (expected {want_server[key]!r})")
+
+    # tools/list, following nextCursor across every page.
+    tools: list[dict[str, Any]] = []
+    cursor: str | None = None
+    pages = 0
+    seen_cursors: set[str] = set()
+    while True:
+        page = await client.list_tools(cursor=cursor)
+        pages += 1
+        tools.extend(dump(t) for t in page.tools)
+        cursor = page.next_cursor
+        if cursor is None:
+            break
+        if cursor in seen_cursors or pages >= MAX_PAGES:
+            rep.fail(label, f"tools/list: nextCursor {cursor!r} repeats (or > {MAX_PAGES} pages); stopped")
+            break
+        seen_cursors.add(cursor)
+    by_name = check_tool_listing(tools, pages, exp, version, era, label, rep)
+
+    # The SDK validates structuredContent against each tool's outputSchema itself. It arms a
+    # validator only for tools it has seen in a listing (the walk above), so confirm that.
+    with_schema = [n for n, t in by_name.items() if t.get("outputSchema") is not None]
+    known = getattr(client.session, "_tool_output_schemas", None)
+    if known is None:
+        rep.fail(label, "cannot confirm the SDK's output-schema validation (ClientSession internals changed)")
+    elif with_schema:
+        missing = [n for n in with_schema if known.get(n) is None]
+        rep.check(
+            not missing,
+            label,
+            f"SDK output-schema validation armed for {len(with_schema)} tool(s)"
+            + (f"; NOT for {missing}" if missing else ""),
+        )
+
+    for i, call in enumerate(exp["calls"]):
+        if not selected(call, era, version):
+            continue
+        await run_call(client, call, i, by_name, version, label, rep)
+
+
+async def run_call(
+    client: Client,
+    call: dict[str, Any],
+    index: int,
+    by_name: dict[str, dict[str, Any]],
+    version: str,
+    label: str,
+    rep: Reporter,
+) -> None:
+    name = call["tool"]
+    args = call.get("arguments", {})
+    title = call.get("label") or f"tools/call {name} {js(args, 100)}"
+    outcome: dict[str, Any]
+    sdk_note = None
+    try:
+        result = await client.call_tool(name, args)
+        outcome = {"result": dump(result)}
+    except MCPError as e:
+        outcome = {"error": {"code": e.code, "message": e.error.message, "data": e.error.data}}
+    except RuntimeError as e:
+        # Raised by ClientSession.validate_tool_result: structuredContent missing or not matching outputSchema.
+        sdk_note = f"SDK rejected the result: {short(str(e).strip().splitlines()[0], 300)}"
+        outcome = {"sdkRejected": str(e)}
+    except ValidationError as e:
+        sdk_note = f"SDK could not parse the result for protocol {version}: {short(' '.join(str(e).split()), 300)}"
+        outcome = {"sdkRejected": str(e)}
+
+    problems, summary = check_call_outcome(call.get("expect", {}), outcome, version)
+    if sdk_note:
+        problems.insert(0, sdk_note)
+
+    # Belt and braces: validate structuredContent against outputSchema here too, so a client-side
+    # validation that silently stopped happening cannot hide a server bug.
+    result = outcome.get("result")
+    schema = (by_name.get(name) or {}).get("outputSchema")
+    if result is not None and schema is not None and not result.get("isError"):
+        if "structuredContent" not in result:
+            problems.append("tool declares outputSchema but result has no structuredContent")
+        else:
+            try:
+                cls = jsonschema.validators.validator_for(schema)
+                cls(schema).validate(result["structuredContent"])
+            except jsonschema.ValidationError as e:
+                problems.append(f"structuredContent violates outputSchema (the SDK let it through!): {e.message}")
+            except jsonschema.SchemaError as e:
+                problems.append(f"outputSchema is not a valid JSON Schema: {e.message}")
+
+    rep.check(not problems, label, f"{title} -> {summary}" + ("" if not problems else " :: " + "; ".join(problems)))
+
+
+def main() -> int:
+    argv = sys.argv[1:]
+    if "--" not in argv:
+        print(__doc__, file=sys.stderr)
+        return 2
+    split = argv.index("--")
+    own, command = argv[:split], argv[split + 1 :]
+    ap = argparse.ArgumentParser(description="Check a stdio MCP server with the official Python SDK.")
+    ap.add_argument("expectations", type=Path)
+    ap.add_argument("--era", choices=["legacy", "modern", "all"], default="all")
+    ap.add_argument("--timeout", type=float, default=30.0, help="per-request timeout in seconds (default 30)")
+    ap.add_argument("--show-server-stderr", action="store_true", help="pass the server's stderr through live")
+    opts = ap.parse_args(own)
+    if not command:
+        ap.error("no server command after --")
+
+    rep = Reporter()
+    try:
+        exp = load_expectations(opts.expectations)
+    except (OSError, ValueError, ExpectationError) as e:
+        print(f"error: {opts.expectations}: {e}", file=sys.stderr)
+        return 2
+
+    eras = ["legacy", "modern"] if opts.era == "all" else [opts.era]
+    print(
+        f"python: mcp {metadata.version('mcp')} speaks handshake revisions {', '.join(HANDSHAKE_PROTOCOL_VERSIONS)}"
+        f" and stateless {LATEST_MODERN_VERSION}; running era(s): {', '.join(eras)}"
+    )
+    for era in eras:
+        anyio.run(run_era, era, command, exp, rep, opts.timeout, opts.show_server_stderr)
+    rep.summary("python")
+    return 1 if rep.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

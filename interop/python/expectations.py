@@ -1,0 +1,307 @@
+"""The expectation format shared by the interop checks (Python side).
+
+interop/node/expect.mjs implements the same semantics for the Node clients; interop/README.md is the
+reference. Everything here works on plain JSON (the wire shape of results), never on SDK types.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+# Revision order; dates compare as strings, but keep the list explicit.
+REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]
+STRUCTURED_SINCE = "2025-06-18"  # structuredContent / outputSchema exist from this revision on
+MODERN_SINCE = "2026-07-28"  # stateless era: outputSchema may have any root (SEP-2106)
+
+TOP_KEYS = {"$comment", "server", "tools", "allowExtraTools", "requireDescriptions", "allowDowngrade", "toolChecks", "calls"}
+CALL_KEYS = {"$comment", "label", "tool", "arguments", "expect", "eras", "minRevision", "maxRevision", "clients"}
+CLIENTS = ("python", "node-sdk", "node-client", "inspector")
+EXPECT_KEYS = {
+    "$comment",
+    "isError",
+    "text",
+    "textContains",
+    "textMatches",
+    "structured",
+    "textJson",
+    "content",
+    "protocolError",
+    "errorContains",
+}
+TOOLCHECK_KEYS = {"$comment", "tool", "match", "eras", "minRevision", "maxRevision", "clients"}
+
+
+class ExpectationError(ValueError):
+    pass
+
+
+def load_expectations(path: Path) -> dict[str, Any]:
+    exp = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(exp, dict):
+        raise ExpectationError("top level must be an object")
+    _no_unknown(exp, TOP_KEYS, "top level")
+    if not isinstance(exp.get("tools"), list) or not all(isinstance(t, str) for t in exp["tools"]):
+        raise ExpectationError('"tools" must be a list of tool names')
+    exp.setdefault("calls", [])
+    exp.setdefault("toolChecks", [])
+    for i, call in enumerate(exp["calls"]):
+        where = f"calls[{i}]"
+        if not isinstance(call, dict) or not isinstance(call.get("tool"), str):
+            raise ExpectationError(f'{where} must be an object with a "tool" name')
+        _no_unknown(call, CALL_KEYS, where)
+        if not isinstance(call.get("arguments", {}), dict):
+            raise ExpectationError(f"{where}.arguments must be an object")
+        expect = call.get("expect", {})
+        if not isinstance(expect, dict):
+            raise ExpectationError(f"{where}.expect must be an object")
+        _no_unknown(expect, EXPECT_KEYS, f"{where}.expect")
+        if "protocolError" in expect and any(k in expect for k in ("isError", "text", "textContains", "textMatches", "structured", "textJson", "content")):
+            raise ExpectationError(f"{where}.expect: protocolError excludes result expectations")
+        if "textMatches" in expect:
+            re.compile(expect["textMatches"])
+        _check_filters(call, where)
+    for i, tc in enumerate(exp["toolChecks"]):
+        where = f"toolChecks[{i}]"
+        if not isinstance(tc, dict) or not isinstance(tc.get("tool"), str) or not isinstance(tc.get("match"), dict):
+            raise ExpectationError(f'{where} must be {{"tool": NAME, "match": {{...}}}}')
+        _no_unknown(tc, TOOLCHECK_KEYS, where)
+        _check_filters(tc, where)
+    return exp
+
+
+def _no_unknown(obj: dict[str, Any], allowed: set[str], where: str) -> None:
+    unknown = sorted(set(obj) - allowed)
+    if unknown:
+        raise ExpectationError(f"{where}: unknown key(s) {unknown}; allowed: {sorted(allowed)}")
+
+
+def _check_filters(obj: dict[str, Any], where: str) -> None:
+    for key in ("minRevision", "maxRevision"):
+        if key in obj and obj[key] not in REVISIONS:
+            raise ExpectationError(f"{where}.{key} must be one of {REVISIONS}")
+    eras = obj.get("eras")
+    if eras is not None and (not isinstance(eras, list) or not all(e in ("legacy", "modern") for e in eras)):
+        raise ExpectationError(f'{where}.eras must be a list of "legacy" / "modern"')
+    clients = obj.get("clients")
+    if clients is not None and (not isinstance(clients, list) or not all(c in CLIENTS for c in clients)):
+        raise ExpectationError(f"{where}.clients must be a list of {list(CLIENTS)}")
+
+
+def selected(obj: dict[str, Any], era: str, version: str, client: str = "python") -> bool:
+    """Whether a call / toolCheck applies to this run (client and era filters, revision window)."""
+    if "clients" in obj and client not in obj["clients"]:
+        return False
+    if "eras" in obj and era not in obj["eras"]:
+        return False
+    if "minRevision" in obj and version < obj["minRevision"]:
+        return False
+    if "maxRevision" in obj and version > obj["maxRevision"]:
+        return False
+    return True
+
+
+def short(text: str, limit: int = 120) -> str:
+    """`text` on one line, cut to `limit` characters."""
+    text = text.replace("\n", "\\n")
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def js(value: Any, limit: int = 120) -> str:
+    """`value` as compact JSON (non-ASCII kept), cut to `limit` characters."""
+    return short(json.dumps(value, ensure_ascii=False, separators=(",", ":")), limit)
+
+
+def subset_mismatch(expected: Any, actual: Any, path: str = "$") -> str | None:
+    """None if `actual` matches `expected` as a subset; else where and how it differs.
+
+    Objects: every expected key must be present and match (extra actual keys are fine).
+    Arrays: same length, element-wise. Numbers: equal as numbers (2 matches 2.0). Others: equal.
+    """
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return f"{path}: expected an object, got {js(actual)}"
+        for k, v in expected.items():
+            if k not in actual:
+                return f"{path}.{k}: missing"
+            why = subset_mismatch(v, actual[k], f"{path}.{k}")
+            if why:
+                return why
+        return None
+    if isinstance(expected, list):
+        if not isinstance(actual, list):
+            return f"{path}: expected an array, got {js(actual)}"
+        if len(expected) != len(actual):
+            return f"{path}: expected {len(expected)} element(s), got {len(actual)}"
+        for i, (e, a) in enumerate(zip(expected, actual)):
+            why = subset_mismatch(e, a, f"{path}[{i}]")
+            if why:
+                return why
+        return None
+    if _is_number(expected):
+        if not _is_number(actual) or not math.isclose(expected, actual, rel_tol=1e-9, abs_tol=1e-12):
+            return f"{path}: expected {js(expected)}, got {js(actual)}"
+        return None
+    if expected != actual or type(expected) is not type(actual):
+        return f"{path}: expected {js(expected)}, got {js(actual)}"
+    return None
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def joined_text(result: dict[str, Any]) -> str:
+    return "\n".join(b.get("text", "") for b in result.get("content", []) if b.get("type") == "text")
+
+
+def check_call_outcome(expect: dict[str, Any], outcome: dict[str, Any], version: str) -> tuple[list[str], str]:
+    """Compare one tools/call outcome with its expectation.
+
+    `outcome` is {"result": <CallToolResult JSON>} or {"error": {"code", "message", "data"}} or
+    {"sdkRejected": message}. Returns (problems, one-line summary of what was seen).
+    """
+    problems: list[str] = []
+    if "sdkRejected" in outcome:
+        return problems, "rejected by the client SDK"
+    if "error" in outcome:
+        err = outcome["error"]
+        summary = f"JSON-RPC error {err['code']} {js(err.get('message', ''), 80)}"
+        want = expect.get("protocolError")
+        if want is None:
+            problems.append("expected a result, got a JSON-RPC error")
+        elif err["code"] != want:
+            problems.append(f"expected JSON-RPC error {want}, got {err['code']}")
+        if "errorContains" in expect and expect["errorContains"] not in (err.get("message") or ""):
+            problems.append(f"error message lacks {expect['errorContains']!r}")
+        return problems, summary
+
+    result = outcome["result"]
+    text = joined_text(result)
+    is_error = bool(result.get("isError", False))
+    summary = ("isError " if is_error else "") + (js(text, 80) if text else "(no text)")
+    if "structuredContent" in result:
+        summary += f" structured={js(result['structuredContent'], 80)}"
+    if "protocolError" in expect:
+        problems.append(f"expected JSON-RPC error {expect['protocolError']}, got a result")
+        return problems, summary
+
+    want_error = bool(expect.get("isError", False))
+    if is_error != want_error:
+        problems.append(f"isError is {str(is_error).lower()}, expected {str(want_error).lower()}")
+    content = result.get("content")
+    if not isinstance(content, list):
+        problems.append("result has no content array")
+        content = []
+    if "text" in expect and text != expect["text"]:
+        problems.append(f"text is {js(text)}, expected {js(expect['text'])}")
+    contains = expect.get("textContains", [])
+    for needle in [contains] if isinstance(contains, str) else contains:
+        if needle not in text:
+            problems.append(f"text lacks {js(needle)}")
+    if "textMatches" in expect and not re.search(expect["textMatches"], text):
+        problems.append(f"text does not match /{expect['textMatches']}/")
+    if "content" in expect:
+        why = subset_mismatch(expect["content"], content, "content")
+        if why:
+            problems.append(why)
+    if "structured" in expect:
+        if version < STRUCTURED_SINCE:
+            summary += f" (structured not checked: {version} predates structuredContent)"
+        elif "structuredContent" not in result:
+            problems.append("no structuredContent")
+        else:
+            why = subset_mismatch(expect["structured"], result["structuredContent"], "structuredContent")
+            if why:
+                problems.append(why)
+    if "textJson" in expect:
+        try:
+            parsed = json.loads(text)
+        except ValueError:
+            problems.append("text is not JSON")
+        else:
+            why = subset_mismatch(expect["textJson"], parsed, "json(text)")
+            if why:
+                problems.append(why)
+    return problems, summary
+
+
+def check_tool_listing(
+    tools: list[dict[str, Any]],
+    pages: int,
+    exp: dict[str, Any],
+    version: str,
+    era: str,
+    label: str,
+    rep: Reporter,
+) -> dict[str, dict[str, Any]]:
+    """The checks on a complete tools/list walk. Returns the tools by name."""
+    names = [t.get("name") for t in tools]
+    rep.ok(label, f"tools/list -> {len(tools)} tool(s) over {pages} page(s): {', '.join(map(str, names))}")
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        rep.fail(label, f"tools/list: duplicate tool name(s) {dupes}")
+    want = set(exp["tools"])
+    got = set(names)
+    missing, extra = sorted(want - got), sorted(got - want)
+    ok = not missing and (not extra or exp.get("allowExtraTools", False))
+    detail = (f"; missing {missing}" if missing else "") + (f"; unexpected {extra}" if extra else "")
+    rep.check(ok, label, f"tool set matches expectations ({len(want)} expected){detail}")
+
+    by_name = {t["name"]: t for t in tools if isinstance(t.get("name"), str)}
+    for t in tools:
+        name = t.get("name")
+        schema = t.get("inputSchema")
+        rep.check(
+            isinstance(schema, dict) and schema.get("type") == "object",
+            label,
+            f'{name}: inputSchema has type "object"'
+            + ("" if isinstance(schema, dict) and schema.get("type") == "object" else f" (got {js(schema, 80)})"),
+        )
+        out = t.get("outputSchema")
+        if out is not None and version < MODERN_SINCE:
+            rep.check(
+                isinstance(out, dict) and out.get("type") == "object",
+                label,
+                f'{name}: outputSchema has type "object" (required before {MODERN_SINCE})',
+            )
+        if exp.get("requireDescriptions"):
+            rep.check(bool(t.get("description")), label, f"{name}: has a description")
+    for tc in exp["toolChecks"]:
+        if not selected(tc, era, version):
+            continue
+        tool = by_name.get(tc["tool"])
+        if tool is None:
+            rep.fail(label, f"toolCheck {tc['tool']}: tool not listed")
+            continue
+        why = subset_mismatch(tc["match"], tool, tc["tool"])
+        rep.check(why is None, label, f"toolCheck {tc['tool']} matches {js(tc['match'], 100)}" + (f" :: {why}" if why else ""))
+    return by_name
+
+
+class Reporter:
+    def __init__(self) -> None:
+        self.passed = 0
+        self.failed = 0
+
+    def section(self, title: str) -> None:
+        print(f"== {title}", flush=True)
+
+    def ok(self, label: str, text: str) -> None:
+        self.check(True, label, text)
+
+    def fail(self, label: str, text: str) -> None:
+        self.check(False, label, text)
+
+    def check(self, ok: Any, label: str, text: str) -> None:
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+        print(f"{'PASS' if ok else 'FAIL'} {label}: {text}", flush=True)
+
+    def summary(self, who: str) -> None:
+        print(f"{who}: {self.passed} passed, {self.failed} failed", flush=True)
