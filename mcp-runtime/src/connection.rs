@@ -40,12 +40,14 @@ struct Running {
 
 impl Running {
     fn stop(self) {
+        // Abort first: once the token fires, the tool could otherwise finish on another
+        // worker thread and be answered after all.
+        self.abort.abort();
         if let Some(request) = &self.request {
             // The tool sees the cancellation (for cleanup) and sends nothing more.
-            request.cancel();
             request.finish();
+            request.cancel();
         }
-        self.abort.abort();
     }
 }
 
@@ -74,8 +76,13 @@ impl InFlight {
         Some(AbortRegistration { key, registration })
     }
 
-    fn finish(&self, key: &str) {
-        self.0.lock().expect("in-flight table poisoned").remove(key);
+    /// Unregisters a finished request; false if it was cancelled in the meantime.
+    fn finish(&self, key: &str) -> bool {
+        self.0
+            .lock()
+            .expect("in-flight table poisoned")
+            .remove(key)
+            .is_some()
     }
 
     fn cancel_all(&self) {
@@ -205,8 +212,9 @@ pub(crate) async fn serve_connection(
                         response = running => response.ok(),
                         () = grace_over.cancelled() => Some(jsonrpc::failure(Some(&id), &shutting_down(), unknown_id)),
                     };
-                    in_flight.finish(&abort.key);
-                    if let Some(response) = response {
+                    // A call cancelled while finishing on another thread is not answered.
+                    let still_wanted = in_flight.finish(&abort.key);
+                    if let (true, Some(response)) = (still_wanted, response) {
                         send(&outbox, &response);
                     }
                 });

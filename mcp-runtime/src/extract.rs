@@ -196,6 +196,11 @@ impl Extract for Context {
 ///     visits.count.fetch_add(1, Ordering::Relaxed) + 1
 /// }
 ///
+/// # async fn test() {
+/// // In a test, call the tool directly:
+/// assert_eq!(visit(State::new(Visits::default())).await, 1);
+/// # }
+///
 /// # async fn serve() -> Result<(), mcp_runtime::Error> {
 /// mcp_runtime::Server::new("visits", "1.0.0").state(Visits::default()).serve_stdio().await
 /// # }
@@ -203,7 +208,29 @@ impl Extract for Context {
 ///
 /// A tool asking for a `State<T>` whose `T` was never registered stops the server at
 /// start-up with an error naming the tool and the type.
-pub struct State<T: ?Sized>(pub Arc<T>);
+///
+/// `State<T>` dereferences to `T` (its field is private, so `state.0` reaches a newtype's
+/// own field). To call a tool directly in a test, build one with [`State::new`].
+pub struct State<T: ?Sized>(Arc<T>);
+
+impl<T> State<T> {
+    /// Wraps a value, e.g. to call a tool function directly in a test.
+    pub fn new(value: T) -> Self {
+        State(Arc::new(value))
+    }
+}
+
+impl<T: ?Sized> State<T> {
+    /// Wraps a value that is already shared.
+    pub fn from_arc(value: Arc<T>) -> Self {
+        State(value)
+    }
+
+    /// The shared value.
+    pub fn arc(&self) -> &Arc<T> {
+        &self.0
+    }
+}
 
 impl<T: ?Sized> Deref for State<T> {
     type Target = T;

@@ -344,3 +344,19 @@ fn duplicate_tool_names_refuse_to_start_naming_both() {
     assert!(stderr.contains("`same`"), "{stderr}");
     assert_eq!(stderr.matches("duplicate_names.rs:").count(), 2, "{stderr}");
 }
+
+#[test]
+fn unregistered_state_refuses_to_start_naming_tool_and_type() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_missing_state"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("runs");
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("tool `lookup`"), "{stderr}");
+    assert!(
+        stderr.contains("State<missing_state::Database>"),
+        "{stderr}"
+    );
+    assert!(stderr.contains(".state(value)"), "{stderr}");
+}

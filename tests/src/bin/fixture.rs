@@ -2,10 +2,12 @@
 //! `fixture [--page-size N]`.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use mcp_runtime::{
-    Annotations, CallToolResult, Content, Json, ResourceLink, Role, Server, mcp_tool,
+    Annotations, CallToolResult, Content, Context, Json, LogLevel, ResourceLink, Role, Server,
+    State, mcp_tool,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -150,13 +152,80 @@ fn prints() -> &'static str {
     "printed"
 }
 
+/// Reports progress `steps` times in a tight loop, then logs at every level.
+#[mcp_tool]
+async fn progress_and_logs(
+    /// How many progress reports.
+    steps: u32,
+    ctx: Context,
+) -> String {
+    for step in 1..=steps {
+        ctx.progress(f64::from(step), Some(f64::from(steps)), Some("working"));
+        if step % 1000 == 0 {
+            tokio::task::yield_now().await;
+        }
+    }
+    // Not increasing: dropped.
+    ctx.progress(0.0, None, None);
+    tokio::time::sleep(Duration::from_millis(120)).await;
+    ctx.progress(f64::from(steps) + 1.0, None, Some("last"));
+    for level in [
+        LogLevel::Debug,
+        LogLevel::Info,
+        LogLevel::Warning,
+        LogLevel::Error,
+    ] {
+        ctx.log(level, serde_json::json!({"level": format!("{level:?}")}));
+    }
+    format!("{steps} steps")
+}
+
+/// Waits until cancelled, then records that it saw the cancellation.
+#[mcp_tool]
+async fn wait_for_cancel(ctx: Context, seen: State<CancellationsSeen>) -> &'static str {
+    let guard = RecordOnDrop(seen.clone());
+    ctx.cancelled().await;
+    drop(guard);
+    "cancelled"
+}
+
+/// Counts cancellations the tools observed.
+#[derive(Default)]
+struct CancellationsSeen(AtomicU32);
+
+struct RecordOnDrop(State<CancellationsSeen>);
+
+impl Drop for RecordOnDrop {
+    fn drop(&mut self) {
+        self.0.0.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+/// How many cancellations the tools observed so far.
+#[mcp_tool]
+async fn cancellations_seen(seen: State<CancellationsSeen>) -> u32 {
+    seen.0.load(Ordering::SeqCst)
+}
+
+/// Sleeps past the server's call timeout unless told otherwise.
+#[mcp_tool]
+async fn overrun(ctx: Context) -> &'static str {
+    tokio::select! {
+        () = tokio::time::sleep(Duration::from_secs(30)) => "finished",
+        () = ctx.cancelled() => "cancelled",
+    }
+}
+
 /// Returns nothing.
 #[mcp_tool]
 async fn unit() {}
 
 #[tokio::main]
 async fn main() -> Result<(), mcp_runtime::Error> {
-    let mut server = Server::new("fixture", "1.0.0").title("Fixture");
+    let mut server = Server::new("fixture", "1.0.0")
+        .title("Fixture")
+        .state(CancellationsSeen::default())
+        .call_timeout(Duration::from_secs(5));
     let args: Vec<String> = std::env::args().skip(1).collect();
     if let [flag, size] = args.as_slice()
         && flag == "--page-size"
