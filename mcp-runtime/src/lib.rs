@@ -53,6 +53,11 @@ mod version;
 #[path = "private.rs"]
 pub mod __private;
 
+/// The README's Rust examples, compiled as doc tests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeExamples;
+
 pub use content::{
     Annotations, Content, ContentBody, EmbeddedResource, ResourceContents, ResourceLink, Role,
 };
