@@ -414,9 +414,15 @@ impl Session {
         if let Some(instructions) = &self.core.instructions {
             result.insert("instructions".into(), instructions.clone().into());
         }
+        self.insert_cache_hints(&mut result);
+        Ok(Value::Object(result))
+    }
+
+    /// `ttlMs` and `cacheScope`, required on 2026-07-28 list and discover results. The tool
+    /// set does not depend on who asks, so any cache may share it.
+    fn insert_cache_hints(&self, result: &mut Map<String, Value>) {
         result.insert("ttlMs".into(), self.core.list_ttl_ms.into());
         result.insert("cacheScope".into(), "public".into());
-        Ok(Value::Object(result))
     }
 
     fn list_tools(
@@ -446,8 +452,7 @@ impl Session {
             result.insert("nextCursor".into(), next.into());
         }
         if version.is_stateless() {
-            result.insert("ttlMs".into(), self.core.list_ttl_ms.into());
-            result.insert("cacheScope".into(), "public".into());
+            self.insert_cache_hints(&mut result);
         }
         Ok(Value::Object(result))
     }
