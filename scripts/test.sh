@@ -18,4 +18,5 @@ cargo test --workspace --doc
 cargo build --package mcp-examples --bins
 bin="${CARGO_TARGET_DIR:-target}/debug"
 bash interop/run.sh interop/expectations/files.json -- "$bin/files" interop/fixtures/files-root
+bash interop/run.sh interop/expectations/conformance.json -- "$bin/conformance"
 bash interop/run.sh interop/expectations/calculator.json -- "$bin/calculator"
