@@ -3,7 +3,8 @@
 //! `inventory::submit!` of the tool's descriptor.
 
 use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
+use proc_macro2::{Group, Span, TokenTree};
+use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{FnArg, ItemFn};
 
@@ -40,11 +41,20 @@ pub fn mcp_tool(attribute: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
-fn first_token_span(item: &TokenStream) -> proc_macro2::Span {
-    item.clone()
-        .into_iter()
+/// The span of the item's first token after its attributes (doc comments included), so
+/// the error underlines `struct`/`enum`/... rather than a doc comment.
+fn first_token_span(item: &TokenStream) -> Span {
+    let mut tokens = item.clone().into_iter().peekable();
+    while let Some(TokenTree::Punct(pound)) = tokens.peek() {
+        if pound.as_char() != '#' {
+            break;
+        }
+        tokens.next();
+        tokens.next();
+    }
+    tokens
         .next()
-        .map_or_else(proc_macro2::Span::call_site, |token| token.span())
+        .map_or_else(Span::call_site, |token| token.span())
 }
 
 /// The function exactly as written, less the doc comments on its parameters (rustc rejects
@@ -79,37 +89,58 @@ fn registration(tool: &Tool<'_>) -> TokenStream {
     let function = &tool.function.sig.ident;
 
     // One `extract` per parameter, spanned at its type: "`T` cannot be a tool parameter"
-    // underlines the user's type, not the attribute.
-    let extractions = tool.params.iter().map(|param| {
-        let ident = param.ident;
+    // underlines the user's type, not the attribute. Values are bound to generated names,
+    // so a parameter named like its function cannot shadow the function.
+    let values: Vec<_> = (0..tool.params.len())
+        .map(|index| format_ident!("__mcp_arg_{index}"))
+        .collect();
+    let extractions = tool.params.iter().zip(&values).map(|(param, value)| {
         let name = &param.name;
         let ty = param.ty;
         quote_spanned! {ty.span()=>
-            let #ident = __mcp_call.extract::<#ty>(#name)?;
+            let #value = __mcp_call.extract::<#ty>(#name)?;
         }
     });
-    let bindings: Vec<_> = tool.params.iter().map(|param| param.ident).collect();
-    // Spanned at the function's name: a non-`Send` future or a return type that is not a
-    // tool result is reported there.
-    let body = if tool.is_async() {
-        quote_spanned! {function.span()=>
-            #private::call_async(call, |__mcp_call| {
+    // The runner's path is spanned at the return type (the function's name when there is
+    // none): a return type that is not a tool result, or a future that is not `Send`, is
+    // reported there rather than on the attribute.
+    let output_span = match &tool.function.sig.output {
+        syn::ReturnType::Default => function.span(),
+        syn::ReturnType::Type(_, ty) => ty.span(),
+    };
+    let (runner, closure) = if tool.is_async() {
+        let closure = quote! {
+            |__mcp_call: &mut #private::ToolCall| {
                 #(#extractions)*
-                ::core::result::Result::Ok(#function(#(#bindings),*))
-            })
-        }
-    } else if bindings.is_empty() {
+                ::core::result::Result::Ok(#function(#(#values),*))
+            }
+        };
+        (quote!(call_async), closure)
+    } else if values.is_empty() {
         // The function itself, not `move || f()`, which clippy would flag in user code.
-        quote_spanned! {function.span()=>
-            #private::call_blocking(call, |_| ::core::result::Result::Ok(#function))
-        }
+        let closure = quote! {
+            |_: &mut #private::ToolCall| ::core::result::Result::Ok(#function)
+        };
+        (quote!(call_blocking), closure)
     } else {
-        quote_spanned! {function.span()=>
-            #private::call_blocking(call, |__mcp_call| {
+        let closure = quote! {
+            |__mcp_call: &mut #private::ToolCall| {
                 #(#extractions)*
-                ::core::result::Result::Ok(move || #function(#(#bindings),*))
-            })
-        }
+                ::core::result::Result::Ok(move || #function(#(#values),*))
+            }
+        };
+        (quote!(call_blocking), closure)
+    };
+    // The whole call is spanned at the return type (the function's name when there is none):
+    // rustc reports a failed bound of a call at the call's span, so a return type that is not
+    // a tool result, or a future that is not `Send`, is reported there, not on the attribute.
+    let run = respan(
+        quote!(#private::#runner(__mcp_tool_call, __mcp_run)),
+        output_span,
+    );
+    let body = quote! {
+        let __mcp_run = #closure;
+        #run
     };
 
     let params = tool.params.iter().map(|param| {
@@ -131,10 +162,6 @@ fn registration(tool: &Tool<'_>) -> TokenStream {
     });
 
     let output = return_type(tool.function);
-    let output_span = match &tool.function.sig.output {
-        syn::ReturnType::Default => function.span(),
-        syn::ReturnType::Type(_, ty) => ty.span(),
-    };
     let output_schema = quote_spanned!(output_span=> #private::output_schema::<#output>);
 
     let name = &tool.name;
@@ -147,7 +174,8 @@ fn registration(tool: &Tool<'_>) -> TokenStream {
 
     quote! {
         const _: () = {
-            fn invoke(call: #private::ToolCall) -> #private::ToolFuture {
+            // `__mcp_` names cannot clash with the user's function or parameters.
+            fn __mcp_invoke(__mcp_tool_call: #private::ToolCall) -> #private::ToolFuture {
                 #body
             }
 
@@ -164,7 +192,7 @@ fn registration(tool: &Tool<'_>) -> TokenStream {
                     },
                     params: &[#(#params),*],
                     output_schema: #output_schema,
-                    invoke,
+                    invoke: __mcp_invoke,
                     location: #private::SourceLocation {
                         file: ::core::file!(),
                         line: ::core::line!(),
@@ -174,4 +202,20 @@ fn registration(tool: &Tool<'_>) -> TokenStream {
             }
         };
     }
+}
+
+/// The same tokens, every one carrying `span`: the span rustc reports a failed trait bound
+/// of a call at.
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut token| {
+            if let TokenTree::Group(group) = &token {
+                token =
+                    TokenTree::Group(Group::new(group.delimiter(), respan(group.stream(), span)));
+            }
+            token.set_span(span);
+            token
+        })
+        .collect()
 }

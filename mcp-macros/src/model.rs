@@ -33,8 +33,6 @@ const NAME_RULE: &str = "1 to 64 characters, each an ASCII letter, digit, `_`, `
 
 /// One argument of the tool.
 pub struct Param<'a> {
-    /// The Rust identifier, as written (raw identifiers included).
-    pub ident: &'a Ident,
     /// The property name in `inputSchema`.
     pub name: String,
     pub ty: &'a Type,
@@ -184,16 +182,8 @@ fn param<'a>(input: &'a FnArg, errors: &mut Errors) -> Option<Param<'a>> {
             return None;
         }
     };
-    match &*typed.ty {
-        Type::Reference(reference) => {
-            errors.push(syn::Error::new(
-                reference.span(),
-                "tool parameters must be owned values, decoded from the call's JSON arguments: \
-                 use `String` instead of `&str`, `Vec<T>` instead of `&[T]`, `T` instead of `&T`",
-            ));
-            return None;
-        }
-        Type::ImplTrait(impl_trait) => {
+    match not_owned(&typed.ty) {
+        Some(Type::ImplTrait(impl_trait)) => {
             errors.push(syn::Error::new(
                 impl_trait.span(),
                 "tool parameters need a concrete type for the input schema; \
@@ -201,15 +191,50 @@ fn param<'a>(input: &'a FnArg, errors: &mut Errors) -> Option<Param<'a>> {
             ));
             return None;
         }
-        _ => {}
+        Some(borrowed) => {
+            errors.push(syn::Error::new(
+                borrowed.span(),
+                "tool parameters must be owned values, decoded from the call's JSON arguments: \
+                 use `String` instead of `&str`, `Vec<T>` instead of `&[T]`, `T` instead of `&T`",
+            ));
+            return None;
+        }
+        None => {}
     }
     Some(Param {
-        ident,
         name: unraw(ident),
         ty: &typed.ty,
         description: docs::collect(&typed.attrs),
         optional: is_option(&typed.ty),
     })
+}
+
+/// A reference or `impl Trait` anywhere in `ty` (`&str`, `Option<&str>`, `Vec<impl Trait>`):
+/// arguments are decoded into owned values, and need a concrete type for their schema.
+fn not_owned(ty: &Type) -> Option<&Type> {
+    match ty {
+        Type::Reference(_) | Type::ImplTrait(_) => Some(ty),
+        Type::Paren(inner) => not_owned(&inner.elem),
+        Type::Group(inner) => not_owned(&inner.elem),
+        Type::Array(array) => not_owned(&array.elem),
+        Type::Slice(slice) => not_owned(&slice.elem),
+        Type::Tuple(tuple) => tuple.elems.iter().find_map(not_owned),
+        Type::Path(path) => {
+            path.path
+                .segments
+                .iter()
+                .find_map(|segment| match &segment.arguments {
+                    PathArguments::AngleBracketed(arguments) => {
+                        arguments.args.iter().find_map(|argument| match argument {
+                            GenericArgument::Type(ty) => not_owned(ty),
+                            _ => None,
+                        })
+                    }
+                    _ => None,
+                })
+        }
+        _ => None,
+    }
 }
 
 /// `Option<T>`, however the path is spelled (`Option`, `std::option::Option`, …).
