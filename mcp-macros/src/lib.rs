@@ -13,6 +13,8 @@ mod attr;
 mod docs;
 mod expand;
 mod model;
+#[cfg(test)]
+mod snapshots;
 
 use proc_macro::TokenStream;
 

@@ -1,0 +1,115 @@
+//! Golden expansions: each `tests/expand/<case>.rs` holds `#[mcp_tool]` functions; the file
+//! with every attribute expanded and formatted as `cargo expand` does (prettyplease) must equal
+//! `tests/expand/<case>.expanded.rs`, so a change to what the macro emits shows in review
+//! as a diff of those files. Refresh them with `MCP_SNAPSHOTS=overwrite cargo test -p
+//! mcp-macros` and read the diff.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::ToTokens;
+use syn::{Expr, Item, Meta, Stmt, parse_quote};
+
+use crate::expand;
+
+#[test]
+fn expansions_match_the_golden_files() {
+    let overwrite = std::env::var_os("MCP_SNAPSHOTS").is_some_and(|value| value == "overwrite");
+    let mut changed = Vec::new();
+    for case in cases() {
+        let expanded = expand_file(&fs::read_to_string(&case).expect("a readable case"));
+        let golden = case.with_extension("expanded.rs");
+        if overwrite {
+            fs::write(&golden, &expanded).expect("a writable golden file");
+        } else if fs::read_to_string(&golden).ok().as_deref() != Some(expanded.as_str()) {
+            changed.push(golden.display().to_string());
+        }
+    }
+    assert!(
+        changed.is_empty(),
+        "the expansion differs from {changed:?}; if the change is intended, run \
+         `MCP_SNAPSHOTS=overwrite cargo test -p mcp-macros` and review the diff"
+    );
+}
+
+fn cases() -> Vec<PathBuf> {
+    let directory = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/expand");
+    let mut cases: Vec<PathBuf> = fs::read_dir(directory)
+        .expect("tests/expand")
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| !path.to_string_lossy().ends_with(".expanded.rs"))
+        .collect();
+    cases.sort();
+    assert!(!cases.is_empty(), "no cases in tests/expand");
+    cases
+}
+
+/// `source` with each `#[mcp_tool(...)]` function replaced by the attribute's output, as
+/// rustc would: the macro gets the function without the attribute itself.
+fn expand_file(source: &str) -> String {
+    let file: syn::File = syn::parse_str(source).expect("a case parses");
+    let mut expanded = TokenStream::new();
+    for item in file.items {
+        let Item::Fn(mut function) = item else {
+            item.to_tokens(&mut expanded);
+            continue;
+        };
+        let Some(index) = function
+            .attrs
+            .iter()
+            .position(|attribute| attribute.path().is_ident("mcp_tool"))
+        else {
+            function.to_tokens(&mut expanded);
+            continue;
+        };
+        let args = match function.attrs.remove(index).meta {
+            Meta::List(list) => list.tokens,
+            _ => TokenStream::new(),
+        };
+        expanded.extend(expand::mcp_tool(args, function.into_token_stream()));
+    }
+    unparse(syn::parse2(expanded).expect("the expansion parses as a file"))
+}
+
+/// prettyplease, which `cargo expand` uses, prints macro bodies as they come; print the
+/// `submit!` body, one expression, formatted like the rest.
+fn unparse(mut file: syn::File) -> String {
+    const PLACEHOLDER: &str = "__submitted_descriptor";
+    let mut descriptors = Vec::new();
+    for item in &mut file.items {
+        let Item::Const(constant) = item else {
+            continue;
+        };
+        let Expr::Block(block) = &mut *constant.expr else {
+            continue;
+        };
+        for statement in &mut block.block.stmts {
+            let Stmt::Macro(statement) = statement else {
+                continue;
+            };
+            if statement
+                .mac
+                .path
+                .segments
+                .last()
+                .is_some_and(|last| last.ident == "submit")
+            {
+                let descriptor: Expr = statement.mac.parse_body().expect("an expression");
+                descriptors.push(descriptor);
+                statement.mac.tokens =
+                    Ident::new(PLACEHOLDER, Span::call_site()).into_token_stream();
+            }
+        }
+    }
+    let mut text = prettyplease::unparse(&file);
+    for descriptor in descriptors {
+        let alone = prettyplease::unparse(&parse_quote!(const _: () = #descriptor;));
+        let alone = alone
+            .strip_prefix("const _: () = ")
+            .and_then(|rest| rest.strip_suffix(";\n"));
+        let indented = alone.expect("a const item").replace('\n', "\n        ");
+        text = text.replacen(PLACEHOLDER, &indented, 1);
+    }
+    text
+}

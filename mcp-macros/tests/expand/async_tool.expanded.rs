@@ -1,0 +1,54 @@
+use mcp_runtime::mcp_tool;
+/// Add two integers.
+async fn add(a: i64, b: Option<i64>) -> i64 {
+    a + b.unwrap_or(0)
+}
+const _: () = {
+    fn __mcp_invoke(
+        __mcp_tool_call: ::mcp_runtime::__private::ToolCall,
+    ) -> ::mcp_runtime::__private::ToolFuture {
+        let __mcp_run = |__mcp_call: &mut ::mcp_runtime::__private::ToolCall| {
+            let __mcp_arg_0 = __mcp_call.extract::<i64>("a")?;
+            let __mcp_arg_1 = __mcp_call.extract::<Option<i64>>("b")?;
+            ::core::result::Result::Ok(add(__mcp_arg_0, __mcp_arg_1))
+        };
+        ::mcp_runtime::__private::call_async(__mcp_tool_call, __mcp_run)
+    }
+    ::mcp_runtime::__private::inventory::submit! {
+        ::mcp_runtime::__private::ToolDescriptor {
+            name: "add",
+            title: ::core::option::Option::Some("Adder"),
+            description: ::core::option::Option::Some("Add two integers."),
+            hints: ::mcp_runtime::__private::ToolHints {
+                read_only: ::core::option::Option::Some(true),
+                destructive: ::core::option::Option::None,
+                idempotent: ::core::option::Option::Some(true),
+                open_world: ::core::option::Option::None,
+            },
+            params: &[
+                ::mcp_runtime::__private::ParamDescriptor {
+                    name: "a",
+                    description: ::core::option::Option::Some("The first addend."),
+                    required: true,
+                    schema: ::mcp_runtime::__private::param_schema::<i64>,
+                    check: ::mcp_runtime::__private::param_check::<i64>,
+                },
+                ::mcp_runtime::__private::ParamDescriptor {
+                    name: "b",
+                    description: ::core::option::Option::Some("The second addend."),
+                    required: false,
+                    schema: ::mcp_runtime::__private::param_schema::<Option<i64>>,
+                    check: ::mcp_runtime::__private::param_check::<Option<i64>>,
+                },
+            ],
+            output_schema: ::mcp_runtime::__private::output_schema::<i64>,
+            invoke: __mcp_invoke,
+            location: ::mcp_runtime::__private::SourceLocation {
+                file: ::core::file!(),
+                line: ::core::line!(),
+                module_path: ::core::module_path!(),
+            },
+        }
+    }
+};
+fn main() {}

@@ -1,0 +1,35 @@
+/// A plain `fn` without parameters or return type: `call_blocking`, `struct Arguments {}`.
+pub(crate) fn reset() {}
+const _: () = {
+    fn __mcp_invoke(
+        __mcp_tool_call: ::mcp_runtime::__private::ToolCall,
+    ) -> ::mcp_runtime::__private::ToolFuture {
+        let __mcp_run = |_: &mut ::mcp_runtime::__private::ToolCall| ::core::result::Result::Ok(
+            reset,
+        );
+        ::mcp_runtime::__private::call_blocking(__mcp_tool_call, __mcp_run)
+    }
+    ::mcp_runtime::__private::inventory::submit! {
+        ::mcp_runtime::__private::ToolDescriptor {
+            name: "reset",
+            title: ::core::option::Option::None,
+            description: ::core::option::Option::Some(
+                "A plain `fn` without parameters or return type: `call_blocking`, `struct Arguments {}`.",
+            ),
+            hints: ::mcp_runtime::__private::ToolHints {
+                read_only: ::core::option::Option::None,
+                destructive: ::core::option::Option::Some(false),
+                idempotent: ::core::option::Option::None,
+                open_world: ::core::option::Option::Some(false),
+            },
+            params: &[],
+            output_schema: ::mcp_runtime::__private::output_schema::<()>,
+            invoke: __mcp_invoke,
+            location: ::mcp_runtime::__private::SourceLocation {
+                file: ::core::file!(),
+                line: ::core::line!(),
+                module_path: ::core::module_path!(),
+            },
+        }
+    }
+};

@@ -1,0 +1,65 @@
+/// Arguments and extractors, in any order.
+async fn import(
+    rows: Vec<String>,
+    db: State<Database>,
+    ctx: Context,
+) -> Result<String, String> {
+    ctx.progress(1.0, None, None);
+    Ok(format!("{} rows into {:?}", rows.len(), &* db))
+}
+const _: () = {
+    fn __mcp_invoke(
+        __mcp_tool_call: ::mcp_runtime::__private::ToolCall,
+    ) -> ::mcp_runtime::__private::ToolFuture {
+        let __mcp_run = |__mcp_call: &mut ::mcp_runtime::__private::ToolCall| {
+            let __mcp_arg_0 = __mcp_call.extract::<Vec<String>>("rows")?;
+            let __mcp_arg_1 = __mcp_call.extract::<State<Database>>("db")?;
+            let __mcp_arg_2 = __mcp_call.extract::<Context>("ctx")?;
+            ::core::result::Result::Ok(import(__mcp_arg_0, __mcp_arg_1, __mcp_arg_2))
+        };
+        ::mcp_runtime::__private::call_async(__mcp_tool_call, __mcp_run)
+    }
+    ::mcp_runtime::__private::inventory::submit! {
+        ::mcp_runtime::__private::ToolDescriptor {
+            name: "import",
+            title: ::core::option::Option::None,
+            description: ::core::option::Option::Some("Arguments and extractors, in any order."),
+            hints: ::mcp_runtime::__private::ToolHints {
+                read_only: ::core::option::Option::None,
+                destructive: ::core::option::Option::None,
+                idempotent: ::core::option::Option::None,
+                open_world: ::core::option::Option::None,
+            },
+            params: &[
+                ::mcp_runtime::__private::ParamDescriptor {
+                    name: "rows",
+                    description: ::core::option::Option::Some("Rows to import."),
+                    required: true,
+                    schema: ::mcp_runtime::__private::param_schema::<Vec<String>>,
+                    check: ::mcp_runtime::__private::param_check::<Vec<String>>,
+                },
+                ::mcp_runtime::__private::ParamDescriptor {
+                    name: "db",
+                    description: ::core::option::Option::None,
+                    required: true,
+                    schema: ::mcp_runtime::__private::param_schema::<State<Database>>,
+                    check: ::mcp_runtime::__private::param_check::<State<Database>>,
+                },
+                ::mcp_runtime::__private::ParamDescriptor {
+                    name: "ctx",
+                    description: ::core::option::Option::None,
+                    required: true,
+                    schema: ::mcp_runtime::__private::param_schema::<Context>,
+                    check: ::mcp_runtime::__private::param_check::<Context>,
+                },
+            ],
+            output_schema: ::mcp_runtime::__private::output_schema::<Result<String, String>>,
+            invoke: __mcp_invoke,
+            location: ::mcp_runtime::__private::SourceLocation {
+                file: ::core::file!(),
+                line: ::core::line!(),
+                module_path: ::core::module_path!(),
+            },
+        }
+    }
+};

@@ -1,0 +1,47 @@
+/// A tool named `invoke` whose parameter has its name: the generated items and bindings
+/// get names that can't shadow the user's.
+async fn invoke(invoke: Arguments) -> String {
+    invoke.0
+}
+const _: () = {
+    fn __mcp_invoke(
+        __mcp_tool_call: ::mcp_runtime::__private::ToolCall,
+    ) -> ::mcp_runtime::__private::ToolFuture {
+        let __mcp_run = |__mcp_call: &mut ::mcp_runtime::__private::ToolCall| {
+            let __mcp_arg_0 = __mcp_call.extract::<Arguments>("invoke")?;
+            ::core::result::Result::Ok(invoke(__mcp_arg_0))
+        };
+        ::mcp_runtime::__private::call_async(__mcp_tool_call, __mcp_run)
+    }
+    ::mcp_runtime::__private::inventory::submit! {
+        ::mcp_runtime::__private::ToolDescriptor {
+            name: "invoke",
+            title: ::core::option::Option::None,
+            description: ::core::option::Option::Some(
+                "A tool named `invoke` whose parameter has its name: the generated items and bindings\nget names that can't shadow the user's.",
+            ),
+            hints: ::mcp_runtime::__private::ToolHints {
+                read_only: ::core::option::Option::None,
+                destructive: ::core::option::Option::None,
+                idempotent: ::core::option::Option::None,
+                open_world: ::core::option::Option::None,
+            },
+            params: &[
+                ::mcp_runtime::__private::ParamDescriptor {
+                    name: "invoke",
+                    description: ::core::option::Option::None,
+                    required: true,
+                    schema: ::mcp_runtime::__private::param_schema::<Arguments>,
+                    check: ::mcp_runtime::__private::param_check::<Arguments>,
+                },
+            ],
+            output_schema: ::mcp_runtime::__private::output_schema::<String>,
+            invoke: __mcp_invoke,
+            location: ::mcp_runtime::__private::SourceLocation {
+                file: ::core::file!(),
+                line: ::core::line!(),
+                module_path: ::core::module_path!(),
+            },
+        }
+    }
+};

@@ -1,0 +1,57 @@
+/// `crate = "..."` sets the root of every path; `r#type` is the argument `type`.
+async fn find(
+    r#type: String,
+    limit: Option<u32>,
+) -> Result<mcp::Json<Vec<String>>, String> {
+    Ok(mcp::Json(vec![r#type; limit.unwrap_or(1) as usize]))
+}
+const _: () = {
+    fn __mcp_invoke(
+        __mcp_tool_call: mcp::__private::ToolCall,
+    ) -> mcp::__private::ToolFuture {
+        let __mcp_run = |__mcp_call: &mut mcp::__private::ToolCall| {
+            let __mcp_arg_0 = __mcp_call.extract::<String>("type")?;
+            let __mcp_arg_1 = __mcp_call.extract::<Option<u32>>("limit")?;
+            ::core::result::Result::Ok(find(__mcp_arg_0, __mcp_arg_1))
+        };
+        mcp::__private::call_async(__mcp_tool_call, __mcp_run)
+    }
+    mcp::__private::inventory::submit! {
+        mcp::__private::ToolDescriptor {
+            name: "files.find",
+            title: ::core::option::Option::None,
+            description: ::core::option::Option::Some("Find files by type."),
+            hints: mcp::__private::ToolHints {
+                read_only: ::core::option::Option::None,
+                destructive: ::core::option::Option::None,
+                idempotent: ::core::option::Option::None,
+                open_world: ::core::option::Option::None,
+            },
+            params: &[
+                mcp::__private::ParamDescriptor {
+                    name: "type",
+                    description: ::core::option::Option::Some("The file type."),
+                    required: true,
+                    schema: mcp::__private::param_schema::<String>,
+                    check: mcp::__private::param_check::<String>,
+                },
+                mcp::__private::ParamDescriptor {
+                    name: "limit",
+                    description: ::core::option::Option::None,
+                    required: false,
+                    schema: mcp::__private::param_schema::<Option<u32>>,
+                    check: mcp::__private::param_check::<Option<u32>>,
+                },
+            ],
+            output_schema: mcp::__private::output_schema::<
+                Result<mcp::Json<Vec<String>>, String>,
+            >,
+            invoke: __mcp_invoke,
+            location: mcp::__private::SourceLocation {
+                file: ::core::file!(),
+                line: ::core::line!(),
+                module_path: ::core::module_path!(),
+            },
+        }
+    }
+};
