@@ -360,3 +360,44 @@ fn unregistered_state_refuses_to_start_naming_tool_and_type() {
     );
     assert!(stderr.contains(".state(value)"), "{stderr}");
 }
+
+#[test]
+fn schemars_constraints_are_published_and_enforced() {
+    let mut client = fixture(&[]);
+    client.initialize("2025-11-25");
+    let tools = client.request("tools/list", json!({}))["result"]["tools"].clone();
+    let tool = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "constrained")
+        .unwrap();
+    let order = &tool["inputSchema"]["properties"]["order"]["properties"];
+    assert_eq!(
+        (
+            order["quantity"]["minimum"].as_f64(),
+            order["quantity"]["maximum"].as_f64()
+        ),
+        (Some(1.0), Some(10.0))
+    );
+    assert_eq!(
+        (
+            order["code"]["minLength"].as_u64(),
+            order["code"]["maxLength"].as_u64()
+        ),
+        (Some(1), Some(5))
+    );
+    assert_eq!(order["tag"]["pattern"], "^[a-z]+$");
+
+    let ok = client.request("tools/call", json!({"name": "constrained", "arguments": {"order": {"quantity": 3, "code": "ab", "tag": "x"}}}));
+    assert_eq!(first_text(&ok["result"]), "3 x ab (x)");
+    let refused = client.request(
+        "tools/call",
+        json!({"name": "constrained", "arguments": {"order": {"quantity": 11, "code": "toolong", "tag": "UPPER"}}}),
+    );
+    assert_eq!(refused["result"]["isError"], true);
+    let text = first_text(&refused["result"]);
+    for field in ["`order.quantity`", "`order.code`", "`order.tag`"] {
+        assert!(text.contains(field), "{field} not named in {text}");
+    }
+}

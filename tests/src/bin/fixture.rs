@@ -216,6 +216,26 @@ async fn overrun(ctx: Context) -> &'static str {
     }
 }
 
+/// An order with constraints that schemars attributes declare.
+#[derive(Deserialize, JsonSchema)]
+struct Order {
+    #[schemars(range(min = 1, max = 10))]
+    quantity: u32,
+    #[schemars(length(min = 1, max = 5))]
+    code: String,
+    #[schemars(regex(pattern = r"^[a-z]+$"))]
+    tag: String,
+}
+
+/// Accepts an order only within its declared constraints.
+#[mcp_tool]
+async fn constrained(
+    /// The order.
+    order: Order,
+) -> String {
+    format!("{} x {} ({})", order.quantity, order.code, order.tag)
+}
+
 /// Returns nothing.
 #[mcp_tool]
 async fn unit() {}
