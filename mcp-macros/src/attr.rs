@@ -9,7 +9,7 @@ use syn::{Expr, ExprLit, Lit, LitBool, LitStr, Meta, Token};
 use crate::model::Errors;
 
 /// Every option the attribute accepts, as listed in error messages.
-const OPTIONS: [&str; 8] = [
+const OPTIONS: [&str; 10] = [
     "name",
     "title",
     "description",
@@ -17,6 +17,8 @@ const OPTIONS: [&str; 8] = [
     "destructive",
     "idempotent",
     "open_world",
+    "timeout",
+    "max_concurrency",
     "crate",
 ];
 
@@ -38,6 +40,10 @@ pub struct Options {
     pub idempotent: Option<Hint>,
     pub open_world: Option<Hint>,
     pub krate: Option<syn::Path>,
+    /// `timeout = "30s"`, in milliseconds.
+    pub timeout_ms: Option<u64>,
+    /// `max_concurrency = 4`.
+    pub max_concurrency: Option<u32>,
 }
 
 impl Options {
@@ -117,6 +123,36 @@ impl Options {
                 &meta,
                 errors,
             ),
+            "timeout" => {
+                let timeout =
+                    string_value(&meta, errors).and_then(|literal| {
+                        match parse_duration_ms(&literal.value()) {
+                            Some(ms) if ms > 0 => Some(ms),
+                            _ => {
+                                errors.push(syn::Error::new(
+                                    literal.span(),
+                                    "`timeout` takes a positive duration with a unit: \
+                                 `timeout = \"30s\"`, `\"500ms\"`, `\"2m\"` or `\"1h\"`",
+                                ));
+                                None
+                            }
+                        }
+                    });
+                set(&mut self.timeout_ms, timeout, &meta, errors)
+            }
+            "max_concurrency" => {
+                let limit = integer_value(&meta, errors).filter(|limit| {
+                    let positive = *limit > 0;
+                    if !positive {
+                        errors.push(syn::Error::new(
+                            meta.span(),
+                            "`max_concurrency` must be at least 1",
+                        ));
+                    }
+                    positive
+                });
+                set(&mut self.max_concurrency, limit, &meta, errors)
+            }
             "crate" => {
                 let path = string_value(&meta, errors).and_then(|literal| match literal.parse() {
                     Ok(path) => Some(path),
@@ -217,6 +253,46 @@ fn string_value(meta: &Meta, errors: &mut Errors) -> Option<LitStr> {
     }
 }
 
+fn integer_value(meta: &Meta, errors: &mut Errors) -> Option<u32> {
+    let key = quote::ToTokens::to_token_stream(meta.path()).to_string();
+    let literal = match meta {
+        Meta::NameValue(pair) => match &pair.value {
+            Expr::Lit(ExprLit {
+                lit: Lit::Int(literal),
+                ..
+            }) => Some(literal),
+            _ => None,
+        },
+        _ => None,
+    };
+    match literal.map(syn::LitInt::base10_parse::<u32>) {
+        Some(Ok(value)) => Some(value),
+        _ => {
+            errors.push(syn::Error::new(
+                meta.span(),
+                format!("`{key}` takes a whole number: `{key} = 4`"),
+            ));
+            None
+        }
+    }
+}
+
+/// `"30s"`, `"500ms"`, `"2m"`, `"1h"` in milliseconds.
+fn parse_duration_ms(text: &str) -> Option<u64> {
+    let text = text.trim();
+    let split = text.find(|c: char| !c.is_ascii_digit())?;
+    let (number, unit) = text.split_at(split);
+    let number: u64 = number.parse().ok()?;
+    let factor = match unit.trim() {
+        "ms" => 1,
+        "s" => 1_000,
+        "m" | "min" => 60_000,
+        "h" => 3_600_000,
+        _ => return None,
+    };
+    number.checked_mul(factor)
+}
+
 fn hint_value(meta: &Meta, errors: &mut Errors) -> Option<Hint> {
     let key = quote::ToTokens::to_token_stream(meta.path()).to_string();
     match meta {
@@ -253,6 +329,17 @@ fn hint_value(meta: &Meta, errors: &mut Errors) -> Option<Hint> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reads_durations() {
+        assert_eq!(parse_duration_ms("30s"), Some(30_000));
+        assert_eq!(parse_duration_ms("500ms"), Some(500));
+        assert_eq!(parse_duration_ms("2m"), Some(120_000));
+        assert_eq!(parse_duration_ms("1h"), Some(3_600_000));
+        assert_eq!(parse_duration_ms("30"), None);
+        assert_eq!(parse_duration_ms("s"), None);
+        assert_eq!(parse_duration_ms("3 days"), None);
+    }
 
     #[test]
     fn suggests_the_closest_option() {

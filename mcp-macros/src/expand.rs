@@ -171,6 +171,14 @@ fn registration(tool: &Tool<'_>) -> TokenStream {
     let destructive = option_bool(tool.destructive);
     let idempotent = option_bool(tool.idempotent);
     let open_world = option_bool(tool.open_world);
+    let timeout_ms = match tool.timeout_ms {
+        Some(ms) => quote!(::core::option::Option::Some(#ms)),
+        None => quote!(::core::option::Option::None),
+    };
+    let max_concurrency = match tool.max_concurrency {
+        Some(limit) => quote!(::core::option::Option::Some(#limit)),
+        None => quote!(::core::option::Option::None),
+    };
 
     quote! {
         const _: () = {
@@ -192,6 +200,10 @@ fn registration(tool: &Tool<'_>) -> TokenStream {
                     },
                     params: &[#(#params),*],
                     output_schema: #output_schema,
+                    policy: #private::ToolPolicy {
+                        timeout_ms: #timeout_ms,
+                        max_concurrency: #max_concurrency,
+                    },
                     invoke: __mcp_invoke,
                     location: #private::SourceLocation {
                         file: ::core::file!(),

@@ -52,6 +52,8 @@ pub struct Tool<'a> {
     pub idempotent: Option<bool>,
     pub open_world: Option<bool>,
     pub params: Vec<Param<'a>>,
+    pub timeout_ms: Option<u64>,
+    pub max_concurrency: Option<u32>,
     /// The root path of the runtime crate in generated code.
     pub krate: TokenStream,
 }
@@ -92,6 +94,8 @@ impl<'a> Tool<'a> {
             idempotent: options.idempotent.map(hint),
             open_world: options.open_world.map(hint),
             params,
+            timeout_ms: options.timeout_ms,
+            max_concurrency: options.max_concurrency,
             krate,
         }
     }

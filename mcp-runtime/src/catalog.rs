@@ -5,7 +5,7 @@
 //! built the first time they are needed and then reused, so start-up stays fast however many
 //! tools are linked in, and no request regenerates a schema.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -56,6 +56,8 @@ struct ToolSchemas {
 /// One tool of the catalog.
 pub(crate) struct CatalogTool {
     pub descriptor: &'static ToolDescriptor,
+    /// `max_concurrency`: slots for this tool's calls, if it limits them.
+    pub slots: Option<Arc<tokio::sync::Semaphore>>,
     schemas: OnceLock<ToolSchemas>,
     validator: OnceLock<Result<jsonschema::Validator, String>>,
     listings: [OnceLock<Box<RawValue>>; 3],
@@ -63,8 +65,13 @@ pub(crate) struct CatalogTool {
 
 impl CatalogTool {
     fn new(descriptor: &'static ToolDescriptor) -> Self {
+        let slots = descriptor
+            .policy
+            .max_concurrency
+            .map(|limit| Arc::new(tokio::sync::Semaphore::new(limit as usize)));
         CatalogTool {
             descriptor,
+            slots,
             schemas: OnceLock::new(),
             validator: OnceLock::new(),
             listings: Default::default(),

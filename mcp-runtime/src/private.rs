@@ -9,7 +9,7 @@ pub use serde;
 
 pub use crate::extract::{Extract, States, ToolCall};
 pub use crate::invoke::{ToolFuture, call_async, call_blocking};
-pub use crate::registry::{ParamDescriptor, SourceLocation, ToolDescriptor, ToolHints};
+pub use crate::registry::{ParamDescriptor, SourceLocation, ToolDescriptor, ToolHints, ToolPolicy};
 pub use crate::result::IntoCallToolResult;
 
 use schemars::{Schema, SchemaGenerator};

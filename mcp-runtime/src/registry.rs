@@ -27,6 +27,8 @@ pub struct ToolDescriptor {
     pub params: &'static [ParamDescriptor],
     /// The schema of the structured output, if the return type has one.
     pub output_schema: fn(&mut SchemaGenerator) -> Option<Schema>,
+    /// Per-tool limits stated in the attribute.
+    pub policy: ToolPolicy,
     /// Extracts the parameters and runs the user's function.
     pub invoke: fn(ToolCall) -> ToolFuture,
     /// Where the tool is defined, for start-up errors such as duplicate names.
@@ -62,6 +64,16 @@ pub struct ToolHints {
     pub idempotent: Option<bool>,
     /// `openWorldHint`: the tool interacts with external entities.
     pub open_world: Option<bool>,
+}
+
+/// Limits a tool states in its attribute; `None` leaves the server's setting in force.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ToolPolicy {
+    /// `timeout = "30s"`: the call is stopped after this many milliseconds.
+    pub timeout_ms: Option<u64>,
+    /// `max_concurrency = 4`: calls of this tool beyond this many wait their turn.
+    pub max_concurrency: Option<u32>,
 }
 
 /// A place in the user's source code.

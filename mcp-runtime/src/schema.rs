@@ -217,6 +217,7 @@ mod tests {
             hints: ToolHints::default(),
             params: &[],
             output_schema,
+            policy: Default::default(),
             invoke: never,
             location: SourceLocation {
                 file: file!(),

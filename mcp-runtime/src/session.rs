@@ -508,10 +508,21 @@ impl Session {
         let call = ToolCall::new(arguments, context, Arc::clone(&self.core.states));
         let running = (tool.descriptor.invoke)(call);
         let slots = Arc::clone(&self.core.call_slots);
-        let timeout = self.core.call_timeout;
+        let tool_slots = tool.slots.clone();
+        let timeout = tool
+            .descriptor
+            .policy
+            .timeout_ms
+            .map(std::time::Duration::from_millis)
+            .or(self.core.call_timeout);
         let finished_request = Arc::clone(&request);
         let result = async move {
-            // Waits, rather than failing, while the server-wide limit is reached.
+            // Waits, rather than failing, while the tool's own limit or the server-wide one
+            // is reached; the tool's first, so a busy tool does not hold server-wide slots.
+            let _tool_slot = match tool_slots {
+                Some(tool_slots) => Some(tool_slots.acquire_owned().await),
+                None => None,
+            };
             let _slot = slots.acquire_owned().await;
             let guarded = AssertUnwindSafe(running).catch_unwind();
             let finished = match timeout {

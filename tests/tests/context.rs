@@ -214,3 +214,26 @@ fn extractors_stay_out_of_the_schema() {
             .is_none()
     );
 }
+
+#[test]
+fn per_tool_limits_from_the_attribute() {
+    let mut client = fixture();
+    client.initialize("2025-11-25");
+    for id in 0..4 {
+        client.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "single_file", "arguments": {"ms": 100}}}));
+    }
+    let most_at_once: Vec<String> = (0..4)
+        .map(|_| first_text(&client.receive()["result"]).to_owned())
+        .collect();
+    assert!(
+        most_at_once.iter().all(|most| most == "1"),
+        "{most_at_once:?}"
+    );
+
+    let response = client.request("tools/call", json!({"name": "short_fuse"}));
+    assert_eq!(response["result"]["isError"], true);
+    assert!(
+        first_text(&response["result"]).contains("timed out after 200 ms"),
+        "{response}"
+    );
+}

@@ -42,6 +42,10 @@ const _: () = {
                 },
             ],
             output_schema: ::mcp_runtime::__private::output_schema::<i64>,
+            policy: ::mcp_runtime::__private::ToolPolicy {
+                timeout_ms: ::core::option::Option::None,
+                max_concurrency: ::core::option::Option::None,
+            },
             invoke: __mcp_invoke,
             location: ::mcp_runtime::__private::SourceLocation {
                 file: ::core::file!(),

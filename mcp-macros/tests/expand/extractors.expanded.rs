@@ -54,6 +54,10 @@ const _: () = {
                 },
             ],
             output_schema: ::mcp_runtime::__private::output_schema::<Result<String, String>>,
+            policy: ::mcp_runtime::__private::ToolPolicy {
+                timeout_ms: ::core::option::Option::None,
+                max_concurrency: ::core::option::Option::None,
+            },
             invoke: __mcp_invoke,
             location: ::mcp_runtime::__private::SourceLocation {
                 file: ::core::file!(),

@@ -36,6 +36,10 @@ const _: () = {
                 },
             ],
             output_schema: ::mcp_runtime::__private::output_schema::<String>,
+            policy: ::mcp_runtime::__private::ToolPolicy {
+                timeout_ms: ::core::option::Option::None,
+                max_concurrency: ::core::option::Option::None,
+            },
             invoke: __mcp_invoke,
             location: ::mcp_runtime::__private::SourceLocation {
                 file: ::core::file!(),

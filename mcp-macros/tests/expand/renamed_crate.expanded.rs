@@ -46,6 +46,10 @@ const _: () = {
             output_schema: mcp::__private::output_schema::<
                 Result<mcp::Json<Vec<String>>, String>,
             >,
+            policy: mcp::__private::ToolPolicy {
+                timeout_ms: ::core::option::Option::None,
+                max_concurrency: ::core::option::Option::None,
+            },
             invoke: __mcp_invoke,
             location: mcp::__private::SourceLocation {
                 file: ::core::file!(),

@@ -236,6 +236,29 @@ async fn constrained(
     format!("{} x {} ({})", order.quantity, order.code, order.tag)
 }
 
+static RUNNING_SINGLES: AtomicU32 = AtomicU32::new(0);
+static MOST_SINGLES_AT_ONCE: AtomicU32 = AtomicU32::new(0);
+
+/// Never runs twice at once; returns the most calls ever seen running together.
+#[mcp_tool(max_concurrency = 1)]
+async fn single_file(
+    /// Milliseconds to hold the slot.
+    ms: u64,
+) -> u32 {
+    let running = RUNNING_SINGLES.fetch_add(1, Ordering::SeqCst) + 1;
+    MOST_SINGLES_AT_ONCE.fetch_max(running, Ordering::SeqCst);
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+    RUNNING_SINGLES.fetch_sub(1, Ordering::SeqCst);
+    MOST_SINGLES_AT_ONCE.load(Ordering::SeqCst)
+}
+
+/// Its own timeout, shorter than the server's.
+#[mcp_tool(timeout = "200ms")]
+async fn short_fuse() -> &'static str {
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    "too late"
+}
+
 /// Returns nothing.
 #[mcp_tool]
 async fn unit() {}
