@@ -1,0 +1,211 @@
+//! `mcp-bench`: the whole benchmark of issue 7 in one command (`bench/run.sh`).
+//!
+//! Builds the servers, runs `mcp-loadgen` against each of them several times (interleaved,
+//! so slow drifts of the machine hit every server alike), runs the catalogue and the
+//! compile-time cases, and prints one Markdown report, also written to
+//! `bench/results/latest.md`. Every figure is a median over the runs, shown with its ratio
+//! to the limit server measured in the same invocation.
+
+mod compile;
+mod measure;
+mod report;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use clap::Parser;
+
+use crate::measure::Settings;
+
+#[derive(Parser, Debug)]
+#[command(version, about = "Runs the MCP server benchmark and prints the table", long_about = None)]
+pub struct Args {
+    /// CI smoke mode: one run per server, short windows, a smaller catalogue sample and no
+    /// compile-time case.
+    #[arg(long)]
+    quick: bool,
+
+    /// Runs per server (medians are reported).
+    #[arg(long)]
+    runs: Option<usize>,
+
+    /// Warm-up before each measured window (s).
+    #[arg(long)]
+    warmup: Option<f64>,
+
+    /// Measured window per concurrency level (s).
+    #[arg(long)]
+    duration: Option<f64>,
+
+    /// Skip the 10,000-tool catalogue case.
+    #[arg(long)]
+    skip_catalog: bool,
+
+    /// Skip the compile-time case (it always is with `--quick`).
+    #[arg(long)]
+    skip_compile: bool,
+
+    /// Clean and incremental builds timed per crate in the compile-time case.
+    #[arg(long, default_value_t = 3)]
+    compile_reps: usize,
+
+    /// Where the Markdown report is written.
+    #[arg(long)]
+    out: Option<PathBuf>,
+
+    /// Do not build anything; use the binaries already in `bench/target/release`.
+    #[arg(long)]
+    no_build: bool,
+}
+
+/// The bench workspace (this package's parent directory).
+pub fn bench_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the driver lives inside the bench workspace")
+        .to_path_buf()
+}
+
+/// Where release binaries are.
+pub fn release_dir() -> PathBuf {
+    bench_dir().join("target").join("release")
+}
+
+fn main() -> Result<()> {
+    let args = Args::parse();
+    let began = Instant::now();
+    let settings = Settings::from_args(&args);
+    let load_before = load_average();
+
+    let built = if args.no_build {
+        Built::assume(&args)
+    } else {
+        build(&args)?
+    };
+
+    let servers = measure::servers(&built);
+    let runs = measure::run_servers(&settings, &servers)?;
+    let catalog = match (&built.catalog, args.skip_catalog) {
+        (Ok(()), false) => Some(measure::run_catalog(&settings)),
+        (Err(error), false) => {
+            eprintln!("mcp-bench: catalogue server did not build: {error}");
+            None
+        }
+        (_, true) => None,
+    };
+    let compile = if args.quick || args.skip_compile {
+        None
+    } else {
+        Some(compile::run(args.compile_reps))
+    };
+
+    let markdown = report::render(&report::Inputs {
+        settings: &settings,
+        built: &built,
+        runs: &runs,
+        catalog: catalog.as_ref(),
+        compile: compile.as_ref(),
+        load_before,
+        load_after: load_average(),
+        elapsed: began.elapsed(),
+    });
+    println!("{markdown}");
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| bench_dir().join("results").join("latest.md"));
+    if let Some(parent) = out.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::fs::write(&out, &markdown).with_context(|| format!("writing {}", out.display()))?;
+    eprintln!(
+        "mcp-bench: wrote {} ({:.0} s in all)",
+        out.display(),
+        began.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Which optional packages built (the required ones must).
+pub struct Built {
+    pub ours: Result<(), String>,
+    pub catalog: Result<(), String>,
+    pub skipped_catalog: bool,
+}
+
+impl Built {
+    fn assume(args: &Args) -> Self {
+        let exists = |name: &str| {
+            if release_dir().join(name).exists() {
+                Ok(())
+            } else {
+                Err(format!("{name} is not built"))
+            }
+        };
+        Built {
+            ours: exists("ours"),
+            catalog: exists("catalog-server"),
+            skipped_catalog: args.skip_catalog,
+        }
+    }
+}
+
+fn cargo_build(packages: &[&str]) -> Result<(), String> {
+    let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    command
+        .current_dir(bench_dir())
+        .args(["build", "--release", "--quiet"]);
+    for package in packages {
+        command.args(["-p", package]);
+    }
+    let output = command
+        .stdout(Stdio::null())
+        .output()
+        .map_err(|error| format!("running cargo: {error}"))?;
+    if output.status.success() {
+        return Ok(());
+    }
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let first_error = stderr
+        .lines()
+        .find(|line| line.starts_with("error"))
+        .unwrap_or("cargo build failed");
+    Err(first_error.to_owned())
+}
+
+fn build(args: &Args) -> Result<Built> {
+    eprintln!("mcp-bench: building (release)…");
+    if let Err(error) = cargo_build(&["mcp-loadgen", "bench-servers"]) {
+        bail!("the load generator or the baseline servers did not build: {error}");
+    }
+    // Our packages are built separately: if the framework does not compile right now, the
+    // baselines are still measured and the report says why `ours` is missing.
+    let ours = cargo_build(&["bench-ours"]);
+    if let Err(error) = &ours {
+        eprintln!("mcp-bench: `ours` did not build: {error}");
+    }
+    let catalog = if args.skip_catalog {
+        Err("skipped".to_owned())
+    } else {
+        cargo_build(&["bench-catalog"])
+    };
+    Ok(Built {
+        ours,
+        catalog,
+        skipped_catalog: args.skip_catalog,
+    })
+}
+
+/// The 1-, 5- and 15-minute load averages: other work on the machine skews every figure.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|text| {
+            text.split_whitespace()
+                .take(3)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_else(|_| "unknown".to_owned())
+}

@@ -1,0 +1,202 @@
+//! Running the load generator against each server.
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use anyhow::{Context, Result, bail};
+use mcp_loadgen::Report;
+
+use crate::{Args, Built, release_dir};
+
+/// How long and how often each server is measured.
+pub struct Settings {
+    pub quick: bool,
+    pub runs: usize,
+    pub warmup: f64,
+    pub duration: f64,
+    pub list_samples: usize,
+    pub startup_runs: usize,
+    pub catalog_runs: usize,
+    pub catalog_list_samples: usize,
+}
+
+impl Settings {
+    pub fn from_args(args: &Args) -> Self {
+        let quick = args.quick;
+        Settings {
+            quick,
+            runs: args.runs.unwrap_or(if quick { 1 } else { 5 }).max(1),
+            warmup: args.warmup.unwrap_or(if quick { 0.3 } else { 1.0 }),
+            duration: args.duration.unwrap_or(if quick { 1.0 } else { 3.0 }),
+            list_samples: if quick { 21 } else { 101 },
+            startup_runs: if quick { 2 } else { 4 },
+            catalog_runs: if quick { 1 } else { 3 },
+            catalog_list_samples: if quick { 5 } else { 21 },
+        }
+    }
+}
+
+/// One server under test.
+pub struct ServerSpec {
+    /// The name in the table.
+    pub name: &'static str,
+    /// The binary in `bench/target/release`.
+    pub binary: &'static str,
+    /// What it is, for the report.
+    pub about: &'static str,
+}
+
+/// The name of the limit server: every ratio is against it.
+pub const LIMIT: &str = "limit";
+
+/// The servers to measure, the limit first.
+pub fn servers(built: &Built) -> Vec<ServerSpec> {
+    let mut servers = vec![
+        ServerSpec {
+            name: LIMIT,
+            binary: "limit-server",
+            about: "hand-written serde_json line server, single-threaded, no async runtime",
+        },
+        ServerSpec {
+            name: "rmcp docs",
+            binary: "rmcp-docs",
+            about: "rmcp as its README shows: `#[tool_router(server_handler)]` (router rebuilt per request), `stdio()`",
+        },
+        ServerSpec {
+            name: "rmcp tuned",
+            binary: "rmcp-tuned",
+            about: "rmcp with the router stored once and `stdio_pipes()`",
+        },
+    ];
+    if built.ours.is_ok() {
+        servers.push(ServerSpec {
+            name: "ours",
+            binary: "ours",
+            about: "mcp-runtime: `#[mcp_tool]` + `Server::serve_stdio()`",
+        });
+    }
+    servers
+}
+
+/// Every report (and failure) of one server.
+pub struct ServerRuns {
+    pub name: &'static str,
+    pub about: &'static str,
+    pub reports: Vec<Report>,
+    pub failures: Vec<String>,
+}
+
+fn loadgen(binary: &str, name: &str, extra: &[String]) -> Result<Report> {
+    let server: PathBuf = release_dir().join(binary);
+    let output = Command::new(release_dir().join("mcp-loadgen"))
+        .args(["--json", "--quiet", "--name", name])
+        .args(extra)
+        .arg("--")
+        .arg(&server)
+        .stderr(Stdio::inherit())
+        .output()
+        .context("running mcp-loadgen")?;
+    if !output.status.success() {
+        bail!("mcp-loadgen failed against {binary} ({})", output.status);
+    }
+    serde_json::from_slice(&output.stdout).context("reading mcp-loadgen's report")
+}
+
+/// Runs every server `settings.runs` times, rotating the order from run to run.
+pub fn run_servers(settings: &Settings, servers: &[ServerSpec]) -> Result<Vec<ServerRuns>> {
+    let mut results: Vec<ServerRuns> = servers
+        .iter()
+        .map(|server| ServerRuns {
+            name: server.name,
+            about: server.about,
+            reports: Vec::new(),
+            failures: Vec::new(),
+        })
+        .collect();
+    let extra = vec![
+        "--concurrency".to_owned(),
+        "1,32".to_owned(),
+        "--warmup".to_owned(),
+        settings.warmup.to_string(),
+        "--duration".to_owned(),
+        settings.duration.to_string(),
+        "--list-samples".to_owned(),
+        settings.list_samples.to_string(),
+        "--startup-runs".to_owned(),
+        settings.startup_runs.to_string(),
+    ];
+    for run in 0..settings.runs {
+        for offset in 0..servers.len() {
+            let index = (run + offset) % servers.len();
+            let server = &servers[index];
+            match loadgen(server.binary, server.name, &extra) {
+                Ok(report) => {
+                    let rates: Vec<String> = report
+                        .phases
+                        .iter()
+                        .map(|phase| {
+                            format!("c={} {:.0}/s", phase.concurrency, phase.calls_per_sec)
+                        })
+                        .collect();
+                    eprintln!(
+                        "mcp-bench: run {}/{} {:<10} {}",
+                        run + 1,
+                        settings.runs,
+                        server.name,
+                        rates.join(", ")
+                    );
+                    results[index].reports.push(report);
+                }
+                Err(error) => {
+                    eprintln!(
+                        "mcp-bench: run {}/{} {}: {error:#}",
+                        run + 1,
+                        settings.runs,
+                        server.name
+                    );
+                    results[index].failures.push(format!("{error:#}"));
+                }
+            }
+        }
+    }
+    if results[0].reports.is_empty() {
+        bail!("the limit server could not be measured, so no ratio can be given");
+    }
+    Ok(results)
+}
+
+/// The catalogue server's reports, and the one-tool server they are compared with.
+pub struct CatalogRuns {
+    pub reports: Vec<Report>,
+    pub failures: Vec<String>,
+}
+
+/// Start-up, `tools/list` paging and memory of the catalogue server (no load phases).
+pub fn run_catalog(settings: &Settings) -> CatalogRuns {
+    let extra = vec![
+        "--no-load".to_owned(),
+        "--list-samples".to_owned(),
+        settings.catalog_list_samples.to_string(),
+        "--startup-runs".to_owned(),
+        settings.startup_runs.to_string(),
+    ];
+    let mut catalog = CatalogRuns {
+        reports: Vec::new(),
+        failures: Vec::new(),
+    };
+    for run in 0..settings.catalog_runs {
+        match loadgen("catalog-server", "catalogue", &extra) {
+            Ok(report) => {
+                eprintln!(
+                    "mcp-bench: catalogue run {}/{}: start-up {:.1} ms",
+                    run + 1,
+                    settings.catalog_runs,
+                    report.startup_ms
+                );
+                catalog.reports.push(report);
+            }
+            Err(error) => catalog.failures.push(format!("{error:#}")),
+        }
+    }
+    catalog
+}

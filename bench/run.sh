@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The benchmark of issue 7 in one command: builds everything (release) and runs it.
+#   bench/run.sh            full run (5 runs per server, catalogue, compile-time case)
+#   bench/run.sh --quick    CI smoke run (1 short run per server, catalogue, no compile case)
+# Any other option is passed to the driver: bench/run.sh --help lists them.
+# The Markdown report is printed and written to bench/results/latest.md.
+set -euo pipefail
+cd "$(dirname "$0")"
+cargo build --release --quiet -p mcp-bench -p mcp-loadgen
+exec target/release/mcp-bench "$@"
