@@ -3,7 +3,7 @@
 #   bench/run.sh            full run (5 runs per server, catalogue, compile-time case)
 #   bench/run.sh --quick    CI smoke run (1 short run per server, catalogue, no compile case)
 # Any other option is passed to the driver: bench/run.sh --help lists them.
-# The Markdown report is printed and written to bench/results/latest.md.
+# The Markdown report is printed and written to bench/results/latest.md (quick.md with --quick).
 set -euo pipefail
 cd "$(dirname "$0")"
 cargo build --release --quiet -p mcp-bench -p mcp-loadgen

@@ -3,7 +3,7 @@
 //! Builds the servers, runs `mcp-loadgen` against each of them several times (interleaved,
 //! so slow drifts of the machine hit every server alike), runs the catalogue and the
 //! compile-time cases, and prints one Markdown report, also written to
-//! `bench/results/latest.md`. Every figure is a median over the runs, shown with its ratio
+//! `bench/results/latest.md` (`quick.md` for a `--quick` run). Every figure is a median over the runs, shown with its ratio
 //! to the limit server measured in the same invocation.
 
 mod compile;
@@ -51,7 +51,8 @@ pub struct Args {
     #[arg(long, default_value_t = 3)]
     compile_reps: usize,
 
-    /// Where the Markdown report is written.
+    /// Where the Markdown report is written (default `bench/results/latest.md`, or
+    /// `bench/results/quick.md` with `--quick`).
     #[arg(long)]
     out: Option<PathBuf>,
 
@@ -112,10 +113,12 @@ fn main() -> Result<()> {
         elapsed: began.elapsed(),
     });
     println!("{markdown}");
+    // A smoke run must not replace the full run's results.
+    let default_name = if args.quick { "quick.md" } else { "latest.md" };
     let out = args
         .out
         .clone()
-        .unwrap_or_else(|| bench_dir().join("results").join("latest.md"));
+        .unwrap_or_else(|| bench_dir().join("results").join(default_name));
     if let Some(parent) = out.parent() {
         std::fs::create_dir_all(parent)?;
     }
