@@ -243,6 +243,8 @@ pub(crate) async fn serve_connection(
         }
     }
 
+    // No answer to a tool's request to the client can arrive any more.
+    session.disconnect_client_requests();
     calls.close();
     if tokio::time::timeout(grace, calls.wait()).await.is_err() {
         tracing::warn!(

@@ -10,7 +10,20 @@ use serde_json::{Map, Value, json};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use crate::client_requests::{
+    ClientRequestError, Elicitation, InputRound, PendingClientRequests, Root, SamplingRequest,
+    SamplingResponse, read_elicitation, read_roots,
+};
 use crate::version::ProtocolVersion;
+
+/// How a request's tool reaches the client with requests of its own.
+#[derive(Clone)]
+pub(crate) enum ClientLink {
+    /// Handshake era: JSON-RPC requests on the connection.
+    Connection(Arc<PendingClientRequests>),
+    /// 2026-07-28: an `input_required` round trip.
+    Rounds(Arc<InputRound>),
+}
 
 /// The severity of a log message sent to the client (syslog's levels, as MCP uses them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -158,6 +171,7 @@ pub(crate) struct RequestInfo {
     pub client_capabilities: Value,
     pub progress_token: Option<Value>,
     pub log_filter: LogFilter,
+    pub client: ClientLink,
 }
 
 /// The request a tool is serving, and its channel back to the client.
@@ -392,5 +406,121 @@ impl Context {
             "method": "notifications/message",
             "params": { "level": level.as_str(), "logger": self.inner.info.tool, "data": data },
         }));
+    }
+
+    /// Asks the user for input through the client (`elicitation/create`): a message and a
+    /// form generated from `T`'s schema (a flat struct of strings, numbers, booleans and
+    /// unit enums; doc comments become the fields' descriptions).
+    ///
+    /// ```
+    /// use mcp_runtime::{mcp_tool, Context, Elicitation};
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Confirm {
+    ///     /// Type the project's name to confirm.
+    ///     name: String,
+    /// }
+    ///
+    /// /// Delete a project, after the user confirms.
+    /// #[mcp_tool(destructive)]
+    /// async fn delete_project(project: String, ctx: Context) -> Result<String, String> {
+    ///     let answer = ctx
+    ///         .elicit::<Confirm>(format!("Really delete {project}?"))
+    ///         .await
+    ///         .map_err(|error| error.to_string())?;
+    ///     match answer {
+    ///         Elicitation::Accepted(confirm) if confirm.name == project => Ok(format!("deleted {project}")),
+    ///         _ => Err("not confirmed; nothing was deleted".to_owned()),
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Works in every era that has elicitation: under 2025-06-18 and 2025-11-25 the server
+    /// sends the request and this waits for the answer; under 2026-07-28 the call ends with
+    /// an `input_required` result and the client calls again with the answer, which runs the
+    /// tool again from the start (so do side effects after asking, not before). Fails with
+    /// [`ClientRequestError::Unsupported`] when the client did not declare `elicitation`.
+    /// For `async fn` tools (a plain `fn` tool cannot wait for an answer).
+    pub async fn elicit<T>(&self, message: impl Into<String>) -> Result<Elicitation<T>, ClientRequestError>
+    where
+        T: serde::de::DeserializeOwned + schemars::JsonSchema,
+    {
+        let schema = crate::schema::elicitation_schema::<T>().map_err(ClientRequestError::InvalidRequest)?;
+        let answer = self.elicit_with_schema_raw(message.into(), schema).await?;
+        read_elicitation(answer)
+    }
+
+    /// Like [`elicit`](Context::elicit), with a `requestedSchema` written by hand (a flat
+    /// object schema, as the spec restricts it). The accepted content comes back as a map.
+    pub async fn elicit_with_schema(
+        &self,
+        message: impl Into<String>,
+        requested_schema: Value,
+    ) -> Result<Elicitation<Map<String, Value>>, ClientRequestError> {
+        let answer = self.elicit_with_schema_raw(message.into(), requested_schema).await?;
+        read_elicitation(answer)
+    }
+
+    async fn elicit_with_schema_raw(&self, message: String, schema: Value) -> Result<Value, ClientRequestError> {
+        let unsupported = ClientRequestError::Unsupported {
+            request: "elicitation",
+            capability: "elicitation",
+        };
+        if self.protocol_version() < ProtocolVersion::V2025_06_18 {
+            return Err(unsupported);
+        }
+        // An empty `elicitation` object means form mode; from 2025-11-25 a client may declare
+        // only `url` mode, which cannot show a form.
+        match self.client_capabilities().get("elicitation") {
+            Some(Value::Object(modes)) if modes.is_empty() || modes.contains_key("form") => {}
+            _ => return Err(unsupported),
+        }
+        let mut params = Map::new();
+        if self.protocol_version() >= ProtocolVersion::V2025_11_25 {
+            params.insert("mode".into(), "form".into());
+        }
+        params.insert("message".into(), message.into());
+        params.insert("requestedSchema".into(), schema);
+        self.ask_client("elicitation/create", Value::Object(params)).await
+    }
+
+    /// Asks the client's LLM for a completion (`sampling/createMessage`). The client decides
+    /// which model runs it and may ask the user first. Same eras and rules as
+    /// [`elicit`](Context::elicit); needs the client's `sampling` capability.
+    pub async fn sample(&self, request: SamplingRequest) -> Result<SamplingResponse, ClientRequestError> {
+        self.require_capability("sampling", "sampling")?;
+        let answer = self.ask_client("sampling/createMessage", request.into_params()).await?;
+        SamplingResponse::read(answer)
+    }
+
+    /// The directories and files the client lets this server work in (`roots/list`). Same
+    /// eras and rules as [`elicit`](Context::elicit); needs the client's `roots` capability.
+    pub async fn list_roots(&self) -> Result<Vec<Root>, ClientRequestError> {
+        self.require_capability("roots", "roots")?;
+        let answer = self.ask_client("roots/list", json!({})).await?;
+        read_roots(answer)
+    }
+
+    fn require_capability(&self, request: &'static str, capability: &'static str) -> Result<(), ClientRequestError> {
+        match self.client_capabilities().get(capability) {
+            Some(Value::Object(_)) => Ok(()),
+            _ => Err(ClientRequestError::Unsupported { request, capability }),
+        }
+    }
+
+    async fn ask_client(&self, method: &str, params: Value) -> Result<Value, ClientRequestError> {
+        if !self.inner.notifier.state.lock().expect("notifier poisoned").active {
+            // The call was answered (or cancelled): nothing about it may reach the client.
+            return Err(ClientRequestError::Disconnected);
+        }
+        match &self.inner.info.client {
+            ClientLink::Connection(pending) => pending.request(method, params).await,
+            ClientLink::Rounds(round) => match round.ask(method, params) {
+                Some(answer) => Ok(answer),
+                // The runtime sees the unanswered request, stops this attempt and answers
+                // the call with `input_required`; the retry carries the answer.
+                None => std::future::pending().await,
+            },
+        }
     }
 }

@@ -45,6 +45,20 @@ impl RpcError {
         )
     }
 
+    /// Reads the error object of a response the client sent; a malformed one still
+    /// becomes an error, with whatever could be read.
+    pub fn from_json(error: &Value) -> Self {
+        RpcError {
+            code: error.get("code").and_then(Value::as_i64).unwrap_or(code::INTERNAL_ERROR),
+            message: error
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or("(no message)")
+                .to_owned(),
+            data: error.get("data").cloned(),
+        }
+    }
+
     fn to_json(&self) -> Value {
         let mut error = Map::new();
         error.insert("code".into(), self.code.into());
@@ -73,8 +87,11 @@ pub(crate) enum Incoming {
         method: String,
         params: Map<String, Value>,
     },
-    /// A response to a request the server sent.
-    Response { id: RequestId },
+    /// A response to a request the server sent: its result, or the client's error.
+    Response {
+        id: RequestId,
+        outcome: Result<Value, RpcError>,
+    },
     /// Not a valid JSON-RPC message. `id` is set when it could be read.
     Invalid {
         id: Option<RequestId>,
@@ -137,7 +154,12 @@ impl Incoming {
                 if is_valid_id(&id)
                     && (message.contains_key("result") || message.contains_key("error")) =>
             {
-                Incoming::Response { id }
+                let outcome = match (message.remove("result"), message.remove("error")) {
+                    (Some(result), None) => Ok(result),
+                    (_, Some(error)) => Err(RpcError::from_json(&error)),
+                    (None, None) => unreachable!("checked above"),
+                };
+                Incoming::Response { id, outcome }
             }
             (None, _) => invalid("a request needs a `method`."),
         }

@@ -32,6 +32,7 @@
 //! results are shaped for each protocol revision.
 
 mod catalog;
+mod client_requests;
 mod connection;
 mod content;
 mod context;
@@ -58,6 +59,9 @@ pub mod __private;
 #[doc = include_str!("../../README.md")]
 struct ReadmeExamples;
 
+pub use client_requests::{
+    ClientRequestError, Elicitation, Root, SamplingRequest, SamplingResponse,
+};
 pub use content::{
     Annotations, Content, ContentBody, EmbeddedResource, ResourceContents, ResourceLink, Role,
 };
@@ -68,7 +72,7 @@ pub use mcp_macros::mcp_tool;
 pub use registry::{SourceLocation, ToolHints};
 pub use result::{CallToolResult, IntoCallToolResult, Json};
 pub use server::{
-    DEFAULT_LIST_TTL, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_MESSAGE_SIZE, DEFAULT_PAGE_SIZE,
+    DEFAULT_CLIENT_REQUEST_TIMEOUT, DEFAULT_LIST_TTL, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_MESSAGE_SIZE, DEFAULT_PAGE_SIZE,
     DEFAULT_SHUTDOWN_GRACE, Server,
 };
 pub use version::ProtocolVersion;

@@ -62,6 +62,59 @@ pub(crate) fn input_schema(params: &[ParamDescriptor]) -> Value {
     Value::Object(root)
 }
 
+/// The `requestedSchema` of an elicitation asking for a `T`. The spec allows only a flat
+/// object whose properties are strings, numbers, integers, booleans or string enums, so
+/// anything nested is refused with a message naming the field.
+pub(crate) fn elicitation_schema<T: schemars::JsonSchema>() -> Result<Value, String> {
+    let mut generator = generator(SchemaSettings::draft2020_12().for_deserialize());
+    let mut schema = generator.subschema_for::<T>();
+    RemoveNull.transform(&mut schema);
+    let schema = schema.to_value();
+    let type_name = T::schema_name();
+    if schema.get("type").and_then(Value::as_str) != Some("object") {
+        return Err(format!(
+            "`{type_name}` cannot be asked for with elicitation: it must be a struct with named fields"
+        ));
+    }
+    let mut properties = Map::new();
+    for (name, property) in schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        let primitive = match property.get("type").and_then(Value::as_str) {
+            Some("string" | "number" | "integer" | "boolean") => true,
+            Some("array") => property
+                .pointer("/items/enum")
+                .is_some_and(Value::is_array),
+            _ => false,
+        };
+        if !primitive {
+            return Err(format!(
+                "`{type_name}` cannot be asked for with elicitation: field `{name}` is not a \
+                 string, number, boolean or unit enum (elicitation forms are flat)"
+            ));
+        }
+        let mut property = property.clone();
+        if let Value::Object(fields) = &mut property {
+            // Integer formats such as `uint8` are not part of the restricted form schema;
+            // the range keywords beside them say the same thing.
+            if fields.get("type").and_then(Value::as_str) != Some("string") {
+                fields.remove("format");
+            }
+        }
+        properties.insert(name.clone(), property);
+    }
+    let mut requested = Map::new();
+    requested.insert("type".into(), "object".into());
+    requested.insert("properties".into(), Value::Object(properties));
+    if let Some(required) = schema.get("required") {
+        requested.insert("required".into(), required.clone());
+    }
+    Ok(Value::Object(requested))
+}
+
 /// The `outputSchema` of a tool, and whether its structured output is wrapped as
 /// `{"result": …}` because the type's own schema is not an object.
 pub(crate) fn output_schema(tool: &ToolDescriptor) -> Option<(Value, bool)> {

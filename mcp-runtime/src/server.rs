@@ -43,6 +43,7 @@ pub struct Server {
     max_in_flight: usize,
     call_timeout: Option<Duration>,
     shutdown_grace: Duration,
+    client_request_timeout: Duration,
     states: States,
 }
 
@@ -50,6 +51,9 @@ pub struct Server {
 pub const DEFAULT_MAX_IN_FLIGHT: usize = 1024;
 /// Default time calls in flight get to finish once input ends or a signal arrives.
 pub const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+/// Default time a tool waits for the client to answer one of its requests (elicitation
+/// waits for a person, so this is generous).
+pub const DEFAULT_CLIENT_REQUEST_TIMEOUT: Duration = Duration::from_secs(300);
 
 impl Server {
     /// A server that introduces itself to clients with this name and version.
@@ -68,6 +72,7 @@ impl Server {
             max_in_flight: DEFAULT_MAX_IN_FLIGHT,
             call_timeout: None,
             shutdown_grace: DEFAULT_SHUTDOWN_GRACE,
+            client_request_timeout: DEFAULT_CLIENT_REQUEST_TIMEOUT,
             states: States::default(),
         }
     }
@@ -136,6 +141,15 @@ impl Server {
         self
     }
 
+    /// How long a tool waits for the client to answer an elicitation, sampling or roots
+    /// request sent on the connection (default [`DEFAULT_CLIENT_REQUEST_TIMEOUT`]); then
+    /// the request fails with [`ClientRequestError::TimedOut`](crate::ClientRequestError::TimedOut).
+    /// A tool's own `timeout` still applies to the whole call.
+    pub fn client_request_timeout(mut self, limit: Duration) -> Self {
+        self.client_request_timeout = limit;
+        self
+    }
+
     /// Leaves file descriptor 1 alone when serving stdio.
     ///
     /// By default `serve_stdio` keeps the real stdout for protocol messages and points
@@ -159,6 +173,7 @@ impl Server {
             list_ttl_ms: u64::try_from(self.list_ttl.as_millis()).unwrap_or(u64::MAX),
             call_slots: Arc::new(tokio::sync::Semaphore::new(self.max_in_flight)),
             call_timeout: self.call_timeout,
+            client_request_timeout: self.client_request_timeout,
             states: Arc::new(self.states),
         }))
     }

@@ -16,8 +16,12 @@ use serde_json::{Map, Value, json};
 use tokio::sync::mpsc;
 
 use crate::catalog::Catalog;
-use crate::context::{Context, LogFilter, LogLevel, RequestHandle, RequestInfo, SessionLogLevel};
+use crate::client_requests::{InputRound, PendingClientRequests};
+use crate::context::{
+    ClientLink, Context, LogFilter, LogLevel, RequestHandle, RequestInfo, SessionLogLevel,
+};
 use crate::extract::{States, ToolCall};
+use crate::invoke::ToolFuture;
 use crate::jsonrpc::{self, Incoming, RequestId, RpcError, UnknownId, code};
 use crate::result::CallToolResult;
 use crate::shape;
@@ -52,6 +56,8 @@ pub(crate) struct ServerCore {
     pub call_slots: Arc<tokio::sync::Semaphore>,
     /// How long a call may run before it is stopped with an `isError` result.
     pub call_timeout: Option<std::time::Duration>,
+    /// How long a tool waits for the client to answer one of its requests.
+    pub client_request_timeout: std::time::Duration,
     /// Values registered with `Server::state`.
     pub states: Arc<States>,
 }
@@ -120,11 +126,18 @@ pub(crate) struct Session {
     client_info: Option<Value>,
     client_capabilities: Value,
     log_level: SessionLogLevel,
+    /// Requests this connection's tools sent to the client, waiting for answers.
+    client_requests: Arc<PendingClientRequests>,
 }
 
 impl Session {
     pub fn new(core: Arc<ServerCore>, outbox: mpsc::UnboundedSender<Vec<u8>>) -> Self {
+        let client_requests = Arc::new(PendingClientRequests::new(
+            outbox.clone(),
+            core.client_request_timeout,
+        ));
         Session {
+            client_requests,
             core,
             outbox,
             negotiated: None,
@@ -132,6 +145,11 @@ impl Session {
             client_capabilities: json!({}),
             log_level: SessionLogLevel::default(),
         }
+    }
+
+    /// Ends the waits of tools for client answers that can no longer come.
+    pub fn disconnect_client_requests(&self) {
+        self.client_requests.disconnect();
     }
 
     /// How to write an error response whose request id could not be read.
@@ -199,8 +217,10 @@ impl Session {
                 Outcome::Reply(envelope(id, answer, self.unknown_id()))
             }
             Incoming::Notification { method, params } => self.handle_notification(&method, params),
-            Incoming::Response { id } => {
-                tracing::debug!(%id, "ignoring a response to a request this server did not send");
+            Incoming::Response { id, outcome } => {
+                if !self.client_requests.resolve(&id, outcome) {
+                    tracing::debug!(%id, "ignoring a response to no request this server is waiting on");
+                }
                 Outcome::Nothing
             }
             Incoming::Invalid { id, error } => Outcome::Reply(Reply::Ready(jsonrpc::failure(
@@ -368,6 +388,7 @@ impl Session {
         id: &RequestId,
         tool: &str,
         params: &Map<String, Value>,
+        client: ClientLink,
     ) -> RequestInfo {
         let meta = params.get("_meta").and_then(Value::as_object);
         let from_meta = |key: &str| meta.and_then(|meta| meta.get(key)).cloned();
@@ -400,6 +421,7 @@ impl Session {
             client_capabilities,
             progress_token,
             log_filter,
+            client,
         }
     }
 
@@ -482,6 +504,14 @@ impl Session {
                 "Unknown tool: {name}"
             ))));
         };
+        // 2026-07-28: a retry carries the answers to what an earlier attempt asked.
+        let round = match era {
+            Era::Stateless(_) => match InputRound::from_params(&name, &params) {
+                Ok(round) => Some(Arc::new(round)),
+                Err(error) => return Answer::Now(Err(error)),
+            },
+            Era::Handshake(_) | Era::Unknown => None,
+        };
         let mut arguments = match params.remove("arguments") {
             None | Some(Value::Null) => Map::new(),
             Some(Value::Object(arguments)) => arguments,
@@ -502,7 +532,11 @@ impl Session {
         let Value::Object(arguments) = arguments else {
             unreachable!("arguments were built as an object")
         };
-        let info = self.request_info(era, version, id, &name, &params);
+        let client = match &round {
+            Some(round) => ClientLink::Rounds(Arc::clone(round)),
+            None => ClientLink::Connection(Arc::clone(&self.client_requests)),
+        };
+        let info = self.request_info(era, version, id, &name, &params, client);
         let (context, request) = Context::new(info, self.outbox.clone());
         let request = Arc::new(request);
         let call = ToolCall::new(arguments, context, Arc::clone(&self.core.states));
@@ -524,6 +558,10 @@ impl Session {
                 None => None,
             };
             let _slot = slots.acquire_owned().await;
+            let running = UntilInputRequired {
+                tool: running,
+                round,
+            };
             let guarded = AssertUnwindSafe(running).catch_unwind();
             let finished = match timeout {
                 Some(limit) => tokio::time::timeout(limit, guarded)
@@ -532,7 +570,11 @@ impl Session {
                 None => Ok(guarded.await),
             };
             let result = match finished {
-                Ok(Ok(result)) => result,
+                Ok(Ok(Attempt::Finished(result))) => result,
+                Ok(Ok(Attempt::NeedsInput(round))) => {
+                    finished_request.finish();
+                    return round.input_required_result();
+                }
                 Ok(Err(panic)) => {
                     let message = panic_message(panic.as_ref());
                     tracing::error!(tool = %name, panic = %message, "a tool panicked");
@@ -554,6 +596,41 @@ impl Session {
         Answer::Later {
             result: Box::pin(result),
             request: Some(request),
+        }
+    }
+}
+
+/// How one attempt at a tool call ended.
+enum Attempt {
+    /// The tool returned.
+    Finished(CallToolResult),
+    /// 2026-07-28: the tool waits for input the client has not given yet.
+    NeedsInput(Arc<InputRound>),
+}
+
+/// Runs a tool until it returns or, under 2026-07-28, until it waits for input the client
+/// has not given: then this attempt stops, and the call is answered `input_required`.
+/// Requests made in the same poll (e.g. two elicitations joined) are all collected.
+struct UntilInputRequired {
+    tool: ToolFuture,
+    round: Option<Arc<InputRound>>,
+}
+
+impl Future for UntilInputRequired {
+    type Output = Attempt;
+
+    fn poll(
+        mut self: Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Attempt> {
+        match self.tool.as_mut().poll(cx) {
+            std::task::Poll::Ready(result) => std::task::Poll::Ready(Attempt::Finished(result)),
+            std::task::Poll::Pending => match &self.round {
+                Some(round) if round.needs_input() => {
+                    std::task::Poll::Ready(Attempt::NeedsInput(Arc::clone(round)))
+                }
+                _ => std::task::Poll::Pending,
+            },
         }
     }
 }
@@ -582,7 +659,10 @@ fn stateless_result(answer: Answer, core: &Arc<ServerCore>) -> Answer {
         let server_info = server_info_json(core, ProtocolVersion::V2026_07_28);
         move |mut result: Value| {
             if let Value::Object(fields) = &mut result {
-                fields.insert("resultType".into(), "complete".into());
+                // `input_required` results say so themselves.
+                fields
+                    .entry("resultType")
+                    .or_insert_with(|| "complete".into());
                 let meta = fields.entry("_meta").or_insert_with(|| json!({}));
                 if let Value::Object(meta) = meta {
                     meta.insert(meta_key::SERVER_INFO.into(), server_info);
