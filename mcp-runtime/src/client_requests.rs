@@ -30,7 +30,9 @@ use crate::jsonrpc::RpcError;
 pub enum ClientRequestError {
     /// The client did not declare the capability the request needs (or the negotiated
     /// protocol revision has no such request). Nothing was sent.
-    #[error("the client does not support {request}: it did not declare the `{capability}` capability")]
+    #[error(
+        "the client does not support {request}: it did not declare the `{capability}` capability"
+    )]
     Unsupported {
         /// What was asked, e.g. `elicitation`.
         request: &'static str,
@@ -354,7 +356,8 @@ impl SamplingRequest {
 
     fn message(mut self, role: &str, text: impl Into<String>) -> Self {
         if let Some(Value::Array(messages)) = self.params.get_mut("messages") {
-            messages.push(json!({ "role": role, "content": { "type": "text", "text": text.into() } }));
+            messages
+                .push(json!({ "role": role, "content": { "type": "text", "text": text.into() } }));
         }
         self
     }
@@ -371,7 +374,8 @@ impl SamplingRequest {
 
     /// The system prompt the server would like (the client may change or drop it).
     pub fn system_prompt(mut self, prompt: impl Into<String>) -> Self {
-        self.params.insert("systemPrompt".into(), prompt.into().into());
+        self.params
+            .insert("systemPrompt".into(), prompt.into().into());
         self
     }
 
@@ -383,7 +387,10 @@ impl SamplingRequest {
 
     /// Sequences that end generation.
     pub fn stop_sequences<S: Into<String>>(mut self, stops: impl IntoIterator<Item = S>) -> Self {
-        let stops: Vec<Value> = stops.into_iter().map(|stop| Value::String(stop.into())).collect();
+        let stops: Vec<Value> = stops
+            .into_iter()
+            .map(|stop| Value::String(stop.into()))
+            .collect();
         self.params.insert("stopSequences".into(), stops.into());
         self
     }

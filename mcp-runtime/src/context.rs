@@ -441,11 +441,15 @@ impl Context {
     /// tool again from the start (so do side effects after asking, not before). Fails with
     /// [`ClientRequestError::Unsupported`] when the client did not declare `elicitation`.
     /// For `async fn` tools (a plain `fn` tool cannot wait for an answer).
-    pub async fn elicit<T>(&self, message: impl Into<String>) -> Result<Elicitation<T>, ClientRequestError>
+    pub async fn elicit<T>(
+        &self,
+        message: impl Into<String>,
+    ) -> Result<Elicitation<T>, ClientRequestError>
     where
         T: serde::de::DeserializeOwned + schemars::JsonSchema,
     {
-        let schema = crate::schema::elicitation_schema::<T>().map_err(ClientRequestError::InvalidRequest)?;
+        let schema =
+            crate::schema::elicitation_schema::<T>().map_err(ClientRequestError::InvalidRequest)?;
         let answer = self.elicit_with_schema_raw(message.into(), schema).await?;
         read_elicitation(answer)
     }
@@ -457,11 +461,17 @@ impl Context {
         message: impl Into<String>,
         requested_schema: Value,
     ) -> Result<Elicitation<Map<String, Value>>, ClientRequestError> {
-        let answer = self.elicit_with_schema_raw(message.into(), requested_schema).await?;
+        let answer = self
+            .elicit_with_schema_raw(message.into(), requested_schema)
+            .await?;
         read_elicitation(answer)
     }
 
-    async fn elicit_with_schema_raw(&self, message: String, schema: Value) -> Result<Value, ClientRequestError> {
+    async fn elicit_with_schema_raw(
+        &self,
+        message: String,
+        schema: Value,
+    ) -> Result<Value, ClientRequestError> {
         let unsupported = ClientRequestError::Unsupported {
             request: "elicitation",
             capability: "elicitation",
@@ -481,15 +491,21 @@ impl Context {
         }
         params.insert("message".into(), message.into());
         params.insert("requestedSchema".into(), schema);
-        self.ask_client("elicitation/create", Value::Object(params)).await
+        self.ask_client("elicitation/create", Value::Object(params))
+            .await
     }
 
     /// Asks the client's LLM for a completion (`sampling/createMessage`). The client decides
     /// which model runs it and may ask the user first. Same eras and rules as
     /// [`elicit`](Context::elicit); needs the client's `sampling` capability.
-    pub async fn sample(&self, request: SamplingRequest) -> Result<SamplingResponse, ClientRequestError> {
+    pub async fn sample(
+        &self,
+        request: SamplingRequest,
+    ) -> Result<SamplingResponse, ClientRequestError> {
         self.require_capability("sampling", "sampling")?;
-        let answer = self.ask_client("sampling/createMessage", request.into_params()).await?;
+        let answer = self
+            .ask_client("sampling/createMessage", request.into_params())
+            .await?;
         SamplingResponse::read(answer)
     }
 
@@ -501,15 +517,29 @@ impl Context {
         read_roots(answer)
     }
 
-    fn require_capability(&self, request: &'static str, capability: &'static str) -> Result<(), ClientRequestError> {
+    fn require_capability(
+        &self,
+        request: &'static str,
+        capability: &'static str,
+    ) -> Result<(), ClientRequestError> {
         match self.client_capabilities().get(capability) {
             Some(Value::Object(_)) => Ok(()),
-            _ => Err(ClientRequestError::Unsupported { request, capability }),
+            _ => Err(ClientRequestError::Unsupported {
+                request,
+                capability,
+            }),
         }
     }
 
     async fn ask_client(&self, method: &str, params: Value) -> Result<Value, ClientRequestError> {
-        if !self.inner.notifier.state.lock().expect("notifier poisoned").active {
+        if !self
+            .inner
+            .notifier
+            .state
+            .lock()
+            .expect("notifier poisoned")
+            .active
+        {
             // The call was answered (or cancelled): nothing about it may reach the client.
             return Err(ClientRequestError::Disconnected);
         }

@@ -49,7 +49,10 @@ impl RpcError {
     /// becomes an error, with whatever could be read.
     pub fn from_json(error: &Value) -> Self {
         RpcError {
-            code: error.get("code").and_then(Value::as_i64).unwrap_or(code::INTERNAL_ERROR),
+            code: error
+                .get("code")
+                .and_then(Value::as_i64)
+                .unwrap_or(code::INTERNAL_ERROR),
             message: error
                 .get("message")
                 .and_then(Value::as_str)

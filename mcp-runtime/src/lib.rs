@@ -72,7 +72,7 @@ pub use mcp_macros::mcp_tool;
 pub use registry::{SourceLocation, ToolHints};
 pub use result::{CallToolResult, IntoCallToolResult, Json};
 pub use server::{
-    DEFAULT_CLIENT_REQUEST_TIMEOUT, DEFAULT_LIST_TTL, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_MESSAGE_SIZE, DEFAULT_PAGE_SIZE,
-    DEFAULT_SHUTDOWN_GRACE, Server,
+    DEFAULT_CLIENT_REQUEST_TIMEOUT, DEFAULT_LIST_TTL, DEFAULT_MAX_IN_FLIGHT,
+    DEFAULT_MAX_MESSAGE_SIZE, DEFAULT_PAGE_SIZE, DEFAULT_SHUTDOWN_GRACE, Server,
 };
 pub use version::ProtocolVersion;

@@ -85,9 +85,7 @@ pub(crate) fn elicitation_schema<T: schemars::JsonSchema>() -> Result<Value, Str
     {
         let primitive = match property.get("type").and_then(Value::as_str) {
             Some("string" | "number" | "integer" | "boolean") => true,
-            Some("array") => property
-                .pointer("/items/enum")
-                .is_some_and(Value::is_array),
+            Some("array") => property.pointer("/items/enum").is_some_and(Value::is_array),
             _ => false,
         };
         if !primitive {

@@ -619,10 +619,7 @@ struct UntilInputRequired {
 impl Future for UntilInputRequired {
     type Output = Attempt;
 
-    fn poll(
-        mut self: Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<Attempt> {
+    fn poll(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Attempt> {
         match self.tool.as_mut().poll(cx) {
             std::task::Poll::Ready(result) => std::task::Poll::Ready(Attempt::Finished(result)),
             std::task::Poll::Pending => match &self.round {

@@ -131,6 +131,16 @@ fn result_definition(method: &str) -> Option<&'static str> {
     })
 }
 
+/// The schema definition of a request the server sends to the client.
+fn server_request_definition(method: &str) -> Option<&'static str> {
+    Some(match method {
+        "elicitation/create" => "ElicitRequest",
+        "sampling/createMessage" => "CreateMessageRequest",
+        "roots/list" => "ListRootsRequest",
+        _ => return None,
+    })
+}
+
 /// A server process spoken to over its stdin/stdout.
 pub struct StdioClient {
     child: Child,
@@ -226,7 +236,16 @@ impl StdioClient {
                 panic!("the server wrote a line that is not JSON ({error}): {text:?}")
             });
         if let Some(revision) = &self.revision {
-            SpecSchema::of(revision).assert_valid("JSONRPCMessage", &comparable_id(&message));
+            let schema = SpecSchema::of(revision);
+            schema.assert_valid("JSONRPCMessage", &comparable_id(&message));
+            // A request from the server is checked against its own definition too.
+            if let (Some(method), Some(_)) = (
+                message.get("method").and_then(Value::as_str),
+                message.get("id"),
+            ) && let Some(definition) = server_request_definition(method)
+            {
+                schema.assert_valid(definition, &message);
+            }
         }
         self.transcript.push(message.clone());
         Some(message)
@@ -265,6 +284,10 @@ impl StdioClient {
             response.get("result"),
             result_definition(method),
         ) {
+            let definition = match result.get("resultType").and_then(Value::as_str) {
+                Some("input_required") => "InputRequiredResult",
+                _ => definition,
+            };
             SpecSchema::of(revision).assert_valid(definition, result);
         }
         response
@@ -284,15 +307,38 @@ impl StdioClient {
         }
     }
 
+    /// The next request the server sends to the client (notifications that arrive first
+    /// are kept in the transcript; a response fails the test).
+    pub fn request_from_server(&mut self) -> Value {
+        loop {
+            let message = self.receive();
+            match (message.get("method"), message.get("id")) {
+                (Some(_), Some(_)) => return message,
+                (Some(_), None) => continue,
+                _ => panic!("expected a request from the server, got {message}"),
+            }
+        }
+    }
+
+    /// Answers a request from the server with `result`.
+    pub fn respond(&mut self, request: &Value, result: Value) {
+        self.send(&json!({ "jsonrpc": "2.0", "id": request["id"], "result": result }));
+    }
+
     /// `initialize` + `notifications/initialized` at `revision`; returns the result and
     /// checks every later message against the negotiated revision.
     pub fn initialize(&mut self, revision: &str) -> Value {
+        self.initialize_with(revision, json!({}))
+    }
+
+    /// [`initialize`](Self::initialize), declaring these client capabilities.
+    pub fn initialize_with(&mut self, revision: &str, capabilities: Value) -> Value {
         self.check_against(revision);
         let response = self.request(
             "initialize",
             json!({
                 "protocolVersion": revision,
-                "capabilities": {},
+                "capabilities": capabilities,
                 "clientInfo": { "name": "mcp-tests", "version": "0" },
             }),
         );

@@ -1,13 +1,13 @@
 //! A server exercising every tool shape the runtime supports, for the end-to-end tests.
-//! `fixture [--page-size N]`.
+//! `fixture [--page-size N] [--client-request-timeout-ms N]`.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use mcp_runtime::{
-    Annotations, CallToolResult, Content, Context, Json, LogLevel, ResourceLink, Role, Server,
-    State, mcp_tool,
+    Annotations, CallToolResult, Content, Context, Elicitation, Json, LogLevel, ResourceLink, Role,
+    SamplingRequest, Server, State, mcp_tool,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -263,6 +263,102 @@ async fn short_fuse() -> &'static str {
 #[mcp_tool]
 async fn unit() {}
 
+/// Contact details asked of the user.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct Contact {
+    /// Your name.
+    name: String,
+    /// Your age in years.
+    age: Option<u8>,
+    /// Your favourite colour.
+    colour: Colour,
+}
+
+/// Ask the user who they are (elicitation).
+#[mcp_tool]
+async fn ask_contact(ctx: Context) -> Result<String, String> {
+    let answer = ctx
+        .elicit::<Contact>("Who are you?")
+        .await
+        .map_err(|error| format!("Could not ask: {error}."))?;
+    Ok(match answer {
+        Elicitation::Accepted(contact) => format!(
+            "hello {}, {} years, likes {:?}",
+            contact.name,
+            contact
+                .age
+                .map_or_else(|| "?".to_owned(), |age| age.to_string()),
+            contact.colour
+        ),
+        Elicitation::Declined => "declined".to_owned(),
+        Elicitation::Cancelled => "cancelled".to_owned(),
+    })
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct Name {
+    /// A name.
+    name: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct Confirmation {
+    /// Whether to go ahead.
+    confirm: bool,
+}
+
+/// Ask two questions in a row: a name, then a confirmation.
+#[mcp_tool]
+async fn ask_twice(ctx: Context) -> Result<String, String> {
+    let asked = |error: mcp_runtime::ClientRequestError| format!("Could not ask: {error}.");
+    let Some(Name { name }) = ctx.elicit::<Name>("Name?").await.map_err(asked)?.accepted() else {
+        return Ok("no name".to_owned());
+    };
+    let confirmation = ctx
+        .elicit::<Confirmation>(format!("Go ahead with {name}?"))
+        .await
+        .map_err(asked)?;
+    Ok(match confirmation.accepted() {
+        Some(Confirmation { confirm: true }) => format!("going ahead with {name}"),
+        _ => format!("stopped before {name}"),
+    })
+}
+
+/// Ask the client's model for a haiku (sampling).
+#[mcp_tool]
+async fn haiku(
+    /// What the haiku is about.
+    topic: String,
+    ctx: Context,
+) -> Result<String, String> {
+    let request = SamplingRequest::new(60)
+        .system_prompt("You write haiku.")
+        .user(format!("A haiku about {topic}."));
+    let response = ctx
+        .sample(request)
+        .await
+        .map_err(|error| format!("Could not sample: {error}."))?;
+    Ok(format!(
+        "{} (by {})",
+        response.text().unwrap_or("(not text)"),
+        response.model
+    ))
+}
+
+/// Name the client's roots.
+#[mcp_tool]
+async fn client_roots(ctx: Context) -> Result<String, String> {
+    let roots = ctx
+        .list_roots()
+        .await
+        .map_err(|error| format!("Could not list roots: {error}."))?;
+    Ok(roots
+        .iter()
+        .map(|root| root.name.clone().unwrap_or_else(|| root.uri.clone()))
+        .collect::<Vec<_>>()
+        .join(", "))
+}
+
 #[tokio::main]
 async fn main() -> Result<(), mcp_runtime::Error> {
     let mut server = Server::new("fixture", "1.0.0")
@@ -270,10 +366,18 @@ async fn main() -> Result<(), mcp_runtime::Error> {
         .state(CancellationsSeen::default())
         .call_timeout(Duration::from_secs(5));
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if let [flag, size] = args.as_slice()
-        && flag == "--page-size"
-    {
-        server = server.page_size(size.parse().expect("a page size"));
+    for pair in args.chunks(2) {
+        match pair {
+            [flag, size] if flag == "--page-size" => {
+                server = server.page_size(size.parse().expect("a page size"));
+            }
+            [flag, ms] if flag == "--client-request-timeout-ms" => {
+                server = server.client_request_timeout(Duration::from_millis(
+                    ms.parse().expect("milliseconds"),
+                ));
+            }
+            other => panic!("unknown arguments: {other:?}"),
+        }
     }
     server.serve_stdio().await
 }
