@@ -12,11 +12,14 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+use crate::context::Context;
 use crate::error::Error;
-use crate::extract::States;
+use crate::extract::{States, ToolCall};
+use crate::invoke::ToolFuture;
 use crate::jsonrpc::RpcError;
-use crate::registry::ToolDescriptor;
+use crate::registry::{ToolDescriptor, ToolHints, ToolPolicy};
 use crate::schema;
+use crate::tool_set::DynamicTool;
 use crate::version::ProtocolVersion;
 
 /// How a `Tool` object looks in a given revision.
@@ -46,16 +49,25 @@ impl ListingShape {
     }
 }
 
-/// Schemas derived from a tool's types.
+/// A tool's schemas.
 struct ToolSchemas {
     input: Value,
     output: Option<Value>,
     wraps_output: bool,
 }
 
+/// Where a tool comes from.
+#[derive(Clone)]
+pub(crate) enum ToolSource {
+    /// An `#[mcp_tool]` function linked into the binary.
+    Static(&'static ToolDescriptor),
+    /// A tool added at run time through a [`ToolSet`](crate::ToolSet).
+    Dynamic(Arc<DynamicTool>),
+}
+
 /// One tool of the catalog.
 pub(crate) struct CatalogTool {
-    pub descriptor: &'static ToolDescriptor,
+    pub source: ToolSource,
     /// `max_concurrency`: slots for this tool's calls, if it limits them.
     pub slots: Option<Arc<tokio::sync::Semaphore>>,
     schemas: OnceLock<ToolSchemas>,
@@ -64,31 +76,99 @@ pub(crate) struct CatalogTool {
 }
 
 impl CatalogTool {
-    fn new(descriptor: &'static ToolDescriptor) -> Self {
-        let slots = descriptor
-            .policy
-            .max_concurrency
-            .map(|limit| Arc::new(tokio::sync::Semaphore::new(limit as usize)));
+    pub fn new(source: ToolSource) -> Self {
+        let max_concurrency = match &source {
+            ToolSource::Static(descriptor) => descriptor.policy.max_concurrency,
+            ToolSource::Dynamic(tool) => tool.policy.max_concurrency,
+        };
         CatalogTool {
-            descriptor,
-            slots,
+            slots: max_concurrency
+                .map(|limit| Arc::new(tokio::sync::Semaphore::new(limit as usize))),
+            source,
             schemas: OnceLock::new(),
             validator: OnceLock::new(),
             listings: Default::default(),
         }
     }
 
-    fn schemas(&self) -> &ToolSchemas {
-        self.schemas.get_or_init(|| {
-            let (output, wraps_output) = match schema::output_schema(self.descriptor) {
-                Some((output, wraps)) => (Some(output), wraps),
-                None => (None, false),
-            };
-            ToolSchemas {
-                input: schema::input_schema(self.descriptor.params),
-                output,
-                wraps_output,
+    pub fn name(&self) -> &str {
+        match &self.source {
+            ToolSource::Static(descriptor) => descriptor.name,
+            ToolSource::Dynamic(tool) => &tool.name,
+        }
+    }
+
+    fn title(&self) -> Option<&str> {
+        match &self.source {
+            ToolSource::Static(descriptor) => descriptor.title,
+            ToolSource::Dynamic(tool) => tool.title.as_deref(),
+        }
+    }
+
+    fn description(&self) -> Option<&str> {
+        match &self.source {
+            ToolSource::Static(descriptor) => descriptor.description,
+            ToolSource::Dynamic(tool) => tool.description.as_deref(),
+        }
+    }
+
+    fn hints(&self) -> ToolHints {
+        match &self.source {
+            ToolSource::Static(descriptor) => descriptor.hints,
+            ToolSource::Dynamic(tool) => tool.hints,
+        }
+    }
+
+    /// The limits the tool states for itself.
+    pub fn policy(&self) -> ToolPolicy {
+        match &self.source {
+            ToolSource::Static(descriptor) => descriptor.policy,
+            ToolSource::Dynamic(tool) => tool.policy,
+        }
+    }
+
+    /// The tool's tags (`tags = [...]`), by which a [`ToolSet`](crate::ToolSet) enables
+    /// and disables groups of tools.
+    pub fn has_tag(&self, tag: &str) -> bool {
+        match &self.source {
+            ToolSource::Static(_descriptor) => false, // until descriptors carry tags (merging)
+            ToolSource::Dynamic(tool) => tool.tags.iter().any(|own| own == tag),
+        }
+    }
+
+    /// Starts a call: the arguments were validated already.
+    pub fn invoke(
+        &self,
+        arguments: Map<String, Value>,
+        context: Context,
+        states: Arc<States>,
+    ) -> ToolFuture {
+        match &self.source {
+            ToolSource::Static(descriptor) => {
+                (descriptor.invoke)(ToolCall::new(arguments, context, states))
             }
+            ToolSource::Dynamic(tool) => tool.invoke(arguments, context),
+        }
+    }
+
+    fn schemas(&self) -> &ToolSchemas {
+        self.schemas.get_or_init(|| match &self.source {
+            ToolSource::Static(descriptor) => {
+                let (output, wraps_output) = match schema::output_schema(descriptor) {
+                    Some((output, wraps)) => (Some(output), wraps),
+                    None => (None, false),
+                };
+                ToolSchemas {
+                    input: schema::input_schema(descriptor.params),
+                    output,
+                    wraps_output,
+                }
+            }
+            ToolSource::Dynamic(tool) => ToolSchemas {
+                input: tool.input_schema.clone(),
+                output: tool.output_schema.clone(),
+                wraps_output: false,
+            },
         })
     }
 
@@ -111,12 +191,11 @@ impl CatalogTool {
     /// clients generated from nullable schemas send it, so it means "absent" here while the
     /// advertised schema stays strict.
     pub fn drop_null_optionals(&self, arguments: &mut Map<String, Value>) {
-        for param in self
-            .descriptor
-            .params
-            .iter()
-            .filter(|param| !param.required)
-        {
+        let ToolSource::Static(descriptor) = &self.source else {
+            // A hand-written schema says for itself whether `null` is allowed.
+            return;
+        };
+        for param in descriptor.params.iter().filter(|param| !param.required) {
             if arguments.get(param.name).is_some_and(Value::is_null) {
                 arguments.remove(param.name);
             }
@@ -132,7 +211,7 @@ impl CatalogTool {
         let validator = match validator {
             Ok(validator) => validator,
             Err(error) => {
-                tracing::error!(tool = self.descriptor.name, %error, "the tool's input schema does not compile; arguments are checked by decoding only");
+                tracing::error!(tool = self.name(), %error, "the tool's input schema does not compile; arguments are checked by decoding only");
                 return Ok(());
             }
         };
@@ -163,13 +242,12 @@ impl CatalogTool {
     }
 
     fn listing_json(&self, shape: ListingShape) -> Value {
-        let tool = self.descriptor;
         let mut listing = Map::new();
-        listing.insert("name".into(), tool.name.into());
-        if let (ListingShape::Full, Some(title)) = (shape, tool.title) {
+        listing.insert("name".into(), self.name().into());
+        if let (ListingShape::Full, Some(title)) = (shape, self.title()) {
             listing.insert("title".into(), title.into());
         }
-        if let Some(description) = tool.description {
+        if let Some(description) = self.description() {
             listing.insert("description".into(), description.into());
         }
         listing.insert("inputSchema".into(), self.input_schema().clone());
@@ -178,10 +256,10 @@ impl CatalogTool {
         }
         if shape != ListingShape::Basic {
             let mut annotations = Map::new();
-            if let (ListingShape::Annotated, Some(title)) = (shape, tool.title) {
+            if let (ListingShape::Annotated, Some(title)) = (shape, self.title()) {
                 annotations.insert("title".into(), title.into());
             }
-            let hints = tool.hints;
+            let hints = self.hints();
             for (key, hint) in [
                 ("readOnlyHint", hints.read_only),
                 ("destructiveHint", hints.destructive),
@@ -206,16 +284,26 @@ pub(crate) struct ListPage<'a> {
     pub next_cursor: Option<String>,
 }
 
-/// Every tool the server offers, sorted by name.
+/// The tools a server offers at one moment, sorted by name. A [`ToolSet`](crate::ToolSet)
+/// replaces it as a whole when tools are enabled, disabled, added or removed; requests
+/// already holding the old one finish with it.
+#[derive(Default)]
 pub(crate) struct Catalog {
-    tools: Vec<CatalogTool>,
+    tools: Vec<Arc<CatalogTool>>,
 }
 
 impl Catalog {
-    /// Builds the catalog, refusing duplicate names (naming both definitions).
-    pub fn new(
+    /// A catalog of these tools, which must have distinct names.
+    pub fn new(mut tools: Vec<Arc<CatalogTool>>) -> Self {
+        tools.sort_by(|a, b| a.name().cmp(b.name()));
+        Catalog { tools }
+    }
+
+    /// Catalog entries for every `#[mcp_tool]` linked in, refusing duplicate names
+    /// (naming both definitions).
+    pub fn static_tools(
         descriptors: impl IntoIterator<Item = &'static ToolDescriptor>,
-    ) -> Result<Self, Error> {
+    ) -> Result<Vec<Arc<CatalogTool>>, Error> {
         let mut descriptors: Vec<_> = descriptors.into_iter().collect();
         descriptors.sort_by_key(|tool| (tool.name, tool.location.file, tool.location.line));
         if let Some(pair) = descriptors
@@ -228,20 +316,24 @@ impl Catalog {
                 second: pair[1].location,
             });
         }
-        Ok(Catalog {
-            tools: descriptors.into_iter().map(CatalogTool::new).collect(),
-        })
+        Ok(descriptors
+            .into_iter()
+            .map(|descriptor| Arc::new(CatalogTool::new(ToolSource::Static(descriptor))))
+            .collect())
     }
 
     /// Runs every parameter's start-up check (e.g. that a `State<T>` is registered).
-    pub fn check_extractors(&self, states: &States) -> Result<(), Error> {
-        for tool in &self.tools {
-            for param in tool.descriptor.params {
+    pub fn check_extractors(tools: &[Arc<CatalogTool>], states: &States) -> Result<(), Error> {
+        for tool in tools {
+            let ToolSource::Static(descriptor) = &tool.source else {
+                continue;
+            };
+            for param in descriptor.params {
                 if let Err(problem) = (param.check)(states) {
                     return Err(Error::Extractor {
-                        tool: tool.descriptor.name.to_owned(),
+                        tool: descriptor.name.to_owned(),
                         parameter: param.name.to_owned(),
-                        location: tool.descriptor.location,
+                        location: descriptor.location,
                         problem,
                     });
                 }
@@ -250,10 +342,20 @@ impl Catalog {
         Ok(())
     }
 
+    /// Whether both hold exactly the same tools.
+    pub fn same_tools(&self, other: &Catalog) -> bool {
+        self.tools.len() == other.tools.len()
+            && self
+                .tools
+                .iter()
+                .zip(&other.tools)
+                .all(|(mine, theirs)| Arc::ptr_eq(mine, theirs))
+    }
+
     /// The tool named `name`.
-    pub fn get(&self, name: &str) -> Option<&CatalogTool> {
+    pub fn get(&self, name: &str) -> Option<&Arc<CatalogTool>> {
         self.tools
-            .binary_search_by(|tool| tool.descriptor.name.cmp(name))
+            .binary_search_by(|tool| tool.name().cmp(name))
             .ok()
             .map(|index| &self.tools[index])
     }
@@ -280,7 +382,7 @@ impl Catalog {
                     ))
                 })?;
                 self.tools
-                    .partition_point(|tool| tool.descriptor.name < first.as_str())
+                    .partition_point(|tool| tool.name() < first.as_str())
             }
         };
         let end = start.saturating_add(page_size.max(1)).min(self.tools.len());
@@ -290,10 +392,7 @@ impl Catalog {
                 .iter()
                 .map(|tool| tool.listing(shape))
                 .collect(),
-            next_cursor: self
-                .tools
-                .get(end)
-                .map(|next| encode_cursor(next.descriptor.name)),
+            next_cursor: self.tools.get(end).map(|next| encode_cursor(next.name())),
         })
     }
 }

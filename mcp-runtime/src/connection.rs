@@ -154,13 +154,21 @@ pub(crate) async fn serve_connection(
         lines: outbox,
         finished: writer,
     } = output;
-    let mut session = Session::new(core, outbox.clone());
+    let mut tool_changes = core.tools.subscribe();
+    let closing = CancellationToken::new();
+    let mut session = Session::new(core, outbox.clone(), closing.clone());
     let in_flight = InFlight::default();
     let calls = TaskTracker::new();
 
     loop {
         let frame = tokio::select! {
             frame = frames.recv() => frame,
+            Ok(()) = tool_changes.changed() => {
+                for notification in session.tools_changed() {
+                    send(&outbox, &notification);
+                }
+                continue;
+            }
             () = &mut stop => break,
             () = outbox.closed() => {
                 // The client is gone: nobody can read the answers of calls still running.
@@ -243,8 +251,10 @@ pub(crate) async fn serve_connection(
         }
     }
 
-    // No answer to a tool's request to the client can arrive any more.
+    // No answer to a tool's request to the client can arrive any more, and listen
+    // streams end with their result.
     session.disconnect_client_requests();
+    closing.cancel();
     calls.close();
     if tokio::time::timeout(grace, calls.wait()).await.is_err() {
         tracing::warn!(

@@ -41,6 +41,14 @@ pub enum Error {
         /// What is missing, and how to fix it.
         problem: String,
     },
+    /// A tool added at run time ([`DynamicTool`](crate::DynamicTool)) was refused.
+    #[error("tool `{name}` cannot be added: {problem}")]
+    InvalidTool {
+        /// The tool's name.
+        name: String,
+        /// What is wrong.
+        problem: String,
+    },
     /// Reading from or writing to the transport failed.
     #[error("transport I/O failed: {0}")]
     Io(#[from] std::io::Error),

@@ -48,6 +48,7 @@ mod server;
 mod session;
 mod shape;
 mod stdio;
+mod tool_set;
 mod version;
 
 #[doc(hidden)]
@@ -75,4 +76,5 @@ pub use server::{
     DEFAULT_CLIENT_REQUEST_TIMEOUT, DEFAULT_LIST_TTL, DEFAULT_MAX_IN_FLIGHT,
     DEFAULT_MAX_MESSAGE_SIZE, DEFAULT_PAGE_SIZE, DEFAULT_SHUTDOWN_GRACE, Server,
 };
+pub use tool_set::{DynamicTool, ToolSet};
 pub use version::ProtocolVersion;

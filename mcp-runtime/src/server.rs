@@ -5,14 +5,13 @@ use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncWrite};
 
-use crate::catalog::Catalog;
 use crate::connection::{Ending, Output, serve_connection};
 use crate::error::Error;
 use crate::extract::States;
 use crate::frames;
-use crate::registry::registered_tools;
 use crate::session::{ServerCore, ServerInfo};
 use crate::stdio;
+use crate::tool_set::ToolSet;
 
 /// Default number of tools per `tools/list` page.
 pub const DEFAULT_PAGE_SIZE: usize = 1000;
@@ -45,6 +44,7 @@ pub struct Server {
     shutdown_grace: Duration,
     client_request_timeout: Duration,
     states: States,
+    tools: ToolSet,
 }
 
 /// Default number of tool calls running at once; more wait their turn.
@@ -74,6 +74,7 @@ impl Server {
             shutdown_grace: DEFAULT_SHUTDOWN_GRACE,
             client_request_timeout: DEFAULT_CLIENT_REQUEST_TIMEOUT,
             states: States::default(),
+            tools: ToolSet::new(),
         }
     }
 
@@ -141,6 +142,18 @@ impl Server {
         self
     }
 
+    /// A handle on this server's tools, to disable and enable them by name or tag and to
+    /// add tools defined at run time — before serving or while serving, from anywhere.
+    ///
+    /// Taking the handle makes the server announce `listChanged: true`, and each change is
+    /// sent to clients: `notifications/tools/list_changed` in the handshake era, and on
+    /// `subscriptions/listen` streams under 2026-07-28. Clones of this server share the
+    /// same tools.
+    pub fn tool_set(&self) -> ToolSet {
+        self.tools.announce_changes();
+        self.tools.clone()
+    }
+
     /// How long a tool waits for the client to answer an elicitation, sampling or roots
     /// request sent on the connection (default [`DEFAULT_CLIENT_REQUEST_TIMEOUT`]); then
     /// the request fails with [`ClientRequestError::TimedOut`](crate::ClientRequestError::TimedOut).
@@ -162,13 +175,12 @@ impl Server {
     }
 
     fn core(self) -> Result<Arc<ServerCore>, Error> {
-        let catalog = Catalog::new(registered_tools())?;
-        catalog.check_extractors(&self.states)?;
-        tracing::debug!(tools = catalog.len(), "tool catalog ready");
+        self.tools.prepare(&self.states)?;
+        tracing::debug!(tools = self.tools.catalog().len(), "tool catalog ready");
         Ok(Arc::new(ServerCore {
             info: self.info,
             instructions: self.instructions,
-            catalog,
+            tools: self.tools,
             page_size: self.page_size,
             list_ttl_ms: u64::try_from(self.list_ttl.as_millis()).unwrap_or(u64::MAX),
             call_slots: Arc::new(tokio::sync::Semaphore::new(self.max_in_flight)),

@@ -14,17 +14,18 @@ use futures_util::FutureExt as _;
 use serde_json::{Map, Value, json};
 
 use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
 
-use crate::catalog::Catalog;
 use crate::client_requests::{InputRound, PendingClientRequests};
 use crate::context::{
     ClientLink, Context, LogFilter, LogLevel, RequestHandle, RequestInfo, SessionLogLevel,
 };
-use crate::extract::{States, ToolCall};
+use crate::extract::States;
 use crate::invoke::ToolFuture;
 use crate::jsonrpc::{self, Incoming, RequestId, RpcError, UnknownId, code};
 use crate::result::CallToolResult;
 use crate::shape;
+use crate::tool_set::ToolSet;
 use crate::version::ProtocolVersion;
 
 /// `_meta` keys of the stateless revision.
@@ -35,6 +36,7 @@ mod meta_key {
     pub const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
     pub const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
     pub const PROGRESS_TOKEN: &str = "progressToken";
+    pub const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 }
 
 /// What the server says about itself.
@@ -49,7 +51,8 @@ pub(crate) struct ServerInfo {
 pub(crate) struct ServerCore {
     pub info: ServerInfo,
     pub instructions: Option<String>,
-    pub catalog: Catalog,
+    /// The tools offered (changeable at run time).
+    pub tools: ToolSet,
     pub page_size: usize,
     pub list_ttl_ms: u64,
     /// Calls allowed to run at once across the server; the rest wait their turn.
@@ -128,16 +131,27 @@ pub(crate) struct Session {
     log_level: SessionLogLevel,
     /// Requests this connection's tools sent to the client, waiting for answers.
     client_requests: Arc<PendingClientRequests>,
+    /// 2026-07-28 `subscriptions/listen` streams that asked for tool list changes, by the
+    /// id of their request.
+    tool_listeners: Vec<RequestId>,
+    /// Fires when the connection's input ends: listen streams then end with a result.
+    closing: CancellationToken,
 }
 
 impl Session {
-    pub fn new(core: Arc<ServerCore>, outbox: mpsc::UnboundedSender<Vec<u8>>) -> Self {
+    pub fn new(
+        core: Arc<ServerCore>,
+        outbox: mpsc::UnboundedSender<Vec<u8>>,
+        closing: CancellationToken,
+    ) -> Self {
         let client_requests = Arc::new(PendingClientRequests::new(
             outbox.clone(),
             core.client_request_timeout,
         ));
         Session {
             client_requests,
+            tool_listeners: Vec::new(),
+            closing,
             core,
             outbox,
             negotiated: None,
@@ -145,6 +159,24 @@ impl Session {
             client_capabilities: json!({}),
             log_level: SessionLogLevel::default(),
         }
+    }
+
+    /// The notifications that tell this connection's client the tool list changed: one for
+    /// a handshake-era client, and one per 2026-07-28 listen stream that asked for them.
+    pub fn tools_changed(&self) -> Vec<Value> {
+        let mut notifications = Vec::new();
+        if self.negotiated.is_some() && self.core.tools.announces_changes() {
+            notifications
+                .push(json!({ "jsonrpc": "2.0", "method": "notifications/tools/list_changed" }));
+        }
+        for subscription in &self.tool_listeners {
+            notifications.push(json!({
+                "jsonrpc": "2.0",
+                "method": "notifications/tools/list_changed",
+                "params": { "_meta": { meta_key::SUBSCRIPTION_ID: subscription } },
+            }));
+        }
+        notifications
     }
 
     /// Ends the waits of tools for client answers that can no longer come.
@@ -234,7 +266,11 @@ impl Session {
     fn handle_notification(&mut self, method: &str, params: Map<String, Value>) -> Outcome {
         match method {
             "notifications/cancelled" => match params.get("requestId") {
-                Some(id) => Outcome::Cancel(id.clone()),
+                Some(id) => {
+                    // Cancelling a listen request closes its stream.
+                    self.tool_listeners.retain(|listener| listener != id);
+                    Outcome::Cancel(id.clone())
+                }
                 None => Outcome::Nothing,
             },
             "notifications/initialized" => Outcome::Nothing,
@@ -267,6 +303,7 @@ impl Session {
         };
         let answer = match (era, method) {
             (Era::Stateless(_), "server/discover") => self.discover().into(),
+            (Era::Stateless(_), "subscriptions/listen") => self.listen(id, &params),
             (Era::Handshake(_) | Era::Unknown, "ping") => Answer::Now(Ok(json!({}))),
             (
                 Era::Stateless(version),
@@ -357,7 +394,8 @@ impl Session {
     }
 
     fn capabilities(&self) -> Value {
-        json!({ "tools": { "listChanged": false }, "logging": {} })
+        let list_changed = self.core.tools.announces_changes();
+        json!({ "tools": { "listChanged": list_changed }, "logging": {} })
     }
 
     fn set_log_level(&self, params: &Map<String, Value>) -> Result<Value, RpcError> {
@@ -447,6 +485,42 @@ impl Session {
         result.insert("cacheScope".into(), "public".into());
     }
 
+    /// `subscriptions/listen` (2026-07-28): acknowledges the filter (only tool list changes
+    /// are offered), then keeps the request open; changes go out tagged with its id, and
+    /// the request is answered when the connection closes.
+    fn listen(&mut self, id: &RequestId, params: &Map<String, Value>) -> Answer {
+        let Some(filter) = params.get("notifications").and_then(Value::as_object) else {
+            return Answer::Now(Err(RpcError::invalid_params(
+                "Invalid params: `subscriptions/listen` needs `notifications`, the filter of what to receive.",
+            )));
+        };
+        let mut honoured = Map::new();
+        if filter.get("toolsListChanged") == Some(&Value::Bool(true)) {
+            honoured.insert("toolsListChanged".into(), true.into());
+            self.tool_listeners.push(id.clone());
+        }
+        let acknowledged = json!({
+            "jsonrpc": "2.0",
+            "method": "notifications/subscriptions/acknowledged",
+            "params": {
+                "notifications": honoured,
+                "_meta": { meta_key::SUBSCRIPTION_ID: id },
+            },
+        });
+        let mut line = serde_json::to_vec(&acknowledged).expect("a JSON value always serializes");
+        line.push(b'\n');
+        let _ = self.outbox.send(line);
+        let closing = self.closing.clone();
+        let subscription = id.clone();
+        Answer::Later {
+            result: Box::pin(async move {
+                closing.cancelled().await;
+                json!({ "_meta": { meta_key::SUBSCRIPTION_ID: subscription } })
+            }),
+            request: None,
+        }
+    }
+
     fn list_tools(
         &self,
         version: ProtocolVersion,
@@ -461,10 +535,8 @@ impl Session {
                 ));
             }
         };
-        let page = self
-            .core
-            .catalog
-            .page(version, cursor, self.core.page_size)?;
+        let catalog = self.core.tools.catalog();
+        let page = catalog.page(version, cursor, self.core.page_size)?;
         let mut result = Map::new();
         result.insert(
             "tools".into(),
@@ -499,7 +571,7 @@ impl Session {
                 )));
             }
         };
-        let Some(tool) = self.core.catalog.get(&name) else {
+        let Some(tool) = self.core.tools.catalog().get(&name).cloned() else {
             return Answer::Now(Err(RpcError::invalid_params(format!(
                 "Unknown tool: {name}"
             ))));
@@ -539,13 +611,11 @@ impl Session {
         let info = self.request_info(era, version, id, &name, &params, client);
         let (context, request) = Context::new(info, self.outbox.clone());
         let request = Arc::new(request);
-        let call = ToolCall::new(arguments, context, Arc::clone(&self.core.states));
-        let running = (tool.descriptor.invoke)(call);
+        let running = tool.invoke(arguments, context, Arc::clone(&self.core.states));
         let slots = Arc::clone(&self.core.call_slots);
         let tool_slots = tool.slots.clone();
         let timeout = tool
-            .descriptor
-            .policy
+            .policy()
             .timeout_ms
             .map(std::time::Duration::from_millis)
             .or(self.core.call_timeout);
