@@ -45,7 +45,7 @@ impl Running {
         self.abort.abort();
         if let Some(request) = &self.request {
             // The tool sees the cancellation (for cleanup) and sends nothing more.
-            request.finish();
+            request.silence();
             request.cancel();
         }
     }

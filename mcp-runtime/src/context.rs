@@ -143,6 +143,9 @@ struct PendingProgress {
 struct Notifier {
     outbox: mpsc::UnboundedSender<Vec<u8>>,
     state: Mutex<NotifierState>,
+    /// The request's `progressToken`, if the client asked for progress.
+    progress_token: Option<Value>,
+    version: ProtocolVersion,
 }
 
 struct NotifierState {
@@ -159,6 +162,30 @@ impl Notifier {
         let mut line = serde_json::to_vec(message).expect("a JSON value always serializes");
         line.push(b'\n');
         let _ = self.outbox.send(line);
+    }
+
+    fn send_progress(&self, state: &mut NotifierState, report: PendingProgress, now: Instant) {
+        let Some(token) = &self.progress_token else {
+            return;
+        };
+        let mut params = Map::new();
+        params.insert("progressToken".into(), token.clone());
+        params.insert("progress".into(), report.progress.into());
+        if let Some(total) = report.total {
+            params.insert("total".into(), total.into());
+        }
+        if let (Some(message), true) =
+            (report.message, self.version >= ProtocolVersion::V2025_03_26)
+        {
+            params.insert("message".into(), message.into());
+        }
+        state.last_progress = Some(report.progress);
+        state.last_sent = Some(now);
+        self.send(&json!({
+            "jsonrpc": "2.0",
+            "method": "notifications/progress",
+            "params": params,
+        }));
     }
 }
 
@@ -223,8 +250,21 @@ pub(crate) struct RequestHandle {
 }
 
 impl RequestHandle {
-    /// Marks the request finished: no progress or log message for it is sent after this.
+    /// Marks the request finished, just before its response is sent: a progress report
+    /// still held back by coalescing goes out now (so the client sees the final value), and
+    /// nothing about the request is sent after this.
     pub fn finish(&self) {
+        let mut state = self.notifier.state.lock().expect("notifier poisoned");
+        if let (true, Some(report)) = (state.active, state.pending.take()) {
+            self.notifier
+                .send_progress(&mut state, report, Instant::now());
+        }
+        state.active = false;
+    }
+
+    /// Silences a cancelled request: nothing about it is sent any more, not even progress
+    /// held back by coalescing.
+    pub fn silence(&self) {
         self.notifier
             .state
             .lock()
@@ -245,6 +285,8 @@ impl Context {
         outbox: mpsc::UnboundedSender<Vec<u8>>,
     ) -> (Context, RequestHandle) {
         let notifier = Arc::new(Notifier {
+            progress_token: info.progress_token.clone(),
+            version: info.protocol_version,
             outbox,
             state: Mutex::new(NotifierState {
                 active: true,
@@ -315,9 +357,9 @@ impl Context {
     /// together than 50 ms are coalesced into the latest, so a tight loop cannot flood the
     /// client. Callable from async and plain `fn` tools alike.
     pub fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
-        let Some(token) = &self.inner.info.progress_token else {
+        if self.inner.info.progress_token.is_none() {
             return;
-        };
+        }
         let notifier = &self.inner.notifier;
         let mut state = notifier.state.lock().expect("notifier poisoned");
         if !state.active
@@ -334,7 +376,7 @@ impl Context {
         let now = Instant::now();
         let due = state.last_sent.map_or(now, |sent| sent + PROGRESS_INTERVAL);
         if now >= due && !state.flush_scheduled {
-            self.send_progress(&mut state, token, report, now);
+            notifier.send_progress(&mut state, report, now);
             return;
         }
         state.last_progress = Some(progress);
@@ -350,40 +392,12 @@ impl Context {
     }
 
     fn flush_progress(&self) {
-        let Some(token) = &self.inner.info.progress_token else {
-            return;
-        };
-        let mut state = self.inner.notifier.state.lock().expect("notifier poisoned");
+        let notifier = &self.inner.notifier;
+        let mut state = notifier.state.lock().expect("notifier poisoned");
         state.flush_scheduled = false;
         if let (true, Some(report)) = (state.active, state.pending.take()) {
-            self.send_progress(&mut state, token, report, Instant::now());
+            notifier.send_progress(&mut state, report, Instant::now());
         }
-    }
-
-    fn send_progress(
-        &self,
-        state: &mut NotifierState,
-        token: &Value,
-        report: PendingProgress,
-        now: Instant,
-    ) {
-        let version = self.inner.info.protocol_version;
-        let mut params = Map::new();
-        params.insert("progressToken".into(), token.clone());
-        params.insert("progress".into(), report.progress.into());
-        if let Some(total) = report.total {
-            params.insert("total".into(), total.into());
-        }
-        if let (Some(message), true) = (report.message, version >= ProtocolVersion::V2025_03_26) {
-            params.insert("message".into(), message.into());
-        }
-        state.last_progress = Some(report.progress);
-        state.last_sent = Some(now);
-        self.inner.notifier.send(&json!({
-            "jsonrpc": "2.0",
-            "method": "notifications/progress",
-            "params": params,
-        }));
     }
 
     /// Sends a log message to the client (`notifications/message`) if the client's level

@@ -71,7 +71,7 @@ pub use error::Error;
 pub use extract::{Extract, Rejection, State, States, ToolCall};
 pub use mcp_macros::mcp_tool;
 pub use registry::{SourceLocation, ToolHints};
-pub use result::{CallToolResult, IntoCallToolResult, Json};
+pub use result::{CallToolResult, IntoCallToolResult, Json, ToolError};
 pub use server::{
     DEFAULT_CLIENT_REQUEST_TIMEOUT, DEFAULT_LIST_TTL, DEFAULT_MAX_IN_FLIGHT,
     DEFAULT_MAX_MESSAGE_SIZE, DEFAULT_PAGE_SIZE, DEFAULT_SHUTDOWN_GRACE, Server,

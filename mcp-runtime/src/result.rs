@@ -20,6 +20,10 @@ pub struct CallToolResult {
     /// Whether the tool failed. A failed call is still a successful JSON-RPC response, so
     /// the model sees the message and can correct itself.
     pub is_error: bool,
+    /// Whether this is the message of an error the tool did not mark public (any `Err`
+    /// other than a [`ToolError`]): hidden from clients by
+    /// [`Server::mask_error_details`](crate::Server::mask_error_details).
+    pub(crate) private_error: bool,
 }
 
 impl CallToolResult {
@@ -29,6 +33,7 @@ impl CallToolResult {
             content: content.into_iter().collect(),
             structured_content: None,
             is_error: false,
+            private_error: false,
         }
     }
 
@@ -38,6 +43,7 @@ impl CallToolResult {
             content: vec![Content::text(message)],
             structured_content: None,
             is_error: true,
+            private_error: false,
         }
     }
 
@@ -47,6 +53,7 @@ impl CallToolResult {
             content: vec![Content::text(value.to_string())],
             structured_content: Some(value),
             is_error: false,
+            private_error: false,
         }
     }
 }
@@ -60,7 +67,7 @@ impl CallToolResult {
 /// | [`Json<T>`] | `structuredContent` + the same JSON as text; `outputSchema` from `T` |
 /// | [`Content`], `Vec<Content>` | those blocks |
 /// | [`CallToolResult`] | as is |
-/// | `Result<T, E>` where `T` is any of the above and `E: Display` | `Err` → `isError: true` with the error's message |
+/// | `Result<T, E>` where `T` is any of the above and `E: Display` | `Err` → `isError: true` with the error's message (hidden by [`Server::mask_error_details`](crate::Server::mask_error_details) unless `E` is [`ToolError`]) |
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from an MCP tool",
     label = "not a tool result type",
@@ -136,17 +143,84 @@ text_results!(
 impl<T, E> IntoCallToolResult for Result<T, E>
 where
     T: IntoCallToolResult,
-    E: Display,
+    E: Display + 'static,
 {
     fn into_call_tool_result(self) -> CallToolResult {
         match self {
             Ok(value) => value.into_call_tool_result(),
-            Err(error) => CallToolResult::error(error.to_string()),
+            Err(error) => {
+                let public = (&error as &dyn std::any::Any).is::<ToolError>();
+                let mut result = CallToolResult::error(error.to_string());
+                result.private_error = !public;
+                result
+            }
         }
     }
 
     fn output_schema(generator: &mut SchemaGenerator) -> Option<Schema> {
         T::output_schema(generator)
+    }
+}
+
+/// An error whose message is meant for the client: always shown, even when the server
+/// [masks error details](crate::Server::mask_error_details). Return it from a tool
+/// (`Result<T, ToolError>`) for failures the model should read and act on — "no such
+/// city", "the quota is used up" — and let other error types carry internal detail.
+///
+/// A panic whose payload is a `ToolError` (`std::panic::panic_any(ToolError::new(..))`)
+/// shows its message too; any other panic is reported only as "the tool panicked".
+///
+/// ```
+/// use mcp_runtime::{mcp_tool, ToolError};
+///
+/// /// Look up a user.
+/// #[mcp_tool(read_only)]
+/// async fn user(id: u64) -> Result<String, ToolError> {
+///     if id == 0 {
+///         return Err(ToolError::new("user ids start at 1"));
+///     }
+///     Ok(format!("user {id}"))
+/// }
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ToolError(String);
+
+impl ToolError {
+    /// An error with this message for the client.
+    pub fn new(message: impl Into<String>) -> Self {
+        ToolError(message.into())
+    }
+
+    /// The message.
+    pub fn message(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Display for ToolError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ToolError {}
+
+impl From<String> for ToolError {
+    fn from(message: String) -> Self {
+        ToolError(message)
+    }
+}
+
+impl From<&str> for ToolError {
+    fn from(message: &str) -> Self {
+        ToolError(message.to_owned())
+    }
+}
+
+/// So `ctx.elicit(..).await?` works in a tool returning `Result<_, ToolError>`.
+impl From<crate::ClientRequestError> for ToolError {
+    fn from(error: crate::ClientRequestError) -> Self {
+        ToolError(error.to_string())
     }
 }
 

@@ -43,6 +43,7 @@ pub struct Server {
     call_timeout: Option<Duration>,
     shutdown_grace: Duration,
     client_request_timeout: Duration,
+    mask_error_details: bool,
     states: States,
     tools: ToolSet,
 }
@@ -73,6 +74,7 @@ impl Server {
             call_timeout: None,
             shutdown_grace: DEFAULT_SHUTDOWN_GRACE,
             client_request_timeout: DEFAULT_CLIENT_REQUEST_TIMEOUT,
+            mask_error_details: false,
             states: States::default(),
             tools: ToolSet::new(),
         }
@@ -142,6 +144,18 @@ impl Server {
         self
     }
 
+    /// Hides the message of every tool error not marked public: an `Err(e)` returned by a
+    /// tool reaches the client as "Tool `name` failed. The details were logged on the
+    /// server." (the message goes to the server's log instead), unless `e` is a
+    /// [`ToolError`](crate::ToolError), whose message is meant for the client. Use it when
+    /// errors from databases or HTTP clients could carry internal detail. (Panics are
+    /// always masked, unless their payload is a `ToolError`; argument validation errors are
+    /// always shown, since they are about the client's own input.)
+    pub fn mask_error_details(mut self) -> Self {
+        self.mask_error_details = true;
+        self
+    }
+
     /// A handle on this server's tools, to disable and enable them by name or tag and to
     /// add tools defined at run time — before serving or while serving, from anywhere.
     ///
@@ -186,6 +200,7 @@ impl Server {
             call_slots: Arc::new(tokio::sync::Semaphore::new(self.max_in_flight)),
             call_timeout: self.call_timeout,
             client_request_timeout: self.client_request_timeout,
+            mask_error_details: self.mask_error_details,
             states: Arc::new(self.states),
         }))
     }

@@ -23,7 +23,7 @@ use crate::context::{
 use crate::extract::States;
 use crate::invoke::ToolFuture;
 use crate::jsonrpc::{self, Incoming, RequestId, RpcError, UnknownId, code};
-use crate::result::CallToolResult;
+use crate::result::{CallToolResult, ToolError};
 use crate::shape;
 use crate::tool_set::ToolSet;
 use crate::version::ProtocolVersion;
@@ -59,6 +59,8 @@ pub(crate) struct ServerCore {
     pub call_slots: Arc<tokio::sync::Semaphore>,
     /// How long a call may run before it is stopped with an `isError` result.
     pub call_timeout: Option<std::time::Duration>,
+    /// Whether the messages of errors not marked public are hidden from clients.
+    pub mask_error_details: bool,
     /// How long a tool waits for the client to answer one of its requests.
     pub client_request_timeout: std::time::Duration,
     /// Values registered with `Server::state`.
@@ -620,6 +622,7 @@ impl Session {
             .map(std::time::Duration::from_millis)
             .or(self.core.call_timeout);
         let finished_request = Arc::clone(&request);
+        let mask_errors = self.core.mask_error_details;
         let result = async move {
             // Waits, rather than failing, while the tool's own limit or the server-wide one
             // is reached; the tool's first, so a busy tool does not hold server-wide slots.
@@ -645,11 +648,18 @@ impl Session {
                     finished_request.finish();
                     return round.input_required_result();
                 }
-                Ok(Err(panic)) => {
-                    let message = panic_message(panic.as_ref());
-                    tracing::error!(tool = %name, panic = %message, "a tool panicked");
-                    CallToolResult::error(format!("Tool `{name}` failed: it panicked."))
-                }
+                Ok(Err(panic)) => match panic.downcast::<ToolError>() {
+                    // A panic the tool marked public: its message is for the client.
+                    Ok(public) => {
+                        tracing::warn!(tool = %name, panic = %public, "a tool panicked with a public error");
+                        CallToolResult::error(public.message().to_owned())
+                    }
+                    Err(panic) => {
+                        let message = panic_message(panic.as_ref());
+                        tracing::error!(tool = %name, panic = %message, "a tool panicked");
+                        CallToolResult::error(format!("Tool `{name}` failed: it panicked."))
+                    }
+                },
                 Err(limit) => {
                     finished_request.cancel();
                     tracing::warn!(tool = %name, ?limit, "a tool call timed out");
@@ -658,6 +668,14 @@ impl Session {
                         describe_duration(limit)
                     ))
                 }
+            };
+            let result = if mask_errors && result.private_error {
+                tracing::error!(tool = %name, error = ?result.content, "a tool failed (details masked from the client)");
+                CallToolResult::error(format!(
+                    "Tool `{name}` failed. The details were logged on the server."
+                ))
+            } else {
+                result
             };
             // Nothing about this request may be sent after its response.
             finished_request.finish();

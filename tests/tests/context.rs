@@ -237,3 +237,53 @@ fn per_tool_limits_from_the_attribute() {
         "{response}"
     );
 }
+
+#[test]
+fn the_last_progress_report_is_not_lost_to_coalescing() {
+    let mut client = fixture();
+    client.initialize("2025-11-25");
+    let response = client.request(
+        "tools/call",
+        json!({"name": "quick_progress", "arguments": {"steps": 500}, "_meta": {"progressToken": 9}}),
+    );
+    assert_eq!(first_text(&response["result"]), "500 quick steps");
+    let progress = notifications(&client.transcript, "notifications/progress");
+    assert_eq!(
+        progress.last().unwrap()["params"]["progress"].as_f64(),
+        Some(500.0),
+        "the final report was dropped: {progress:?}"
+    );
+    assert!(progress.len() <= 3, "{progress:?}");
+}
+
+#[test]
+fn error_details_are_masked_unless_marked_public() {
+    for (masked, private_text) in [
+        (false, "connection to 10.0.0.7:5432 refused"),
+        (
+            true,
+            "Tool `fails_privately` failed. The details were logged on the server.",
+        ),
+    ] {
+        let args: &[&str] = if masked { &["--mask-errors"] } else { &[] };
+        let mut client = StdioClient::spawn(env!("CARGO_BIN_EXE_fixture"), args);
+        client.initialize("2025-11-25");
+        let mut call = |name: &str| {
+            let response = client.request("tools/call", json!({"name": name}));
+            assert_eq!(response["result"]["isError"], true, "{response}");
+            first_text(&response["result"]).to_owned()
+        };
+        assert_eq!(call("fails_privately"), private_text);
+        // A ToolError is meant for the client, returned or as a panic payload.
+        assert_eq!(call("fails_publicly"), "the quota is used up");
+        assert_eq!(call("panics_publicly"), "the disk is full");
+        // Any other panic never shows its message.
+        assert_eq!(call("panics"), "Tool `panics` failed: it panicked.");
+        // Argument errors are about the client's own input: always shown.
+        let invalid = call("echo");
+        assert!(
+            invalid.contains("\"text\" is a required property"),
+            "{invalid}"
+        );
+    }
+}

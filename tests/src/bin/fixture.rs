@@ -1,5 +1,5 @@
 //! A server exercising every tool shape the runtime supports, for the end-to-end tests.
-//! `fixture [--page-size N] [--client-request-timeout-ms N]`.
+//! `fixture [--page-size N] [--client-request-timeout-ms N] [--mask-errors]`.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -150,6 +150,37 @@ fn prints() -> &'static str {
     println!("{{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{{}}}} <- a fake response");
     print!("and a line without its end");
     "printed"
+}
+
+/// Reports progress `steps` times in a tight loop and returns at once.
+#[mcp_tool]
+async fn quick_progress(
+    /// How many progress reports.
+    steps: u32,
+    ctx: Context,
+) -> String {
+    for step in 1..=steps {
+        ctx.progress(f64::from(step), Some(f64::from(steps)), None);
+    }
+    format!("{steps} quick steps")
+}
+
+/// Fails with an internal error (e.g. from a database driver).
+#[mcp_tool]
+async fn fails_privately() -> Result<String, std::io::Error> {
+    Err(std::io::Error::other("connection to 10.0.0.7:5432 refused"))
+}
+
+/// Fails with an error meant for the client.
+#[mcp_tool]
+async fn fails_publicly() -> Result<String, mcp_runtime::ToolError> {
+    Err(mcp_runtime::ToolError::new("the quota is used up"))
+}
+
+/// Panics with an error meant for the client.
+#[mcp_tool]
+async fn panics_publicly() -> String {
+    std::panic::panic_any(mcp_runtime::ToolError::new("the disk is full"))
 }
 
 /// Reports progress `steps` times in a tight loop, then logs at every level.
@@ -365,19 +396,17 @@ async fn main() -> Result<(), mcp_runtime::Error> {
         .title("Fixture")
         .state(CancellationsSeen::default())
         .call_timeout(Duration::from_secs(5));
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    for pair in args.chunks(2) {
-        match pair {
-            [flag, size] if flag == "--page-size" => {
-                server = server.page_size(size.parse().expect("a page size"));
-            }
-            [flag, ms] if flag == "--client-request-timeout-ms" => {
-                server = server.client_request_timeout(Duration::from_millis(
-                    ms.parse().expect("milliseconds"),
-                ));
-            }
-            other => panic!("unknown arguments: {other:?}"),
-        }
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        let mut value = || args.next().expect("a value after the flag");
+        server = match flag.as_str() {
+            "--page-size" => server.page_size(value().parse().expect("a page size")),
+            "--client-request-timeout-ms" => server.client_request_timeout(Duration::from_millis(
+                value().parse().expect("milliseconds"),
+            )),
+            "--mask-errors" => server.mask_error_details(),
+            other => panic!("unknown argument: {other}"),
+        };
     }
     server.serve_stdio().await
 }
