@@ -14,9 +14,12 @@ bash interop/setup.sh
 cargo test --workspace --all-targets
 cargo test --workspace --doc
 
-# The example binaries the interop suites drive (built above; this only makes sure).
+# The binaries the interop suites drive (built above; this only makes sure): the examples, and the
+# test fixture server for the progress, logging and cancellation round-trips.
 cargo build --package mcp-examples --bins
+cargo build --package mcp-tests --bin fixture
 bin="${CARGO_TARGET_DIR:-target}/debug"
 bash interop/run.sh interop/expectations/files.json -- "$bin/files" interop/fixtures/files-root
 bash interop/run.sh interop/expectations/conformance.json -- "$bin/conformance"
 bash interop/run.sh interop/expectations/calculator.json -- "$bin/calculator"
+bash interop/run.sh interop/expectations/fixture.json -- "$bin/fixture"

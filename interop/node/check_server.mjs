@@ -13,12 +13,33 @@
 //               modern (versionNegotiation mode 'auto': server/discover, must land on 2026-07-28).
 // --era all (default) runs every era the chosen SDK has.
 //
+// Calls may also ask for progress (`onprogress` in the request options), a log level
+// (`setLoggingLevel` in the handshake eras, the per-request `_meta` `io.modelcontextprotocol/logLevel`
+// in the modern one) with the `notifications/message` a notification handler must receive, or a
+// cancellation (an AbortSignal in the request options, which makes the SDK send
+// `notifications/cancelled`); the wire is watched for that notification and for a response that
+// must not come.
+//
 // One PASS/FAIL line per check, then `<label>: N passed, M failed`; exit 1 on any failure.
 // The expectation format is documented in interop/README.md; expect.mjs implements it.
 
 import { readFileSync } from 'node:fs';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
-import { checkCallOutcome, checkToolListing, ExpectationError, js, loadExpectations, Reporter, selected, short } from './expect.mjs';
+import {
+  CANCEL_GRACE_MS,
+  checkCallOutcome,
+  checkLogs,
+  checkProgress,
+  checkToolListing,
+  ExpectationError,
+  js,
+  loadExpectations,
+  LOG_LEVEL_META_KEY,
+  NOTIFICATION_GRACE_MS,
+  Reporter,
+  selected,
+  short,
+} from './expect.mjs';
 
 const HANDSHAKE_REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
 const MODERN = '2026-07-28';
@@ -37,7 +58,10 @@ const SDKS = {
     async load() {
       const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
       const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
-      return { Client, StdioClientTransport };
+      const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+      // 1.x registers notification handlers by zod schema.
+      const onLog = (client, handler) => client.setNotificationHandler(LoggingMessageNotificationSchema, handler);
+      return { Client, StdioClientTransport, onLog };
     },
   },
   client: {
@@ -47,7 +71,8 @@ const SDKS = {
     async load() {
       const { Client } = await import('@modelcontextprotocol/client');
       const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
-      return { Client, StdioClientTransport };
+      const onLog = (client, handler) => client.setNotificationHandler('notifications/message', handler);
+      return { Client, StdioClientTransport, onLog };
     },
   },
 };
@@ -169,6 +194,7 @@ async function checkSession(sdkKey, mod, client, transport, plan, label, negotia
   // Sniff the wire (after connect) so a JSON-RPC error from the server can be told apart from an
   // error the SDK raised itself (e.g. output-schema validation, which also uses code -32602).
   const responses = new Map();
+  const cancelsSent = new Set(); // requestId of every notifications/cancelled the SDK sent
   let lastCallId;
   const onmessage = transport.onmessage;
   const wire = Boolean(process.env.INTEROP_WIRE);
@@ -181,8 +207,25 @@ async function checkSession(sdkKey, mod, client, transport, plan, label, negotia
   transport.send = (msg, options) => {
     if (wire) console.error(`>> ${short(JSON.stringify(msg), 400)}`);
     if (msg?.method === 'tools/call') lastCallId = msg.id;
+    if (msg?.method === 'notifications/cancelled') cancelsSent.add(msg.params?.requestId);
     return send(msg, options);
   };
+  // Log messages, whichever request they belong to; runCall clears the list before each call.
+  const logs = [];
+  mod.onLog(client, (notification) => {
+    logs.push(notification.params);
+  });
+  // Both TypeScript SDKs run notification handlers a microtask late but drop a call's progress
+  // handler as soon as its response is read, so a progress notification that arrives in the same
+  // stdout chunk as the response is dropped; the SDK reports it to onerror, with its JSON.
+  const droppedProgress = [];
+  const unknownToken = /^Received a progress notification for an unknown token: (.*)$/s;
+  client.onerror = (e) => {
+    const m = unknownToken.exec(String(e?.message ?? ''));
+    if (m) droppedProgress.push(JSON.parse(m[1]));
+    else if (process.env.INTEROP_DEBUG) console.error(`client onerror: ${describe(e)}`);
+  };
+  const wireSeen = { responses, cancelsSent, logs, droppedProgress };
 
   // tools/list, following nextCursor across every page.
   const tools = [];
@@ -259,23 +302,95 @@ async function checkSession(sdkKey, mod, client, transport, plan, label, negotia
       await client.listTools(c === undefined ? undefined : { cursor: c }, { timeout: ms });
     }
     if (sdkKey === 'sdk' && tool?.outputSchema) (client.getToolOutputValidator(name) ? armed : unarmed).add(name);
-    await runCall(sdkKey, client, call, tool, version, label, rep, ms, ajv, responses, () => lastCallId);
+    await runCall(sdkKey, client, call, tool, version, plan.era, label, rep, ms, ajv, wireSeen, () => lastCallId);
   }
   if (armed.size || unarmed.size) {
     rep.check(!unarmed.size, label, `SDK output-schema validation was armed when calling ${armed.size + unarmed.size} tool(s) with an outputSchema` + (unarmed.size ? `; NOT for ${js([...unarmed])}` : ''));
   }
 }
 
-async function runCall(sdkKey, client, call, tool, version, label, rep, ms, ajv, responses, lastCallId) {
+/** The SDK's callTool, whichever major version. */
+function callTool(sdkKey, client, params, options) {
+  return sdkKey === 'sdk' ? client.callTool(params, undefined, options) : client.callTool(params, options);
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A call's `logLevel`: `logging/setLevel` before it (handshake eras; the level then holds for the
+ * rest of the connection), or the request's own `_meta` level (modern). Returns [_meta, description].
+ */
+async function applyLogLevel(client, call, era, label, rep, ms) {
+  const level = call.logLevel;
+  if (level === undefined) return [undefined, era === 'modern' ? 'no _meta logLevel' : "the connection's current level"];
+  if (era === 'modern') return [{ [LOG_LEVEL_META_KEY]: level }, `_meta logLevel ${level}`];
+  try {
+    const result = await client.setLoggingLevel(level, { timeout: ms });
+    rep.ok(label, `logging/setLevel ${level} -> ${js(result)}`);
+  } catch (e) {
+    rep.fail(label, `logging/setLevel ${level} -> ${describe(e)}`);
+  }
+  return [undefined, `setLoggingLevel ${level}`];
+}
+
+/**
+ * Start the call, abort its AbortSignal after `cancelAfterMs`: the SDK sends
+ * `notifications/cancelled`, and the server must send no response for it.
+ */
+async function runCancel(sdkKey, client, call, params, title, label, rep, ms, wireSeen, lastCallId) {
+  const after = call.cancelAfterMs;
+  const problems = [];
+  const before = lastCallId();
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(new Error('interop check cancelled the call')), after);
+  try {
+    const result = await callTool(sdkKey, client, params, { timeout: ms, signal: abort.signal });
+    problems.push(`the call finished before it was cancelled: ${js(result, 120)}`);
+  } catch (e) {
+    if (!abort.signal.aborted) problems.push(`the call failed before it was cancelled: ${describe(e)}`);
+  } finally {
+    clearTimeout(timer);
+  }
+  const id = lastCallId();
+  if (id === before) problems.push('the SDK sent no tools/call');
+  else {
+    await sleep(CANCEL_GRACE_MS);
+    if (abort.signal.aborted && !wireSeen.cancelsSent.has(id)) problems.push(`the SDK sent no notifications/cancelled for request ${js(id)}`);
+    const raw = wireSeen.responses.get(id);
+    if (raw && abort.signal.aborted) problems.push(`the server answered the cancelled request: ${js(raw, 200)}`);
+  }
+  rep.check(
+    !problems.length,
+    label,
+    `${title} cancelled after ${after} ms (AbortSignal -> notifications/cancelled) -> expecting no response within ${CANCEL_GRACE_MS} ms` + (problems.length ? ` :: ${problems.join('; ')}` : ''),
+  );
+}
+
+async function runCall(sdkKey, client, call, tool, version, era, label, rep, ms, ajv, wireSeen, lastCallId) {
+  const responses = wireSeen.responses;
   const name = call.tool;
   const args = call.arguments ?? {};
   const title = call.label ?? `tools/call ${name} ${js(args, 100)}`;
+  const [meta, levelHow] = await applyLogLevel(client, call, era, label, rep, ms);
+  const params = { name, arguments: args, ...(meta && { _meta: meta }) };
+  if ('cancelAfterMs' in call) {
+    await runCancel(sdkKey, client, call, params, title, label, rep, ms, wireSeen, lastCallId);
+    return;
+  }
+  const updates = [];
+  const options = { timeout: ms };
+  if ('progress' in call) {
+    options.onprogress = ({ progress, total, message }) => {
+      updates.push({ progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) });
+    };
+  }
+  wireSeen.logs.length = 0;
+  wireSeen.droppedProgress.length = 0;
   let outcome;
   let sdkNote = null;
   const before = lastCallId();
   try {
-    const params = { name, arguments: args };
-    const result = sdkKey === 'sdk' ? await client.callTool(params, undefined, { timeout: ms }) : await client.callTool(params, { timeout: ms });
+    const result = await callTool(sdkKey, client, params, options);
     outcome = { result };
   } catch (e) {
     const id = lastCallId();
@@ -309,6 +424,23 @@ async function runCall(sdkKey, client, call, tool, version, label, rep, ms, ajv,
     }
   }
   rep.check(!problems.length, label, `${title} -> ${summary}` + (problems.length ? ` :: ${problems.join('; ')}` : ''));
+
+  if ('progress' in call || 'logs' in call) await sleep(NOTIFICATION_GRACE_MS); // stragglers handed over just after the result
+  if ('progress' in call) {
+    const callId = lastCallId();
+    const dropped = wireSeen.droppedProgress
+      .filter((n) => n?.params?.progressToken === callId)
+      .map(({ params: { progress, total, message } }) => ({ progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) }));
+    const [bad, got] = checkProgress(call.progress, [...updates, ...dropped]);
+    const note = dropped.length
+      ? ` (the SDK dropped the last ${dropped.length}: they came with the response, and it reported them to onerror as "unknown token"; an SDK race, see interop/README.md)`
+      : '';
+    rep.check(!bad.length, label, `${name}: onprogress got ${got}${note} (wanted ${js(call.progress, 100)})` + (bad.length ? ` :: ${bad.join('; ')}` : ''));
+  }
+  if ('logs' in call) {
+    const [bad, got] = checkLogs(call.logs, [...wireSeen.logs]);
+    rep.check(!bad.length, label, `${name} (${levelHow}): notifications/message handler got ${got}` + (bad.length ? ` :: ${bad.join('; ')}` : ''));
+  }
 }
 
 async function main() {

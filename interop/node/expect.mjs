@@ -11,7 +11,15 @@ export const STRUCTURED_SINCE = '2025-06-18'; // structuredContent / outputSchem
 export const MODERN_SINCE = '2026-07-28'; // stateless era: outputSchema may have any root (SEP-2106)
 
 const TOP_KEYS = ['$comment', 'server', 'tools', 'allowExtraTools', 'requireDescriptions', 'allowDowngrade', 'toolChecks', 'calls'];
-const CALL_KEYS = ['$comment', 'label', 'tool', 'arguments', 'expect', 'eras', 'minRevision', 'maxRevision', 'clients'];
+const CALL_KEYS = ['$comment', 'label', 'tool', 'arguments', 'expect', 'eras', 'minRevision', 'maxRevision', 'clients', 'progress', 'logLevel', 'logs', 'cancelAfterMs'];
+const PROGRESS_KEYS = ['$comment', 'min', 'max', 'last', 'total'];
+export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+export const LOG_LEVEL_META_KEY = 'io.modelcontextprotocol/logLevel';
+// How long after a call's result the checks keep collecting its progress / log notifications (an
+// SDK may hand them to the handler a little after the result), and how long after a cancellation
+// they wait for a response that must not come. Same values as expectations.py.
+export const NOTIFICATION_GRACE_MS = 200;
+export const CANCEL_GRACE_MS = 500;
 export const CLIENTS = ['python', 'node-sdk', 'node-client', 'inspector'];
 const EXPECT_KEYS = ['$comment', 'isError', 'text', 'textContains', 'textMatches', 'structured', 'textJson', 'content', 'protocolError', 'errorContains'];
 const TOOLCHECK_KEYS = ['$comment', 'tool', 'match', 'eras', 'minRevision', 'maxRevision', 'clients'];
@@ -40,6 +48,70 @@ function checkFilters(obj, where) {
   }
 }
 
+/** The progress / logging / cancellation keys of a call. */
+function checkNotificationKeys(call, where) {
+  if ('progress' in call) {
+    const p = call.progress;
+    if (!isObject(p)) throw new ExpectationError(`${where}.progress must be an object`);
+    noUnknown(p, PROGRESS_KEYS, `${where}.progress`);
+    for (const key of ['min', 'max']) {
+      if (key in p && !(Number.isInteger(p[key]) && p[key] >= 0)) throw new ExpectationError(`${where}.progress.${key} must be a non-negative integer`);
+    }
+    if ('last' in p && !isObject(p.last)) throw new ExpectationError(`${where}.progress.last must be an object pattern ({progress, total, message})`);
+  }
+  if ('logLevel' in call && !LOG_LEVELS.includes(call.logLevel)) throw new ExpectationError(`${where}.logLevel must be one of ${JSON.stringify(LOG_LEVELS)}`);
+  if ('logs' in call && !(Array.isArray(call.logs) && call.logs.every(isObject))) {
+    throw new ExpectationError(`${where}.logs must be a list of object patterns ({level, logger, data})`);
+  }
+  if ('cancelAfterMs' in call) {
+    if (!(typeof call.cancelAfterMs === 'number' && call.cancelAfterMs > 0)) throw new ExpectationError(`${where}.cancelAfterMs must be a positive number`);
+    const clash = ['expect', 'progress', 'logs'].filter((k) => k in call).sort();
+    if (clash.length) throw new ExpectationError(`${where}: cancelAfterMs excludes ${JSON.stringify(clash)} (a cancelled call has no outcome to check)`);
+  }
+}
+
+/**
+ * The progress notifications one call's handler received ({progress, total?, message?} each, in
+ * arrival order) against a `progress` expectation. Returns [problems, summary].
+ */
+export function checkProgress(spec, updates) {
+  const problems = [];
+  const values = updates.map((u) => u.progress);
+  const summary = `${updates.length} progress notification(s) [${values.slice(0, 8).map((v) => js(v)).join(', ')}${values.length > 8 ? ', ...' : ''}]`;
+  const min = spec.min ?? 1;
+  if (updates.length < min) problems.push(`expected at least ${min}, got ${updates.length}`);
+  if ('max' in spec && updates.length > spec.max) problems.push(`expected at most ${spec.max} (coalescing), got ${updates.length}`);
+  for (let i = 1; i < values.length; i++) {
+    if (!(isNumber(values[i - 1]) && isNumber(values[i]) && values[i] > values[i - 1])) {
+      problems.push(`not strictly increasing at #${i}: ${js(values[i - 1])} then ${js(values[i])}`);
+      break;
+    }
+  }
+  if ('total' in spec) {
+    const bad = updates.filter((u) => subsetMismatch(spec.total, u.total) !== null);
+    if (bad.length) problems.push(`total is not ${js(spec.total)} in ${bad.length} notification(s), e.g. ${js(bad[0])}`);
+  }
+  if ('last' in spec) {
+    if (!updates.length) problems.push(`no last notification to match ${js(spec.last)}`);
+    else {
+      const why = subsetMismatch(spec.last, updates[updates.length - 1], 'last');
+      if (why) problems.push(why);
+    }
+  }
+  return [problems, summary];
+}
+
+/**
+ * The `notifications/message` params one call's handler received ({level, logger?, data}, in
+ * arrival order) against a `logs` expectation (same length, element-wise subset match).
+ */
+export function checkLogs(patterns, messages) {
+  const shown = messages.slice(0, 6).map((m) => `${m.level} ${js(m.data, 40)}`).join(', ') + (messages.length > 6 ? ', ...' : '');
+  const summary = `${messages.length} notifications/message` + (messages.length ? ` [${shown}]` : '');
+  const why = subsetMismatch(patterns, messages, 'logs');
+  return [why ? [why] : [], summary];
+}
+
 export function loadExpectations(path) {
   const exp = JSON.parse(readFileSync(path, 'utf8'));
   if (!isObject(exp)) throw new ExpectationError('top level must be an object');
@@ -61,6 +133,7 @@ export function loadExpectations(path) {
       throw new ExpectationError(`${where}.expect: protocolError excludes result expectations`);
     }
     if ('textMatches' in expect) new RegExp(expect.textMatches);
+    checkNotificationKeys(call, where);
     checkFilters(call, where);
   });
   exp.toolChecks.forEach((tc, i) => {

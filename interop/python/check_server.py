@@ -10,6 +10,11 @@ Eras (mcp 2.3.0 speaks both):
     modern  `Client(mode="auto")`: the SDK probes `server/discover` at 2026-07-28 and falls back to
             `initialize` only if the server gives no modern evidence; the check requires 2026-07-28.
 
+Calls may also ask for progress (a `progress_callback`), a log level (`logging/setLevel` in the
+legacy era, the per-request `_meta` `io.modelcontextprotocol/logLevel` in the modern one) with
+the `notifications/message` the `logging_callback` must receive, or a cancellation (an anyio
+cancel scope around `call_tool`, which makes the SDK send `notifications/cancelled`).
+
 Prints one PASS/FAIL line per check and a closing `python: N passed, M failed` line; exits 1 on any
 failure. The expectation format is documented in interop/README.md; expectations.py implements it.
 """
@@ -17,11 +22,14 @@ failure. The expectation format is documented in interop/README.md; expectations
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
+import logging
 import os
 import sys
 import tempfile
 import traceback
+import warnings
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -30,16 +38,22 @@ import anyio
 import jsonschema
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.shared import jsonrpc_dispatcher
 from mcp.shared.exceptions import MCPError
 from mcp.types import Implementation
 from mcp.types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION, LATEST_MODERN_VERSION
+from mcp_types import LOG_LEVEL_META_KEY
 from pydantic import ValidationError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from expectations import (  # noqa: E402
+    CANCEL_GRACE_S,
+    NOTIFICATION_GRACE_S,
     ExpectationError,
     Reporter,
     check_call_outcome,
+    check_logs,
+    check_progress,
     check_tool_listing,
     load_expectations,
     selected,
@@ -68,6 +82,39 @@ def dump(model: Any) -> Any:
     return model.model_dump(by_alias=True, mode="json", exclude_none=True)
 
 
+# The dispatcher logs (at DEBUG) every response whose request is no longer pending, which is how a
+# response to a cancelled request would show; the SDK raises nothing for it.
+LATE_RESPONSE_LOG = "dropping response for unknown/late request id"
+
+
+class Notifications(logging.Handler):
+    """What arrives outside the results: log messages (the session's `logging_callback`) and the
+    dispatcher's note of responses to requests no longer pending (late responses)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.logs: list[dict[str, Any]] = []
+        self.late: list[str] = []
+        # Without this text in the SDK, a late response would go unnoticed: fail instead.
+        self.can_see_late = LATE_RESPONSE_LOG in inspect.getsource(jsonrpc_dispatcher)
+        log = logging.getLogger(jsonrpc_dispatcher.__name__)
+        log.setLevel(logging.DEBUG)
+        log.propagate = False
+        log.addHandler(self)
+
+    def close(self) -> None:
+        logging.getLogger(jsonrpc_dispatcher.__name__).removeHandler(self)
+        super().close()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        text = record.getMessage()
+        if text.startswith(LATE_RESPONSE_LOG):
+            self.late.append(text)
+
+    async def on_log(self, params: Any) -> None:
+        self.logs.append(dump(params))
+
+
 async def run_era(
     era: str, command: list[str], exp: dict[str, Any], rep: Reporter, timeout: float, show_stderr: bool
 ) -> None:
@@ -75,6 +122,7 @@ async def run_era(
     label = f"python/{era}"
     rep.section(f"{label}: mcp {metadata.version('mcp')} Client(mode={mode!r}), expecting protocol {want_version}")
     params = StdioServerParameters(command=command[0], args=command[1:], env=dict(os.environ))
+    notes = Notifications()
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
         client = Client(
             stdio_client(params, errlog=sys.stderr if show_stderr else errlog),
@@ -82,12 +130,14 @@ async def run_era(
             read_timeout_seconds=timeout,
             client_info=Implementation(name="mcp-runtime-interop-python", version=metadata.version("mcp")),
             cache=None,  # every list_tools goes to the server
+            logging_callback=notes.on_log,
+            # No client-wide log_level: a modern-era call opts in to log messages itself (logLevel).
         )
         failures_before = rep.failed
         try:
             with anyio.fail_after(timeout * 4):
                 async with client:
-                    await check_session(client, era, label, want_version, exp, rep)
+                    await check_session(client, era, label, want_version, exp, rep, notes)
         except TimeoutError:
             rep.fail(label, f"session timed out after {timeout * 4:.0f}s")
         except Exception as e:  # noqa: BLE001 - anything escaping is a failed run, reported, never a crash
@@ -99,10 +149,11 @@ async def run_era(
             tail = errlog.read()[-3000:]
             if tail.strip():
                 print(f"---- server stderr (last 3000 chars) for {label} ----\n{tail}\n---- end server stderr ----")
+    notes.close()
 
 
 async def check_session(
-    client: Client, era: str, label: str, want_version: str, exp: dict[str, Any], rep: Reporter
+    client: Client, era: str, label: str, want_version: str, exp: dict[str, Any], rep: Reporter, notes: Notifications
 ) -> None:
     version = client.protocol_version
     info = client.server_info
@@ -155,7 +206,7 @@ async def check_session(
     for i, call in enumerate(exp["calls"]):
         if not selected(call, era, version):
             continue
-        await run_call(client, call, i, by_name, version, label, rep)
+        await run_call(client, call, i, by_name, version, era, label, rep, notes)
 
 
 async def run_call(
@@ -164,16 +215,34 @@ async def run_call(
     index: int,
     by_name: dict[str, dict[str, Any]],
     version: str,
+    era: str,
     label: str,
     rep: Reporter,
+    notes: Notifications,
 ) -> None:
     name = call["tool"]
     args = call.get("arguments", {})
     title = call.get("label") or f"tools/call {name} {js(args, 100)}"
+    meta, level_how = await apply_log_level(client, call, era, label, rep)
+    if "cancelAfterMs" in call:
+        await run_cancel(client, call, name, args, meta, title, label, rep, notes)
+        return
+
+    updates: list[dict[str, Any]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        update: dict[str, Any] = {"progress": progress}
+        if total is not None:
+            update["total"] = total
+        if message is not None:
+            update["message"] = message
+        updates.append(update)
+
+    notes.logs.clear()
     outcome: dict[str, Any]
     sdk_note = None
     try:
-        result = await client.call_tool(name, args)
+        result = await client.call_tool(name, args, progress_callback=on_progress if "progress" in call else None, meta=meta)
         outcome = {"result": dump(result)}
     except MCPError as e:
         outcome = {"error": {"code": e.code, "message": e.error.message, "data": e.error.data}}
@@ -206,6 +275,82 @@ async def run_call(
                 problems.append(f"outputSchema is not a valid JSON Schema: {e.message}")
 
     rep.check(not problems, label, f"{title} -> {summary}" + ("" if not problems else " :: " + "; ".join(problems)))
+
+    if "progress" in call or "logs" in call:
+        await anyio.sleep(NOTIFICATION_GRACE_S)  # stragglers the SDK hands over just after the result
+    if "progress" in call:
+        problems, summary = check_progress(call["progress"], list(updates))
+        rep.check(
+            not problems,
+            label,
+            f"{name}: progress_callback got {summary} (wanted {js(call['progress'], 100)})"
+            + ("" if not problems else " :: " + "; ".join(problems)),
+        )
+    if "logs" in call:
+        problems, summary = check_logs(call["logs"], list(notes.logs))
+        rep.check(
+            not problems,
+            label,
+            f"{name} ({level_how}): logging_callback got {summary}" + ("" if not problems else " :: " + "; ".join(problems)),
+        )
+
+
+async def apply_log_level(
+    client: Client, call: dict[str, Any], era: str, label: str, rep: Reporter
+) -> tuple[dict[str, Any] | None, str]:
+    """A call's `logLevel`: `logging/setLevel` before it (legacy; the level then holds for the rest
+    of the connection), or the request's own `_meta` level (modern). Returns (meta, description)."""
+    level = call.get("logLevel")
+    if level is None:
+        return None, "no _meta logLevel" if era == "modern" else "the connection's current level"
+    if era == "modern":
+        return {LOG_LEVEL_META_KEY: level}, f"_meta logLevel {level}"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # logging/setLevel is deprecated as of 2026-07-28
+            result = await client.set_logging_level(level)
+        rep.check(True, label, f"logging/setLevel {level} -> {js(dump(result))}")
+    except MCPError as e:
+        rep.fail(label, f"logging/setLevel {level} -> JSON-RPC error {e.code} {js(e.error.message, 80)}")
+    return None, f"logging/setLevel {level}"
+
+
+async def run_cancel(
+    client: Client,
+    call: dict[str, Any],
+    name: str,
+    args: dict[str, Any],
+    meta: dict[str, Any] | None,
+    title: str,
+    label: str,
+    rep: Reporter,
+    notes: Notifications,
+) -> None:
+    """Start the call, cancel it (anyio cancel scope) after `cancelAfterMs`; the SDK then sends
+    `notifications/cancelled`. The server must send no response for it."""
+    ms = call["cancelAfterMs"]
+    problems: list[str] = []
+    if not notes.can_see_late:
+        problems.append("cannot watch for late responses (the SDK dispatcher's log text changed)")
+    late_before = len(notes.late)
+    with anyio.move_on_after(ms / 1000) as scope:
+        try:
+            result = await client.call_tool(name, args, meta=meta)
+            problems.append(f"the call finished before it was cancelled: {js(dump(result), 120)}")
+        except MCPError as e:
+            problems.append(f"the call failed before it was cancelled: JSON-RPC error {e.code} {js(e.error.message, 80)}")
+    if not scope.cancelled_caught and not problems:
+        problems.append("the cancel scope did not cancel the call")
+    await anyio.sleep(CANCEL_GRACE_S)
+    late = notes.late[late_before:]
+    if late:
+        problems.append(f"the server answered the cancelled request: {js(late, 200)}")
+    rep.check(
+        not problems,
+        label,
+        f"{title} cancelled after {ms} ms (anyio cancel scope; the SDK sends notifications/cancelled)"
+        f" -> expecting no response within {CANCEL_GRACE_S * 1000:.0f} ms" + ("" if not problems else " :: " + "; ".join(problems)),
+    )
 
 
 def main() -> int:

@@ -18,7 +18,28 @@ STRUCTURED_SINCE = "2025-06-18"  # structuredContent / outputSchema exist from t
 MODERN_SINCE = "2026-07-28"  # stateless era: outputSchema may have any root (SEP-2106)
 
 TOP_KEYS = {"$comment", "server", "tools", "allowExtraTools", "requireDescriptions", "allowDowngrade", "toolChecks", "calls"}
-CALL_KEYS = {"$comment", "label", "tool", "arguments", "expect", "eras", "minRevision", "maxRevision", "clients"}
+CALL_KEYS = {
+    "$comment",
+    "label",
+    "tool",
+    "arguments",
+    "expect",
+    "eras",
+    "minRevision",
+    "maxRevision",
+    "clients",
+    "progress",
+    "logLevel",
+    "logs",
+    "cancelAfterMs",
+}
+PROGRESS_KEYS = {"$comment", "min", "max", "last", "total"}
+LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+# How long after a call's result the checks keep collecting its progress / log notifications (an
+# SDK may hand them to the callback a little after the result), and how long after a cancellation
+# they wait for a response that must not come.
+NOTIFICATION_GRACE_S = 0.2
+CANCEL_GRACE_S = 0.5
 CLIENTS = ("python", "node-sdk", "node-client", "inspector")
 EXPECT_KEYS = {
     "$comment",
@@ -63,6 +84,7 @@ def load_expectations(path: Path) -> dict[str, Any]:
             raise ExpectationError(f"{where}.expect: protocolError excludes result expectations")
         if "textMatches" in expect:
             re.compile(expect["textMatches"])
+        _check_notification_keys(call, where)
         _check_filters(call, where)
     for i, tc in enumerate(exp["toolChecks"]):
         where = f"toolChecks[{i}]"
@@ -77,6 +99,69 @@ def _no_unknown(obj: dict[str, Any], allowed: set[str], where: str) -> None:
     unknown = sorted(set(obj) - allowed)
     if unknown:
         raise ExpectationError(f"{where}: unknown key(s) {unknown}; allowed: {sorted(allowed)}")
+
+
+def _check_notification_keys(call: dict[str, Any], where: str) -> None:
+    """The progress / logging / cancellation keys of a call."""
+    progress = call.get("progress")
+    if progress is not None:
+        if not isinstance(progress, dict):
+            raise ExpectationError(f"{where}.progress must be an object")
+        _no_unknown(progress, PROGRESS_KEYS, f"{where}.progress")
+        for key in ("min", "max"):
+            if key in progress and (not isinstance(progress[key], int) or isinstance(progress[key], bool) or progress[key] < 0):
+                raise ExpectationError(f"{where}.progress.{key} must be a non-negative integer")
+        if "last" in progress and not isinstance(progress["last"], dict):
+            raise ExpectationError(f"{where}.progress.last must be an object pattern ({{progress, total, message}})")
+    if "logLevel" in call and call["logLevel"] not in LOG_LEVELS:
+        raise ExpectationError(f"{where}.logLevel must be one of {list(LOG_LEVELS)}")
+    if "logs" in call and (not isinstance(call["logs"], list) or not all(isinstance(x, dict) for x in call["logs"])):
+        raise ExpectationError(f"{where}.logs must be a list of object patterns ({{level, logger, data}})")
+    if "cancelAfterMs" in call:
+        ms = call["cancelAfterMs"]
+        if not isinstance(ms, (int, float)) or isinstance(ms, bool) or ms <= 0:
+            raise ExpectationError(f"{where}.cancelAfterMs must be a positive number")
+        clash = sorted(k for k in ("expect", "progress", "logs") if k in call)
+        if clash:
+            raise ExpectationError(f"{where}: cancelAfterMs excludes {clash} (a cancelled call has no outcome to check)")
+
+
+def check_progress(spec: dict[str, Any], updates: list[dict[str, Any]]) -> tuple[list[str], str]:
+    """The progress notifications one call's callback received ({progress, total?, message?} each,
+    in arrival order) against a `progress` expectation. Returns (problems, summary)."""
+    problems: list[str] = []
+    values = [u.get("progress") for u in updates]
+    summary = f"{len(updates)} progress notification(s) " + ("[" + ", ".join(js(v) for v in values[:8]) + (", ..." if len(values) > 8 else "") + "]")
+    want_min = spec.get("min", 1)
+    if len(updates) < want_min:
+        problems.append(f"expected at least {want_min}, got {len(updates)}")
+    if "max" in spec and len(updates) > spec["max"]:
+        problems.append(f"expected at most {spec['max']} (coalescing), got {len(updates)}")
+    for i in range(1, len(values)):
+        if not (_is_number(values[i - 1]) and _is_number(values[i]) and values[i] > values[i - 1]):
+            problems.append(f"not strictly increasing at #{i}: {js(values[i - 1])} then {js(values[i])}")
+            break
+    if "total" in spec:
+        bad = [u for u in updates if not _is_number(u.get("total")) or not math.isclose(u["total"], spec["total"])]
+        if bad:
+            problems.append(f"total is not {js(spec['total'])} in {len(bad)} notification(s), e.g. {js(bad[0])}")
+    if "last" in spec:
+        if not updates:
+            problems.append(f"no last notification to match {js(spec['last'])}")
+        else:
+            why = subset_mismatch(spec["last"], updates[-1], "last")
+            if why:
+                problems.append(why)
+    return problems, summary
+
+
+def check_logs(patterns: list[dict[str, Any]], messages: list[dict[str, Any]]) -> tuple[list[str], str]:
+    """The `notifications/message` params one call's handler received ({level, logger?, data}, in
+    arrival order) against a `logs` expectation (same length, element-wise subset match)."""
+    shown = ", ".join(f"{m.get('level')} {js(m.get('data'), 40)}" for m in messages[:6]) + (", ..." if len(messages) > 6 else "")
+    summary = f"{len(messages)} notifications/message" + (f" [{shown}]" if messages else "")
+    why = subset_mismatch(patterns, messages, "logs")
+    return ([why] if why else []), summary
 
 
 def _check_filters(obj: dict[str, Any], where: str) -> None:
