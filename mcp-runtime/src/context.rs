@@ -199,6 +199,8 @@ pub(crate) struct RequestInfo {
     pub progress_token: Option<Value>,
     pub log_filter: LogFilter,
     pub client: ClientLink,
+    /// Whether `tracing` events inside the tool become log messages for the client.
+    pub forward_tracing: bool,
 }
 
 /// The request a tool is serving, and its channel back to the client.
@@ -404,7 +406,22 @@ impl Context {
     /// allows it: the level set with `logging/setLevel` (default `info`), or under
     /// 2026-07-28 the request's own `_meta` level (without one, nothing is sent).
     pub fn log(&self, level: LogLevel, data: impl Serialize) {
-        if !self.inner.info.log_filter.allows(level) {
+        self.log_as(level, &self.inner.info.tool, data);
+    }
+
+    /// Whether the tool's `tracing` events are forwarded to the client.
+    pub(crate) fn forwards_tracing(&self) -> bool {
+        self.inner.info.forward_tracing
+    }
+
+    /// Whether a message at `level` would be sent (so callers can skip building it).
+    pub(crate) fn logs_at(&self, level: LogLevel) -> bool {
+        self.inner.info.log_filter.allows(level)
+    }
+
+    /// [`log`](Context::log) under another logger name.
+    pub(crate) fn log_as(&self, level: LogLevel, logger: &str, data: impl Serialize) {
+        if !self.logs_at(level) {
             return;
         }
         let data = match serde_json::to_value(data) {
@@ -418,7 +435,7 @@ impl Context {
         self.inner.notifier.send(&json!({
             "jsonrpc": "2.0",
             "method": "notifications/message",
-            "params": { "level": level.as_str(), "logger": self.inner.info.tool, "data": data },
+            "params": { "level": level.as_str(), "logger": logger, "data": data },
         }));
     }
 

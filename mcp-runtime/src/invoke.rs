@@ -6,6 +6,7 @@
 use std::future::Future;
 use std::pin::Pin;
 
+use crate::client_log_layer::with_current;
 use crate::extract::ToolCall;
 use crate::result::{CallToolResult, IntoCallToolResult};
 
@@ -40,8 +41,14 @@ where
         Ok(run) => run,
         Err(rejected) => return Box::pin(std::future::ready(rejected)),
     };
+    // The blocking thread gets the tool's context, so its `tracing` events are forwarded
+    // too when that is on.
+    let context = call.context().clone();
+    let forwarded = context.forwards_tracing().then_some(context);
     Box::pin(async move {
-        let blocking = tokio::task::spawn_blocking(move || run().into_call_tool_result());
+        let blocking = tokio::task::spawn_blocking(move || {
+            with_current(forwarded, || run().into_call_tool_result())
+        });
         match blocking.await {
             Ok(result) => result,
             // Re-raise the panic so the dispatcher handles it like any async tool's panic.

@@ -32,6 +32,7 @@
 //! results are shaped for each protocol revision.
 
 mod catalog;
+mod client_log_layer;
 mod client_requests;
 mod connection;
 mod content;
@@ -60,6 +61,7 @@ pub mod __private;
 #[doc = include_str!("../../README.md")]
 struct ReadmeExamples;
 
+pub use client_log_layer::ClientLogLayer;
 pub use client_requests::{
     ClientRequestError, Elicitation, Root, SamplingRequest, SamplingResponse,
 };

@@ -44,6 +44,7 @@ pub struct Server {
     shutdown_grace: Duration,
     client_request_timeout: Duration,
     mask_error_details: bool,
+    forward_tracing: bool,
     states: States,
     tools: ToolSet,
 }
@@ -75,6 +76,7 @@ impl Server {
             shutdown_grace: DEFAULT_SHUTDOWN_GRACE,
             client_request_timeout: DEFAULT_CLIENT_REQUEST_TIMEOUT,
             mask_error_details: false,
+            forward_tracing: false,
             states: States::default(),
             tools: ToolSet::new(),
         }
@@ -156,6 +158,19 @@ impl Server {
         self
     }
 
+    /// Forwards `tracing` events emitted inside tools to the client, as log messages of the
+    /// call (`notifications/message`, logger = the event's target), filtered by the client's
+    /// log level like [`Context::log`](crate::Context::log). Off by default: events can
+    /// carry detail meant for operators.
+    ///
+    /// `serve_stdio` installs the forwarding layer with its stderr subscriber; if your
+    /// program installs its own subscriber, add [`ClientLogLayer`](crate::ClientLogLayer)
+    /// to it.
+    pub fn forward_tracing(mut self) -> Self {
+        self.forward_tracing = true;
+        self
+    }
+
     /// A handle on this server's tools, to disable and enable them by name or tag and to
     /// add tools defined at run time — before serving or while serving, from anywhere.
     ///
@@ -201,6 +216,7 @@ impl Server {
             call_timeout: self.call_timeout,
             client_request_timeout: self.client_request_timeout,
             mask_error_details: self.mask_error_details,
+            forward_tracing: self.forward_tracing,
             states: Arc::new(self.states),
         }))
     }
@@ -214,7 +230,7 @@ impl Server {
     /// Returns when stdin ends — after every call in flight has finished and been
     /// answered — or quietly when the client closes stdout.
     pub async fn serve_stdio(self) -> Result<(), Error> {
-        install_stderr_logging();
+        install_stderr_logging(self.forward_tracing);
         let limit = self.max_message_size;
         let redirect_prints = self.redirect_prints;
         let grace = self.shutdown_grace;
@@ -281,13 +297,19 @@ async fn termination_signal() {
     }
 }
 
-fn install_stderr_logging() {
+fn install_stderr_logging(forward_tracing: bool) {
     use tracing_subscriber::EnvFilter;
+    use tracing_subscriber::prelude::*;
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn"));
-    // An application that installed its own subscriber keeps it.
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
+    let stderr = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
         .with_ansi(false)
+        .with_filter(filter);
+    // `RUST_LOG` filters only what goes to stderr: the client's own level decides what it
+    // receives. An application that installed its own subscriber keeps it.
+    let forwarding = forward_tracing.then(crate::ClientLogLayer::new);
+    let _ = tracing_subscriber::registry()
+        .with(stderr)
+        .with(forwarding)
         .try_init();
 }

@@ -16,6 +16,7 @@ use serde_json::{Map, Value, json};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use crate::client_log_layer;
 use crate::client_requests::{InputRound, PendingClientRequests};
 use crate::context::{
     ClientLink, Context, LogFilter, LogLevel, RequestHandle, RequestInfo, SessionLogLevel,
@@ -59,6 +60,8 @@ pub(crate) struct ServerCore {
     pub call_slots: Arc<tokio::sync::Semaphore>,
     /// How long a call may run before it is stopped with an `isError` result.
     pub call_timeout: Option<std::time::Duration>,
+    /// Whether `tracing` events inside tools are forwarded to clients as log messages.
+    pub forward_tracing: bool,
     /// Whether the messages of errors not marked public are hidden from clients.
     pub mask_error_details: bool,
     /// How long a tool waits for the client to answer one of its requests.
@@ -462,6 +465,7 @@ impl Session {
             progress_token,
             log_filter,
             client,
+            forward_tracing: self.core.forward_tracing,
         }
     }
 
@@ -613,7 +617,15 @@ impl Session {
         let info = self.request_info(era, version, id, &name, &params, client);
         let (context, request) = Context::new(info, self.outbox.clone());
         let request = Arc::new(request);
-        let running = tool.invoke(arguments, context, Arc::clone(&self.core.states));
+        let running = if self.core.forward_tracing {
+            let current = context.clone();
+            client_log_layer::forwarding(
+                tool.invoke(arguments, context, Arc::clone(&self.core.states)),
+                current,
+            )
+        } else {
+            tool.invoke(arguments, context, Arc::clone(&self.core.states))
+        };
         let slots = Arc::clone(&self.core.call_slots);
         let tool_slots = tool.slots.clone();
         let timeout = tool

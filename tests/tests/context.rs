@@ -287,3 +287,31 @@ fn error_details_are_masked_unless_marked_public() {
         );
     }
 }
+
+#[test]
+fn tracing_events_in_tools_are_forwarded_only_when_asked() {
+    for forward in [false, true] {
+        let args: &[&str] = if forward { &["--forward-tracing"] } else { &[] };
+        let mut client = StdioClient::spawn(env!("CARGO_BIN_EXE_fixture"), args);
+        client.initialize("2025-11-25");
+        client.request("logging/setLevel", json!({"level": "info"}));
+        client.request("tools/call", json!({"name": "traces"}));
+        client.request("tools/call", json!({"name": "traces_blocking"}));
+        let messages: Vec<Value> = notifications(&client.transcript, "notifications/message")
+            .into_iter()
+            .map(|message| message["params"].clone())
+            .collect();
+        let mut expected =
+            vec![json!({"level": "info", "logger": "traces", "data": "from ctx.log"})];
+        if forward {
+            // Fields become data; the `debug!` is below the client's level; the plain-fn
+            // tool's event is forwarded from its blocking thread.
+            expected.insert(
+                0,
+                json!({"level": "info", "logger": "fixture", "data": {"message": "scanned the table", "rows": 3, "table": "users"}}),
+            );
+            expected.push(json!({"level": "warning", "logger": "fixture", "data": {"message": "retrying", "attempt": 2}}));
+        }
+        assert_eq!(messages, expected, "forward = {forward}");
+    }
+}

@@ -1,5 +1,5 @@
 //! A server exercising every tool shape the runtime supports, for the end-to-end tests.
-//! `fixture [--page-size N] [--client-request-timeout-ms N] [--mask-errors]`.
+//! `fixture [--page-size N] [--client-request-timeout-ms N] [--mask-errors] [--forward-tracing]`.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -163,6 +163,23 @@ async fn quick_progress(
         ctx.progress(f64::from(step), Some(f64::from(steps)), None);
     }
     format!("{steps} quick steps")
+}
+
+/// Emits `tracing` events (forwarded to the client with `--forward-tracing`).
+#[mcp_tool]
+async fn traces(ctx: Context) -> &'static str {
+    tracing::info!(rows = 3, table = "users", "scanned the table");
+    tracing::debug!("a detail");
+    // The tool's own context is untouched by forwarding.
+    ctx.log(LogLevel::Info, "from ctx.log");
+    "traced"
+}
+
+/// Emits a `tracing` event from a plain `fn` (on the blocking pool).
+#[mcp_tool]
+fn traces_blocking() -> &'static str {
+    tracing::warn!(attempt = 2, "retrying");
+    "traced"
 }
 
 /// Fails with an internal error (e.g. from a database driver).
@@ -405,6 +422,7 @@ async fn main() -> Result<(), mcp_runtime::Error> {
                 value().parse().expect("milliseconds"),
             )),
             "--mask-errors" => server.mask_error_details(),
+            "--forward-tracing" => server.forward_tracing(),
             other => panic!("unknown argument: {other}"),
         };
     }
