@@ -1,18 +1,20 @@
-//! Parsing the attribute's options: `#[mcp_tool(read_only, name = "add", ...)]`.
+//! Parsing the attribute's options, `#[mcp_tool(read_only, name = "add", ...)]`, and the
+//! parameters' own, `#[mcp(default = 10)]`.
 
 use proc_macro2::{Span, TokenStream};
 use syn::parse::Parser;
 use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
-use syn::{Expr, ExprLit, Lit, LitBool, LitStr, Meta, Token};
+use syn::{Attribute, Expr, ExprArray, ExprLit, Lit, LitBool, LitStr, Meta, Token};
 
 use crate::model::Errors;
 
 /// Every option the attribute accepts, as listed in error messages.
-const OPTIONS: [&str; 10] = [
+const OPTIONS: [&str; 11] = [
     "name",
     "title",
     "description",
+    "tags",
     "read_only",
     "destructive",
     "idempotent",
@@ -35,6 +37,8 @@ pub struct Options {
     pub name: Option<LitStr>,
     pub title: Option<LitStr>,
     pub description: Option<LitStr>,
+    /// `tags = ["admin", "files"]`, each checked.
+    pub tags: Option<Vec<LitStr>>,
     pub read_only: Option<Hint>,
     pub destructive: Option<Hint>,
     pub idempotent: Option<Hint>,
@@ -99,6 +103,7 @@ impl Options {
                 &meta,
                 errors,
             ),
+            "tags" => set(&mut self.tags, tags_value(&meta, errors), &meta, errors),
             "read_only" => set(
                 &mut self.read_only,
                 hint_value(&meta, errors),
@@ -187,7 +192,7 @@ fn set<T>(slot: &mut Option<T>, value: Option<T>, meta: &Meta, errors: &mut Erro
 
 fn unknown_option(meta: &Meta, key: &str) -> syn::Error {
     let listed = OPTIONS.map(|option| format!("`{option}`")).join(", ");
-    let message = match closest_option(key) {
+    let message = match closest_option(key, &OPTIONS) {
         Some(suggestion) => {
             format!(
                 "unknown option `{key}`; did you mean `{suggestion}`?\nthe options are: {listed}"
@@ -199,10 +204,11 @@ fn unknown_option(meta: &Meta, key: &str) -> syn::Error {
 }
 
 /// The valid option most like `key`, if any is close enough to be a likely typo.
-fn closest_option(key: &str) -> Option<&'static str> {
+fn closest_option(key: &str, options: &[&'static str]) -> Option<&'static str> {
     let normalized = key.to_ascii_lowercase().replace('-', "_");
-    OPTIONS
-        .into_iter()
+    options
+        .iter()
+        .copied()
         .map(|option| (edit_distance(&normalized, option), option))
         .filter(|(distance, option)| {
             *distance <= option.len().div_ceil(3)
@@ -251,6 +257,56 @@ fn string_value(meta: &Meta, errors: &mut Errors) -> Option<LitStr> {
             None
         }
     }
+}
+
+/// `tags = ["admin", "files"]`: string literals, each a valid tag, none twice. Every bad
+/// literal is reported; the valid ones are kept.
+fn tags_value(meta: &Meta, errors: &mut Errors) -> Option<Vec<LitStr>> {
+    const USAGE: &str = "`tags` takes a list of string literals: `tags = [\"admin\", \"files\"]`";
+    let Meta::NameValue(pair) = meta else {
+        errors.push(syn::Error::new(meta.span(), USAGE));
+        return None;
+    };
+    let Expr::Array(ExprArray { elems, .. }) = &pair.value else {
+        errors.push(syn::Error::new(pair.value.span(), USAGE));
+        return None;
+    };
+    let mut tags: Vec<LitStr> = Vec::new();
+    for element in elems {
+        let Expr::Lit(ExprLit {
+            lit: Lit::Str(tag), ..
+        }) = element
+        else {
+            errors.push(syn::Error::new(element.span(), USAGE));
+            continue;
+        };
+        let value = tag.value();
+        if value.is_empty() {
+            errors.push(syn::Error::new(
+                tag.span(),
+                "a tag cannot be empty; remove `\"\"` from `tags`",
+            ));
+        } else if !value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+        {
+            errors.push(syn::Error::new(
+                tag.span(),
+                format!(
+                    "`{value}` is not a valid tag: use one or more ASCII letters, digits, \
+                     `_`, `.` or `-`, e.g. `tags = [\"admin\", \"files.read\"]`"
+                ),
+            ));
+        } else if tags.iter().any(|seen| seen.value() == value) {
+            errors.push(syn::Error::new(
+                tag.span(),
+                format!("tag `{value}` is listed twice in `tags`; keep one"),
+            ));
+        } else {
+            tags.push(tag.clone());
+        }
+    }
+    Some(tags)
 }
 
 fn integer_value(meta: &Meta, errors: &mut Errors) -> Option<u32> {
@@ -326,6 +382,100 @@ fn hint_value(meta: &Meta, errors: &mut Errors) -> Option<Hint> {
     }
 }
 
+/// What a parameter's `#[mcp(...)]` attributes say.
+#[derive(Default)]
+pub struct ParamOptions {
+    pub default: Option<DefaultValue>,
+}
+
+/// `#[mcp(default = expr)]` or `#[mcp(default)]`.
+pub struct DefaultValue {
+    /// The `default` key, where errors about the option itself go.
+    pub key: Span,
+    /// The expression, evaluated whenever the default is needed; `None` for
+    /// `Default::default()`.
+    pub expr: Option<Expr>,
+}
+
+/// Every option `#[mcp(...)]` on a parameter accepts.
+const PARAM_OPTIONS: [&str; 1] = ["default"];
+
+/// Whether an attribute is a parameter's `#[mcp(...)]` (stripped from the function: it
+/// means nothing to rustc).
+pub fn is_param_attribute(attribute: &Attribute) -> bool {
+    attribute.path().is_ident("mcp")
+}
+
+impl ParamOptions {
+    /// Reads every `#[mcp(...)]` of one parameter, recording every problem in `errors`.
+    pub fn parse(attributes: &[Attribute], errors: &mut Errors) -> ParamOptions {
+        let mut options = ParamOptions::default();
+        for attribute in attributes.iter().filter(|a| is_param_attribute(a)) {
+            let metas = match attribute
+                .parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)
+            {
+                Ok(metas) => metas,
+                Err(error) => {
+                    errors.push(syn::Error::new(
+                        error.span(),
+                        format!("{error}; write `#[mcp(default = value)]` or `#[mcp(default)]`"),
+                    ));
+                    continue;
+                }
+            };
+            for meta in metas {
+                options.apply(meta, errors);
+            }
+        }
+        options
+    }
+
+    fn apply(&mut self, meta: Meta, errors: &mut Errors) {
+        let key = quote::ToTokens::to_token_stream(meta.path()).to_string();
+        if key != "default" {
+            let listed = PARAM_OPTIONS.map(|option| format!("`{option}`")).join(", ");
+            let message = match closest_option(&key, &PARAM_OPTIONS) {
+                Some(suggestion) => format!(
+                    "unknown parameter option `{key}`; did you mean `{suggestion}`?\n\
+                     the options of `#[mcp(...)]` on a parameter are: {listed}"
+                ),
+                None => format!(
+                    "unknown parameter option `{key}`; the options of `#[mcp(...)]` on a \
+                     parameter are: {listed}"
+                ),
+            };
+            errors.push(syn::Error::new(meta.path().span(), message));
+            return;
+        }
+        let key = meta.path().span();
+        let value = match meta {
+            Meta::Path(_) => Some(DefaultValue { key, expr: None }),
+            Meta::NameValue(pair) => Some(DefaultValue {
+                key,
+                expr: Some(pair.value),
+            }),
+            Meta::List(list) => {
+                errors.push(syn::Error::new(
+                    list.delimiter.span().join(),
+                    "`default` takes a value, `#[mcp(default = 10)]`, or none, \
+                     `#[mcp(default)]` for `Default::default()`",
+                ));
+                None
+            }
+        };
+        if value.is_some() && self.default.is_some() {
+            errors.push(syn::Error::new(
+                key,
+                "`default` is set more than once for this parameter; keep one",
+            ));
+            return;
+        }
+        if value.is_some() {
+            self.default = value;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -343,11 +493,14 @@ mod tests {
 
     #[test]
     fn suggests_the_closest_option() {
-        assert_eq!(closest_option("readonly"), Some("read_only"));
-        assert_eq!(closest_option("read-only"), Some("read_only"));
-        assert_eq!(closest_option("idempotnet"), Some("idempotent"));
-        assert_eq!(closest_option("titel"), Some("title"));
-        assert_eq!(closest_option("openworld"), Some("open_world"));
-        assert_eq!(closest_option("banana"), None);
+        assert_eq!(closest_option("readonly", &OPTIONS), Some("read_only"));
+        assert_eq!(closest_option("read-only", &OPTIONS), Some("read_only"));
+        assert_eq!(closest_option("idempotnet", &OPTIONS), Some("idempotent"));
+        assert_eq!(closest_option("titel", &OPTIONS), Some("title"));
+        assert_eq!(closest_option("openworld", &OPTIONS), Some("open_world"));
+        assert_eq!(closest_option("tag", &OPTIONS), Some("tags"));
+        assert_eq!(closest_option("banana", &OPTIONS), None);
+        assert_eq!(closest_option("defualt", &PARAM_OPTIONS), Some("default"));
+        assert_eq!(closest_option("default_value", &PARAM_OPTIONS), None);
     }
 }

@@ -1,14 +1,14 @@
-//! Code generation: the user's function, untouched but for parameter doc comments, and
-//! beside it one `invoke` function (one `extract` per parameter) and one
-//! `inventory::submit!` of the tool's descriptor.
+//! Code generation: the user's function, untouched but for parameter doc comments and
+//! `#[mcp(...)]`, and beside it one `inventory::submit!` of the tool's descriptor, whose
+//! `invoke` closure makes one `extract` per parameter and calls the function.
 
 use proc_macro2::TokenStream;
-use proc_macro2::{Group, Span, TokenTree};
+use proc_macro2::{Group, Ident, Span, TokenTree};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{FnArg, ItemFn};
 
-use crate::attr::Options;
+use crate::attr::{Options, is_param_attribute};
 use crate::docs;
 use crate::model::{Errors, Tool, return_type};
 
@@ -57,13 +57,15 @@ fn first_token_span(item: &TokenStream) -> Span {
         .map_or_else(Span::call_site, |token| token.span())
 }
 
-/// The function exactly as written, less the doc comments on its parameters (rustc rejects
-/// those; the attribute has already read them).
+/// The function exactly as written, less the doc comments and `#[mcp(...)]` on its
+/// parameters (rustc rejects those; the attribute has already read them).
 fn without_param_docs(function: &ItemFn) -> ItemFn {
     let mut function = function.clone();
     for input in &mut function.sig.inputs {
         if let FnArg::Typed(typed) = input {
-            typed.attrs.retain(|attribute| !docs::is_doc(attribute));
+            typed
+                .attrs
+                .retain(|attribute| !docs::is_doc(attribute) && !is_param_attribute(attribute));
         }
     }
     function
@@ -94,13 +96,45 @@ fn registration(tool: &Tool<'_>) -> TokenStream {
     let values: Vec<_> = (0..tool.params.len())
         .map(|index| format_ident!("__mcp_arg_{index}"))
         .collect();
-    let extractions = tool.params.iter().zip(&values).map(|(param, value)| {
-        let name = &param.name;
-        let ty = param.ty;
-        quote_spanned! {ty.span()=>
-            let #value = __mcp_call.extract::<#ty>(#name)?;
-        }
-    });
+    // A parameter's default is one function, so a default of the wrong type is one error,
+    // on the expression.
+    let default_fns: Vec<_> = tool
+        .params
+        .iter()
+        .enumerate()
+        .map(|(index, param)| {
+            let default = param.default.as_ref()?;
+            let ident = format_ident!("__mcp_default_{index}");
+            let ty = param.ty;
+            let body = match &default.expr {
+                Some(expr) => quote!(#expr),
+                None => quote_spanned!(default.key=> ::core::default::Default::default()),
+            };
+            let function = quote_spanned! {ty.span()=>
+                fn #ident() -> #ty {
+                    #body
+                }
+            };
+            Some((ident, function))
+        })
+        .collect();
+    let extractions =
+        tool.params
+            .iter()
+            .zip(&values)
+            .zip(&default_fns)
+            .map(|((param, value), default)| {
+                let name = &param.name;
+                let ty = param.ty;
+                match default {
+                    Some((default, _)) => quote_spanned! {ty.span()=>
+                        let #value = __mcp_call.extract_or_else::<#ty>(#name, #default)?;
+                    },
+                    None => quote_spanned! {ty.span()=>
+                        let #value = __mcp_call.extract::<#ty>(#name)?;
+                    },
+                }
+            });
     // The runner's path is spanned at the return type (the function's name when there is
     // none): a return type that is not a tool result, or a future that is not `Send`, is
     // reported there rather than on the attribute.
@@ -138,28 +172,45 @@ fn registration(tool: &Tool<'_>) -> TokenStream {
         quote!(#private::#runner(__mcp_tool_call, __mcp_run)),
         output_span,
     );
-    let body = quote! {
-        let __mcp_run = #closure;
-        #run
+    // A closure in the descriptor rather than a function beside it: rustc then checks the
+    // parameter types of the schema and of the extraction in one body, and reports a type
+    // that is no parameter once.
+    let invoke = quote! {
+        |__mcp_tool_call| {
+            let __mcp_run = #closure;
+            #run
+        }
     };
 
-    let params = tool.params.iter().map(|param| {
-        let name = &param.name;
-        let description = option_str(param.description.as_deref());
-        let required = !param.optional;
-        let ty = param.ty;
-        let schema = quote_spanned!(ty.span()=> #private::param_schema::<#ty>);
-        let check = quote_spanned!(ty.span()=> #private::param_check::<#ty>);
-        quote! {
-            #private::ParamDescriptor {
-                name: #name,
-                description: #description,
-                required: #required,
-                schema: #schema,
-                check: #check,
+    let params = tool
+        .params
+        .iter()
+        .zip(&default_fns)
+        .map(|(param, default)| {
+            let name = &param.name;
+            let description = option_str(param.description.as_deref());
+            let required = param.required();
+            let ty = param.ty;
+            let schema = quote_spanned!(ty.span()=> #private::param_schema::<#ty>);
+            let check = quote_spanned!(ty.span()=> #private::param_check::<#ty>);
+            let default = match default {
+                Some((default, _)) => quote_spanned! {ty.span()=>
+                    ::core::option::Option::Some(|| #private::default_json::<#ty>(#default()))
+                },
+                None => quote!(::core::option::Option::None),
+            };
+            quote! {
+                #private::ParamDescriptor {
+                    name: #name,
+                    description: #description,
+                    required: #required,
+                    default: #default,
+                    schema: #schema,
+                    check: #check,
+                }
             }
-        }
-    });
+        });
+    let default_fns = default_fns.iter().flatten().map(|(_, function)| function);
 
     let output = return_type(tool.function);
     let output_schema = quote_spanned!(output_span=> #private::output_schema::<#output>);
@@ -179,14 +230,14 @@ fn registration(tool: &Tool<'_>) -> TokenStream {
         Some(limit) => quote!(::core::option::Option::Some(#limit)),
         None => quote!(::core::option::Option::None),
     };
+    let tags = &tool.tags;
+    let unique_name = unique_name_guard(&tool.name, tool.name_span);
 
     quote! {
         const _: () = {
             // `__mcp_` names cannot clash with the user's function or parameters.
-            fn __mcp_invoke(__mcp_tool_call: #private::ToolCall) -> #private::ToolFuture {
-                #body
-            }
-
+            #(#default_fns)*
+            #unique_name
             #private::inventory::submit! {
                 #private::ToolDescriptor {
                     name: #name,
@@ -198,13 +249,14 @@ fn registration(tool: &Tool<'_>) -> TokenStream {
                         idempotent: #idempotent,
                         open_world: #open_world,
                     },
+                    tags: &[#(#tags),*],
                     params: &[#(#params),*],
                     output_schema: #output_schema,
                     policy: #private::ToolPolicy {
                         timeout_ms: #timeout_ms,
                         max_concurrency: #max_concurrency,
                     },
-                    invoke: __mcp_invoke,
+                    invoke: #invoke,
                     location: #private::SourceLocation {
                         file: ::core::file!(),
                         line: ::core::line!(),
@@ -213,6 +265,42 @@ fn registration(tool: &Tool<'_>) -> TokenStream {
                 }
             }
         };
+    }
+}
+
+/// Two tools with one name in one crate are a compile error: each tool exports a macro named
+/// for its tool name, and `#[macro_export]` puts every one in the crate root, wherever the
+/// tool is, so a second one is "defined multiple times", underlined at both names. The
+/// macro's name says what to do. Tools of different crates export into different roots:
+/// the server catches those duplicates at start-up.
+fn unique_name_guard(name: &str, span: Span) -> TokenStream {
+    let plain = name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    // Names with `.` or `-` are escaped, with a prefix of their own so that no escaped name
+    // can equal a plain one.
+    let (prefix, name) = if plain {
+        ("__mcp_tool_", name.to_owned())
+    } else {
+        let escaped = name
+            .chars()
+            .map(|c| match c {
+                '_' => "_u_".to_owned(),
+                '.' => "_dot_".to_owned(),
+                '-' => "_dash_".to_owned(),
+                other => other.to_string(),
+            })
+            .collect();
+        ("__mcp_escaped_tool_", escaped)
+    };
+    let guard = Ident::new(
+        &format!("{prefix}{name}__is_used_twice__rename_one_with_the_name_option"),
+        span,
+    );
+    quote_spanned! {span=>
+        #[doc(hidden)]
+        #[macro_export]
+        macro_rules! #guard {
+            () => {};
+        }
     }
 }
 

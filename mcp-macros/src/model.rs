@@ -6,7 +6,7 @@ use quote::quote;
 use syn::spanned::Spanned;
 use syn::{FnArg, GenericArgument, Ident, ItemFn, LitStr, Pat, PathArguments, ReturnType, Type};
 
-use crate::attr::{Hint, Options};
+use crate::attr::{DefaultValue, Hint, Options, ParamOptions};
 use crate::docs;
 
 /// Collects errors so one compile reports all of them.
@@ -39,12 +39,24 @@ pub struct Param<'a> {
     pub description: Option<String>,
     /// `Option<T>`: not required.
     pub optional: bool,
+    /// `#[mcp(default = ...)]`: not required either; the tool gets this when it is absent.
+    pub default: Option<DefaultValue>,
+}
+
+impl Param<'_> {
+    /// Whether the property is listed in `required`.
+    pub fn required(&self) -> bool {
+        !self.optional && self.default.is_none()
+    }
 }
 
 /// A tool: the function and everything the attribute says about it.
 pub struct Tool<'a> {
     pub function: &'a ItemFn,
     pub name: String,
+    /// The name's literal, or the function's name: where a duplicate name is reported.
+    pub name_span: Span,
+    pub tags: Vec<String>,
     pub title: Option<String>,
     pub description: Option<String>,
     pub read_only: Option<bool>,
@@ -61,25 +73,25 @@ pub struct Tool<'a> {
 impl<'a> Tool<'a> {
     pub fn new(function: &'a ItemFn, options: Options, errors: &mut Errors) -> Tool<'a> {
         check_signature(function, errors);
-        let name = match &options.name {
-            Some(literal) => checked_name(literal.value(), literal.span(), errors),
-            None => {
-                let ident = &function.sig.ident;
-                checked_name(unraw(ident), ident.span(), errors)
-            }
+        let (name, name_span) = match &options.name {
+            Some(literal) => (literal.value(), literal.span()),
+            None => (unraw(&function.sig.ident), function.sig.ident.span()),
         };
+        let name = checked_name(name, name_span, errors);
+        let docs = docs::function_docs(&function.attrs);
         let description = match &options.description {
             Some(literal) => {
                 Some(literal.value().trim().to_owned()).filter(|text| !text.is_empty())
             }
-            None => docs::collect(&function.attrs),
+            None => docs.description,
         };
-        let params = function
+        let mut params: Vec<Param<'a>> = function
             .sig
             .inputs
             .iter()
             .filter_map(|input| param(input, errors))
             .collect();
+        describe_from_arguments_section(&mut params, docs.arguments, &function.sig, errors);
         let krate = match &options.krate {
             Some(path) => quote!(#path),
             None => quote!(::mcp_runtime),
@@ -87,6 +99,8 @@ impl<'a> Tool<'a> {
         Tool {
             function,
             name,
+            name_span,
+            tags: options.tags.iter().flatten().map(LitStr::value).collect(),
             title: options.title.as_ref().map(LitStr::value),
             description,
             read_only: options.read_only.map(hint),
@@ -161,6 +175,60 @@ fn check_signature(function: &ItemFn, errors: &mut Errors) {
     }
 }
 
+/// Fills the descriptions the parameters' own `///` comments leave out from the function's
+/// `# Arguments` list; an entry naming no parameter is an error on its doc line.
+fn describe_from_arguments_section(
+    params: &mut [Param<'_>],
+    entries: Vec<docs::ArgumentDoc>,
+    signature: &syn::Signature,
+    errors: &mut Errors,
+) {
+    let mut described: Vec<String> = Vec::new();
+    for entry in entries {
+        let Some(param) = params.iter_mut().find(|param| param.name == entry.name) else {
+            let names: Vec<String> = signature
+                .inputs
+                .iter()
+                .filter_map(|input| match input {
+                    FnArg::Typed(typed) => match &*typed.pat {
+                        Pat::Ident(binding) => Some(format!("`{}`", unraw(&binding.ident))),
+                        _ => None,
+                    },
+                    FnArg::Receiver(_) => None,
+                })
+                .collect();
+            let listed = if names.is_empty() {
+                "it has none".to_owned()
+            } else {
+                format!("its parameters are {}", names.join(", "))
+            };
+            errors.push(syn::Error::new(
+                entry.span,
+                format!(
+                    "`# Arguments` describes `{}`, which is not a parameter of `{}` ({listed}); \
+                     correct the name or remove the entry",
+                    entry.name, signature.ident
+                ),
+            ));
+            continue;
+        };
+        if described.contains(&entry.name) {
+            errors.push(syn::Error::new(
+                entry.span,
+                format!(
+                    "`# Arguments` describes `{}` twice; keep one entry",
+                    entry.name
+                ),
+            ));
+            continue;
+        }
+        described.push(entry.name);
+        if param.description.is_none() && !entry.text.is_empty() {
+            param.description = Some(entry.text);
+        }
+    }
+}
+
 fn param<'a>(input: &'a FnArg, errors: &mut Errors) -> Option<Param<'a>> {
     let typed = match input {
         FnArg::Receiver(receiver) => {
@@ -205,12 +273,50 @@ fn param<'a>(input: &'a FnArg, errors: &mut Errors) -> Option<Param<'a>> {
         }
         None => {}
     }
+    let name = unraw(ident);
+    let optional = is_option(&typed.ty);
+    let default = ParamOptions::parse(&typed.attrs, errors).default;
+    if let Some(default) = &default {
+        if optional {
+            errors.push(syn::Error::new(
+                default.key,
+                format!(
+                    "`{name}` is an `Option`, which is already optional (absent or `null` means \
+                     `None`), so a default would make `None` unreachable; give the parameter \
+                     the inner type instead: `#[mcp(default = ...)] {name}: T`"
+                ),
+            ));
+        } else if let Some(extractor) = server_supplied(&typed.ty) {
+            errors.push(syn::Error::new(
+                default.key,
+                format!(
+                    "`{name}` is a `{extractor}`, supplied by the server, not an argument the \
+                     client sends, so it cannot have a default; remove `#[mcp(default ...)]`"
+                ),
+            ));
+        }
+    }
     Some(Param {
-        name: unraw(ident),
+        name,
         ty: &typed.ty,
         description: docs::collect(&typed.attrs),
-        optional: is_option(&typed.ty),
+        optional,
+        default,
     })
+}
+
+/// `Context` or `State<T>` as written: the extractors known by name. (Others are caught by
+/// the type check: a default needs `Serialize + Deserialize + JsonSchema`.)
+fn server_supplied(ty: &Type) -> Option<&'static str> {
+    let Type::Path(path) = ty else { return None };
+    let last = path.path.segments.last()?;
+    if last.ident == "Context" && last.arguments.is_none() {
+        Some("Context")
+    } else if last.ident == "State" {
+        Some("State<T>")
+    } else {
+        None
+    }
 }
 
 /// A reference or `impl Trait` anywhere in `ty` (`&str`, `Option<&str>`, `Vec<impl Trait>`):

@@ -131,7 +131,7 @@ impl CatalogTool {
     /// and disables groups of tools.
     pub fn has_tag(&self, tag: &str) -> bool {
         match &self.source {
-            ToolSource::Static(_descriptor) => false, // until descriptors carry tags (merging)
+            ToolSource::Static(descriptor) => descriptor.tags.contains(&tag),
             ToolSource::Dynamic(tool) => tool.tags.iter().any(|own| own == tag),
         }
     }

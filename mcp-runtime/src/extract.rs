@@ -8,6 +8,7 @@ use std::ops::Deref;
 use std::sync::Arc;
 
 use schemars::{JsonSchema, Schema, SchemaGenerator};
+use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
@@ -83,6 +84,20 @@ impl ToolCall {
     #[doc(hidden)]
     pub fn extract<T: Extract>(&mut self, name: &'static str) -> Result<T, crate::CallToolResult> {
         T::extract(self, name).map_err(|rejection| crate::CallToolResult::error(rejection.0))
+    }
+
+    /// Produces parameter `name`, or `default()` when the client left it out or sent
+    /// `null`: the macro calls this for a parameter with `#[mcp(default = ...)]`.
+    #[doc(hidden)]
+    pub fn extract_or_else<T: Extract>(
+        &mut self,
+        name: &'static str,
+        default: impl FnOnce() -> T,
+    ) -> Result<T, crate::CallToolResult> {
+        match self.arguments.get(name) {
+            None | Some(Value::Null) => Ok(default()),
+            Some(_) => self.extract(name),
+        }
     }
 }
 
@@ -171,6 +186,20 @@ where
         Some(generator.subschema_for::<T>())
     }
 }
+
+/// An argument type that can have a default (`#[mcp(default = ...)]`): the default is
+/// published in `inputSchema`, so the type must also serialize.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "parameter type `{Self}` cannot have a default",
+    label = "`#[mcp(default)]` on a parameter of this type",
+    note = "a default is published in the tool's input schema, so the parameter must be an argument (`serde::Deserialize + schemars::JsonSchema`) that also implements `serde::Serialize`: add `serde::Serialize` to `{Self}`'s derives",
+    note = "values the server supplies (`Context`, `State<T>`, your own `Extract` types) cannot have a default: remove `#[mcp(default ...)]`"
+)]
+pub trait DefaultArgument: Extract + Serialize {}
+
+#[diagnostic::do_not_recommend]
+impl<T> DefaultArgument for T where T: DeserializeOwned + Serialize + JsonSchema + Send + 'static {}
 
 impl Extract for Context {
     fn extract(call: &mut ToolCall, _parameter: &'static str) -> Result<Self, Rejection> {

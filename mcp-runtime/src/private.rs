@@ -7,7 +7,7 @@ pub use inventory;
 pub use schemars;
 pub use serde;
 
-pub use crate::extract::{Extract, States, ToolCall};
+pub use crate::extract::{DefaultArgument, Extract, States, ToolCall};
 pub use crate::invoke::{ToolFuture, call_async, call_blocking};
 pub use crate::registry::{ParamDescriptor, SourceLocation, ToolDescriptor, ToolHints, ToolPolicy};
 pub use crate::result::IntoCallToolResult;
@@ -27,4 +27,10 @@ pub fn param_check<T: Extract>(states: &States) -> Result<(), String> {
 /// The output schema of a tool's return type, if it has one (e.g. `Json<T>`).
 pub fn output_schema<R: IntoCallToolResult>(generator: &mut SchemaGenerator) -> Option<Schema> {
     R::output_schema(generator)
+}
+
+/// A parameter's default as JSON, for its `inputSchema` property; `Null` (left out of the
+/// schema) if it does not serialize, e.g. a map with non-string keys.
+pub fn default_json<T: DefaultArgument>(value: T) -> serde_json::Value {
+    serde_json::to_value(value).unwrap_or(serde_json::Value::Null)
 }

@@ -23,6 +23,9 @@ pub struct ToolDescriptor {
     pub description: Option<&'static str>,
     /// Behaviour hints stated in the attribute; unstated ones stay `None`.
     pub hints: ToolHints,
+    /// `tags = ["admin", "files"]`, checked by the macro (non-empty, `A-Z a-z 0-9 _ . -`, no
+    /// duplicates); empty when the attribute states none.
+    pub tags: &'static [&'static str],
     /// The tool's arguments, in declaration order.
     pub params: &'static [ParamDescriptor],
     /// The schema of the structured output, if the return type has one.
@@ -44,8 +47,12 @@ pub struct ParamDescriptor {
     pub name: &'static str,
     /// The parameter's doc comment.
     pub description: Option<&'static str>,
-    /// Whether the property is listed in `required` (false for `Option<T>`).
+    /// Whether the property is listed in `required` (false for `Option<T>` and for a
+    /// parameter with a default).
     pub required: bool,
+    /// `#[mcp(default = ...)]`: the default as JSON, published as the property's `default`
+    /// (called when the listing is built; `Null` if it does not serialize, then left out).
+    pub default: Option<fn() -> serde_json::Value>,
     /// The argument's JSON schema; `None` for an extractor, which stays out of the schema.
     pub schema: fn(&mut SchemaGenerator) -> Option<Schema>,
     /// The start-up check of an extractor (e.g. that its state is registered).

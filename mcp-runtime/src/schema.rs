@@ -35,8 +35,15 @@ pub(crate) fn input_schema(params: &[ParamDescriptor]) -> Value {
         };
         RemoveNull.transform(&mut schema);
         let mut schema = object_schema(schema.to_value());
-        if let (Some(description), Value::Object(fields)) = (param.description, &mut schema) {
-            fields.insert("description".into(), description.into());
+        if let Value::Object(fields) = &mut schema {
+            if let Some(description) = param.description {
+                fields.insert("description".into(), description.into());
+            }
+            if let Some(default) = param.default.map(|default| default())
+                && !default.is_null()
+            {
+                fields.insert("default".into(), default);
+            }
         }
         properties.insert(param.name.into(), schema);
         if param.required {
@@ -217,6 +224,7 @@ mod tests {
             name,
             description: Some("doc"),
             required,
+            default: None,
             schema,
             check: |_| Ok(()),
         }
@@ -255,6 +263,19 @@ mod tests {
         assert!(!schema.to_string().contains("null"), "{schema}");
     }
 
+    #[test]
+    fn defaults_are_published_beside_the_description() {
+        let mut limit = param("limit", false, param_schema::<u32>);
+        limit.default = Some(|| json!(10));
+        let mut unserializable = param("map", false, param_schema::<u32>);
+        unserializable.default = Some(|| Value::Null);
+        let schema = input_schema(&[limit, unserializable]);
+        assert_eq!(schema["properties"]["limit"]["default"], json!(10));
+        assert_eq!(schema["properties"]["limit"]["description"], "doc");
+        assert!(schema["properties"]["map"].get("default").is_none());
+        assert!(schema.get("required").is_none());
+    }
+
     fn tool_returning(
         output_schema: fn(&mut SchemaGenerator) -> Option<schemars::Schema>,
     ) -> ToolDescriptor {
@@ -266,6 +287,7 @@ mod tests {
             title: None,
             description: None,
             hints: ToolHints::default(),
+            tags: &[],
             params: &[],
             output_schema,
             policy: Default::default(),

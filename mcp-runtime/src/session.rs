@@ -682,7 +682,15 @@ impl Session {
                 }
             };
             let result = if mask_errors && result.private_error {
-                tracing::error!(tool = %name, error = ?result.content, "a tool failed (details masked from the client)");
+                let detail: Vec<&str> = result
+                    .content
+                    .iter()
+                    .filter_map(|block| match &block.body {
+                        crate::content::ContentBody::Text { text } => Some(text.as_str()),
+                        _ => None,
+                    })
+                    .collect();
+                tracing::error!(tool = %name, error = %detail.join(" "), "a tool failed (details masked from the client)");
                 CallToolResult::error(format!(
                     "Tool `{name}` failed. The details were logged on the server."
                 ))

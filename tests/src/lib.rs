@@ -403,3 +403,15 @@ pub fn first_text(result: &Value) -> &str {
         .as_str()
         .unwrap_or_else(|| panic!("no text block in {result}"))
 }
+
+/// A tool named `add` in this library, for the `duplicate_names` fixture, which defines
+/// another `add`: within one crate that would not compile, across crates the server refuses
+/// to start.
+#[doc(hidden)]
+pub mod duplicate_across_crates {
+    /// Adds, from the library.
+    #[mcp_runtime::mcp_tool]
+    pub async fn add(a: i64, b: i64) -> i64 {
+        a + b
+    }
+}

@@ -271,3 +271,46 @@ fn listen_is_not_part_of_handshake_revisions_and_needs_a_filter() {
     let response = client.stateless_request("subscriptions/listen", json!({}));
     assert_eq!(response["error"]["code"], -32602, "{response}");
 }
+
+#[test]
+fn tools_are_disabled_and_enabled_by_tag() {
+    let mut client = server();
+    client.initialize("2025-11-25");
+    let disabled = call(
+        &mut client,
+        "set_tag_enabled",
+        json!({ "tag": "admin", "enabled": false }),
+    );
+    assert_eq!(first_text(&disabled["result"]), "2 tools tagged admin");
+    await_notifications(&mut client, "notifications/tools/list_changed", 1);
+    let names = tool_names(&mut client, false);
+    assert!(!names.contains(&"secret".to_owned()) && !names.contains(&"reset".to_owned()));
+
+    // A tool stays hidden while any of its tags is disabled, or its name is.
+    call(
+        &mut client,
+        "set_tag_enabled",
+        json!({ "tag": "hidden", "enabled": false }),
+    );
+    call(
+        &mut client,
+        "set_tag_enabled",
+        json!({ "tag": "admin", "enabled": true }),
+    );
+    let names = tool_names(&mut client, false);
+    assert!(names.contains(&"reset".to_owned()));
+    assert!(!names.contains(&"secret".to_owned()));
+    call(
+        &mut client,
+        "set_tag_enabled",
+        json!({ "tag": "hidden", "enabled": true }),
+    );
+    assert!(tool_names(&mut client, false).contains(&"secret".to_owned()));
+
+    let unknown = call(
+        &mut client,
+        "set_tag_enabled",
+        json!({ "tag": "nothing", "enabled": false }),
+    );
+    assert_eq!(first_text(&unknown["result"]), "0 tools tagged nothing");
+}

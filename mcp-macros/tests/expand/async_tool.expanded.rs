@@ -4,15 +4,10 @@ async fn add(a: i64, b: Option<i64>) -> i64 {
     a + b.unwrap_or(0)
 }
 const _: () = {
-    fn __mcp_invoke(
-        __mcp_tool_call: ::mcp_runtime::__private::ToolCall,
-    ) -> ::mcp_runtime::__private::ToolFuture {
-        let __mcp_run = |__mcp_call: &mut ::mcp_runtime::__private::ToolCall| {
-            let __mcp_arg_0 = __mcp_call.extract::<i64>("a")?;
-            let __mcp_arg_1 = __mcp_call.extract::<Option<i64>>("b")?;
-            ::core::result::Result::Ok(add(__mcp_arg_0, __mcp_arg_1))
-        };
-        ::mcp_runtime::__private::call_async(__mcp_tool_call, __mcp_run)
+    #[doc(hidden)]
+    #[macro_export]
+    macro_rules! __mcp_tool_add__is_used_twice__rename_one_with_the_name_option {
+        () => {};
     }
     ::mcp_runtime::__private::inventory::submit! {
         ::mcp_runtime::__private::ToolDescriptor {
@@ -25,11 +20,13 @@ const _: () = {
                 idempotent: ::core::option::Option::Some(true),
                 open_world: ::core::option::Option::None,
             },
+            tags: &[],
             params: &[
                 ::mcp_runtime::__private::ParamDescriptor {
                     name: "a",
                     description: ::core::option::Option::Some("The first addend."),
                     required: true,
+                    default: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<i64>,
                     check: ::mcp_runtime::__private::param_check::<i64>,
                 },
@@ -37,6 +34,7 @@ const _: () = {
                     name: "b",
                     description: ::core::option::Option::Some("The second addend."),
                     required: false,
+                    default: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<Option<i64>>,
                     check: ::mcp_runtime::__private::param_check::<Option<i64>>,
                 },
@@ -46,7 +44,14 @@ const _: () = {
                 timeout_ms: ::core::option::Option::None,
                 max_concurrency: ::core::option::Option::None,
             },
-            invoke: __mcp_invoke,
+            invoke: |__mcp_tool_call| {
+                let __mcp_run = |__mcp_call: &mut ::mcp_runtime::__private::ToolCall| {
+                    let __mcp_arg_0 = __mcp_call.extract::<i64>("a")?;
+                    let __mcp_arg_1 = __mcp_call.extract::<Option<i64>>("b")?;
+                    ::core::result::Result::Ok(add(__mcp_arg_0, __mcp_arg_1))
+                };
+                ::mcp_runtime::__private::call_async(__mcp_tool_call, __mcp_run)
+            },
             location: ::mcp_runtime::__private::SourceLocation {
                 file: ::core::file!(),
                 line: ::core::line!(),

@@ -1,13 +1,10 @@
 /// A plain `fn` without parameters or return type: `call_blocking`, `struct Arguments {}`.
 pub(crate) fn reset() {}
 const _: () = {
-    fn __mcp_invoke(
-        __mcp_tool_call: ::mcp_runtime::__private::ToolCall,
-    ) -> ::mcp_runtime::__private::ToolFuture {
-        let __mcp_run = |_: &mut ::mcp_runtime::__private::ToolCall| ::core::result::Result::Ok(
-            reset,
-        );
-        ::mcp_runtime::__private::call_blocking(__mcp_tool_call, __mcp_run)
+    #[doc(hidden)]
+    #[macro_export]
+    macro_rules! __mcp_tool_reset__is_used_twice__rename_one_with_the_name_option {
+        () => {};
     }
     ::mcp_runtime::__private::inventory::submit! {
         ::mcp_runtime::__private::ToolDescriptor {
@@ -22,13 +19,19 @@ const _: () = {
                 idempotent: ::core::option::Option::None,
                 open_world: ::core::option::Option::Some(false),
             },
+            tags: &[],
             params: &[],
             output_schema: ::mcp_runtime::__private::output_schema::<()>,
             policy: ::mcp_runtime::__private::ToolPolicy {
                 timeout_ms: ::core::option::Option::None,
                 max_concurrency: ::core::option::Option::None,
             },
-            invoke: __mcp_invoke,
+            invoke: |__mcp_tool_call| {
+                let __mcp_run = |_: &mut ::mcp_runtime::__private::ToolCall| ::core::result::Result::Ok(
+                    reset,
+                );
+                ::mcp_runtime::__private::call_blocking(__mcp_tool_call, __mcp_run)
+            },
             location: ::mcp_runtime::__private::SourceLocation {
                 file: ::core::file!(),
                 line: ::core::line!(),

@@ -8,16 +8,10 @@ async fn import(
     Ok(format!("{} rows into {:?}", rows.len(), &* db))
 }
 const _: () = {
-    fn __mcp_invoke(
-        __mcp_tool_call: ::mcp_runtime::__private::ToolCall,
-    ) -> ::mcp_runtime::__private::ToolFuture {
-        let __mcp_run = |__mcp_call: &mut ::mcp_runtime::__private::ToolCall| {
-            let __mcp_arg_0 = __mcp_call.extract::<Vec<String>>("rows")?;
-            let __mcp_arg_1 = __mcp_call.extract::<State<Database>>("db")?;
-            let __mcp_arg_2 = __mcp_call.extract::<Context>("ctx")?;
-            ::core::result::Result::Ok(import(__mcp_arg_0, __mcp_arg_1, __mcp_arg_2))
-        };
-        ::mcp_runtime::__private::call_async(__mcp_tool_call, __mcp_run)
+    #[doc(hidden)]
+    #[macro_export]
+    macro_rules! __mcp_tool_import__is_used_twice__rename_one_with_the_name_option {
+        () => {};
     }
     ::mcp_runtime::__private::inventory::submit! {
         ::mcp_runtime::__private::ToolDescriptor {
@@ -30,11 +24,13 @@ const _: () = {
                 idempotent: ::core::option::Option::None,
                 open_world: ::core::option::Option::None,
             },
+            tags: &[],
             params: &[
                 ::mcp_runtime::__private::ParamDescriptor {
                     name: "rows",
                     description: ::core::option::Option::Some("Rows to import."),
                     required: true,
+                    default: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<Vec<String>>,
                     check: ::mcp_runtime::__private::param_check::<Vec<String>>,
                 },
@@ -42,6 +38,7 @@ const _: () = {
                     name: "db",
                     description: ::core::option::Option::None,
                     required: true,
+                    default: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<State<Database>>,
                     check: ::mcp_runtime::__private::param_check::<State<Database>>,
                 },
@@ -49,6 +46,7 @@ const _: () = {
                     name: "ctx",
                     description: ::core::option::Option::None,
                     required: true,
+                    default: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<Context>,
                     check: ::mcp_runtime::__private::param_check::<Context>,
                 },
@@ -58,7 +56,15 @@ const _: () = {
                 timeout_ms: ::core::option::Option::None,
                 max_concurrency: ::core::option::Option::None,
             },
-            invoke: __mcp_invoke,
+            invoke: |__mcp_tool_call| {
+                let __mcp_run = |__mcp_call: &mut ::mcp_runtime::__private::ToolCall| {
+                    let __mcp_arg_0 = __mcp_call.extract::<Vec<String>>("rows")?;
+                    let __mcp_arg_1 = __mcp_call.extract::<State<Database>>("db")?;
+                    let __mcp_arg_2 = __mcp_call.extract::<Context>("ctx")?;
+                    ::core::result::Result::Ok(import(__mcp_arg_0, __mcp_arg_1, __mcp_arg_2))
+                };
+                ::mcp_runtime::__private::call_async(__mcp_tool_call, __mcp_run)
+            },
             location: ::mcp_runtime::__private::SourceLocation {
                 file: ::core::file!(),
                 line: ::core::line!(),

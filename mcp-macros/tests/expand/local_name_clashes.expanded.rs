@@ -4,14 +4,10 @@ async fn invoke(invoke: Arguments) -> String {
     invoke.0
 }
 const _: () = {
-    fn __mcp_invoke(
-        __mcp_tool_call: ::mcp_runtime::__private::ToolCall,
-    ) -> ::mcp_runtime::__private::ToolFuture {
-        let __mcp_run = |__mcp_call: &mut ::mcp_runtime::__private::ToolCall| {
-            let __mcp_arg_0 = __mcp_call.extract::<Arguments>("invoke")?;
-            ::core::result::Result::Ok(invoke(__mcp_arg_0))
-        };
-        ::mcp_runtime::__private::call_async(__mcp_tool_call, __mcp_run)
+    #[doc(hidden)]
+    #[macro_export]
+    macro_rules! __mcp_tool_invoke__is_used_twice__rename_one_with_the_name_option {
+        () => {};
     }
     ::mcp_runtime::__private::inventory::submit! {
         ::mcp_runtime::__private::ToolDescriptor {
@@ -26,11 +22,13 @@ const _: () = {
                 idempotent: ::core::option::Option::None,
                 open_world: ::core::option::Option::None,
             },
+            tags: &[],
             params: &[
                 ::mcp_runtime::__private::ParamDescriptor {
                     name: "invoke",
                     description: ::core::option::Option::None,
                     required: true,
+                    default: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<Arguments>,
                     check: ::mcp_runtime::__private::param_check::<Arguments>,
                 },
@@ -40,7 +38,13 @@ const _: () = {
                 timeout_ms: ::core::option::Option::None,
                 max_concurrency: ::core::option::Option::None,
             },
-            invoke: __mcp_invoke,
+            invoke: |__mcp_tool_call| {
+                let __mcp_run = |__mcp_call: &mut ::mcp_runtime::__private::ToolCall| {
+                    let __mcp_arg_0 = __mcp_call.extract::<Arguments>("invoke")?;
+                    ::core::result::Result::Ok(invoke(__mcp_arg_0))
+                };
+                ::mcp_runtime::__private::call_async(__mcp_tool_call, __mcp_run)
+            },
             location: ::mcp_runtime::__private::SourceLocation {
                 file: ::core::file!(),
                 line: ::core::line!(),

@@ -6,15 +6,10 @@ async fn find(
     Ok(mcp::Json(vec![r#type; limit.unwrap_or(1) as usize]))
 }
 const _: () = {
-    fn __mcp_invoke(
-        __mcp_tool_call: mcp::__private::ToolCall,
-    ) -> mcp::__private::ToolFuture {
-        let __mcp_run = |__mcp_call: &mut mcp::__private::ToolCall| {
-            let __mcp_arg_0 = __mcp_call.extract::<String>("type")?;
-            let __mcp_arg_1 = __mcp_call.extract::<Option<u32>>("limit")?;
-            ::core::result::Result::Ok(find(__mcp_arg_0, __mcp_arg_1))
-        };
-        mcp::__private::call_async(__mcp_tool_call, __mcp_run)
+    #[doc(hidden)]
+    #[macro_export]
+    macro_rules! __mcp_escaped_tool_files_dot_find__is_used_twice__rename_one_with_the_name_option {
+        () => {};
     }
     mcp::__private::inventory::submit! {
         mcp::__private::ToolDescriptor {
@@ -27,11 +22,13 @@ const _: () = {
                 idempotent: ::core::option::Option::None,
                 open_world: ::core::option::Option::None,
             },
+            tags: &[],
             params: &[
                 mcp::__private::ParamDescriptor {
                     name: "type",
                     description: ::core::option::Option::Some("The file type."),
                     required: true,
+                    default: ::core::option::Option::None,
                     schema: mcp::__private::param_schema::<String>,
                     check: mcp::__private::param_check::<String>,
                 },
@@ -39,6 +36,7 @@ const _: () = {
                     name: "limit",
                     description: ::core::option::Option::None,
                     required: false,
+                    default: ::core::option::Option::None,
                     schema: mcp::__private::param_schema::<Option<u32>>,
                     check: mcp::__private::param_check::<Option<u32>>,
                 },
@@ -50,7 +48,14 @@ const _: () = {
                 timeout_ms: ::core::option::Option::None,
                 max_concurrency: ::core::option::Option::None,
             },
-            invoke: __mcp_invoke,
+            invoke: |__mcp_tool_call| {
+                let __mcp_run = |__mcp_call: &mut mcp::__private::ToolCall| {
+                    let __mcp_arg_0 = __mcp_call.extract::<String>("type")?;
+                    let __mcp_arg_1 = __mcp_call.extract::<Option<u32>>("limit")?;
+                    ::core::result::Result::Ok(find(__mcp_arg_0, __mcp_arg_1))
+                };
+                mcp::__private::call_async(__mcp_tool_call, __mcp_run)
+            },
             location: mcp::__private::SourceLocation {
                 file: ::core::file!(),
                 line: ::core::line!(),

@@ -5,7 +5,7 @@ use mcp_runtime::{DynamicTool, Server, State, ToolSet, mcp_tool};
 use serde_json::{Value, json};
 
 /// A tool that can be hidden.
-#[mcp_tool]
+#[mcp_tool(tags = ["hidden", "admin"])]
 async fn secret() -> &'static str {
     "the secret"
 }
@@ -29,6 +29,29 @@ async fn set_enabled(
     } else {
         Err(format!("no tool is called {name}"))
     }
+}
+
+/// Another admin tool.
+#[mcp_tool(tags = ["admin"])]
+async fn reset() -> &'static str {
+    "reset"
+}
+
+/// Enable or disable every tool with a tag; says how many carry it.
+#[mcp_tool]
+async fn set_tag_enabled(
+    /// The tag.
+    tag: String,
+    /// Whether its tools should be listed.
+    enabled: bool,
+    tools: State<ToolSet>,
+) -> String {
+    let tagged = if enabled {
+        tools.enable_tag(&tag)
+    } else {
+        tools.disable_tag(&tag)
+    };
+    format!("{tagged} tools tagged {tag}")
 }
 
 /// Add a tool `name` that takes a 2020-12 schema with `$defs` and echoes its point.

@@ -407,6 +407,58 @@ async fn client_roots(ctx: Context) -> Result<String, String> {
         .join(", "))
 }
 
+/// How results are ordered.
+#[derive(Deserialize, Serialize, JsonSchema, Debug, Default)]
+#[serde(rename_all = "lowercase")]
+enum SortOrder {
+    #[default]
+    Relevance,
+    Newest,
+}
+
+const DEFAULT_LIMIT: u32 = 10;
+
+/// Search, with defaults for everything but the query.
+///
+/// # Arguments
+///
+/// * `query` - What to look for.
+/// * `limit` - How many results at most.
+/// * `order`: How to order them.
+#[mcp_tool(read_only, tags = ["search", "catalogue"])]
+async fn search(
+    query: String,
+    #[mcp(default = DEFAULT_LIMIT)] limit: u32,
+    #[mcp(default)] order: SortOrder,
+    /// Words to leave out.
+    #[mcp(default = vec!["the".to_owned()])]
+    stop_words: Vec<String>,
+) -> Json<serde_json::Value> {
+    Json(serde_json::json!({
+        "query": query,
+        "limit": limit,
+        "order": order,
+        "stop_words": stop_words,
+    }))
+}
+
+/// Dates, times and UUIDs: their schemas and their decoding.
+#[mcp_tool]
+async fn schedule(
+    /// When, in RFC 3339.
+    at: chrono::DateTime<chrono::Utc>,
+    /// The day.
+    day: chrono::NaiveDate,
+    /// The request.
+    id: uuid::Uuid,
+) -> Json<serde_json::Value> {
+    Json(serde_json::json!({
+        "at": at.timestamp(),
+        "day": day.to_string(),
+        "id": id.hyphenated().to_string(),
+    }))
+}
+
 #[tokio::main]
 async fn main() -> Result<(), mcp_runtime::Error> {
     let mut server = Server::new("fixture", "1.0.0")
