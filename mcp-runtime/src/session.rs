@@ -207,7 +207,14 @@ impl Session {
         let message: Value = match serde_json::from_str(line) {
             Ok(message) => message,
             Err(error) => {
-                let error = RpcError::new(code::PARSE_ERROR, format!("Parse error: {error}."));
+                // serde_json refuses nesting deeper than 128 levels (which also bounds the
+                // stack); say so plainly rather than as a syntax error.
+                let message = if error.to_string().starts_with("recursion limit exceeded") {
+                    "Parse error: the message is nested more than 128 levels deep.".to_owned()
+                } else {
+                    format!("Parse error: {error}.")
+                };
+                let error = RpcError::new(code::PARSE_ERROR, message);
                 return Outcome::Reply(Reply::Ready(self.error_without_id(error)));
             }
         };

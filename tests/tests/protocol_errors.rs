@@ -402,3 +402,27 @@ fn schemars_constraints_are_published_and_enforced() {
         assert!(text.contains(field), "{field} not named in {text}");
     }
 }
+
+#[test]
+fn deeply_nested_messages_are_refused_clearly() {
+    let mut client = fixture(&[]);
+    client.initialize("2025-11-25");
+    // 10,000 levels inside the arguments: refused before anything is built from it.
+    let deep = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{{\"name\":\"echo\",\"arguments\":{{\"text\":{}{}}}}}}}\n",
+        "[".repeat(10_000),
+        "]".repeat(10_000)
+    );
+    client.send_raw(deep.as_bytes());
+    let response = client.receive();
+    assert_eq!(response["error"]["code"], -32700, "{response}");
+    assert_eq!(
+        response["error"]["message"],
+        "Parse error: the message is nested more than 128 levels deep."
+    );
+    // Nesting within the limit is an ordinary (wrong-typed) argument.
+    let shallow = json!({"name": "echo", "arguments": {"text": [[[[["x"]]]]]}});
+    let result = client.request("tools/call", shallow)["result"].clone();
+    assert_eq!(result["isError"], true);
+    still_serving(&mut client);
+}
