@@ -4,9 +4,9 @@
 //! `mcp-runtime`, which re-exports the attribute and documents it. This crate's version is
 //! pinned by `mcp-runtime`; nothing here is a stable API on its own.
 //!
-//! The expansion has three phases, each in its own module: [`attr`] parses the attribute's
-//! options, [`model`] reads the function into a typed model (collecting every error rather
-//! than stopping at the first), and [`expand`] generates the registration beside the
+//! The expansion has three phases, each in its own module: `attr` parses the attribute's
+//! options, `model` reads the function into a typed model (collecting every error rather
+//! than stopping at the first), and `expand` generates the registration beside the
 //! untouched function.
 
 mod attr;
