@@ -20,6 +20,13 @@
 // `notifications/cancelled`); the wire is watched for that notification and for a response that
 // must not come.
 //
+// The client declares `elicitation`, `sampling` and `roots` and registers a request handler for
+// each. A call's `answers` are what the handlers return, in order, to the requests the server makes
+// during the call: JSON-RPC requests on the connection in the handshake eras; in the modern era the
+// `inputRequests` of `input_required` results, which the 2.x client's multi-round-trip driver
+// dispatches to the same handlers before retrying `tools/call` itself. `asked` checks those requests,
+// `rounds` the number of `input_required` results (counted on the wire).
+//
 // One PASS/FAIL line per check, then `<label>: N passed, M failed`; exit 1 on any failure.
 // The expectation format is documented in interop/README.md; expect.mjs implements it.
 
@@ -27,6 +34,7 @@ import { readFileSync } from 'node:fs';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import {
   CANCEL_GRACE_MS,
+  checkAsked,
   checkCallOutcome,
   checkLogs,
   checkProgress,
@@ -58,10 +66,15 @@ const SDKS = {
     async load() {
       const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
       const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
-      const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
-      // 1.x registers notification handlers by zod schema.
+      const { LoggingMessageNotificationSchema, ElicitRequestSchema, CreateMessageRequestSchema, ListRootsRequestSchema, McpError } = await import(
+        '@modelcontextprotocol/sdk/types.js'
+      );
+      // 1.x registers handlers by zod schema.
       const onLog = (client, handler) => client.setNotificationHandler(LoggingMessageNotificationSchema, handler);
-      return { Client, StdioClientTransport, onLog };
+      const schemas = { 'elicitation/create': ElicitRequestSchema, 'sampling/createMessage': CreateMessageRequestSchema, 'roots/list': ListRootsRequestSchema };
+      const onRequest = (client, method, handler) => client.setRequestHandler(schemas[method], handler);
+      const refusal = (code, message) => new McpError(code, message);
+      return { Client, StdioClientTransport, onLog, onRequest, refusal };
     },
   },
   client: {
@@ -71,8 +84,11 @@ const SDKS = {
     async load() {
       const { Client } = await import('@modelcontextprotocol/client');
       const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
+      const { ProtocolError } = await import('@modelcontextprotocol/client');
       const onLog = (client, handler) => client.setNotificationHandler('notifications/message', handler);
-      return { Client, StdioClientTransport, onLog };
+      const onRequest = (client, method, handler) => client.setRequestHandler(method, handler);
+      const refusal = (code, message) => new ProtocolError(code, message);
+      return { Client, StdioClientTransport, onLog, onRequest, refusal };
     },
   },
 };
@@ -160,11 +176,27 @@ async function runEra(sdkKey, sdk, mod, eraName, opts, exp, rep) {
       negotiated = v;
     };
   }
-  const client = new mod.Client({ name: `mcp-runtime-interop-${sdk.label}`, version: version_ }, { capabilities: {}, ...plan.options });
+  const client = new mod.Client(
+    { name: `mcp-runtime-interop-${sdk.label}`, version: version_ },
+    { capabilities: { elicitation: {}, sampling: {}, roots: {} }, ...plan.options },
+  );
+  // The client side of server-to-client requests: each handler records what it was asked and
+  // returns the current call's next scripted answer (runCall sets `asks.answers`); with none left
+  // it refuses, and the call's check fails on the unexpected request.
+  const asks = { answers: [], requests: [] };
+  for (const method of ['elicitation/create', 'sampling/createMessage', 'roots/list']) {
+    mod.onRequest(client, method, (request) => {
+      asks.requests.push({ method, params: request.params ?? {} });
+      const answer = asks.answers.shift();
+      if (answer === undefined) throw mod.refusal(-32603, `interop check: no scripted answer for ${method}`);
+      if ('error' in answer) throw mod.refusal(answer.error.code ?? -32603, answer.error.message ?? '');
+      return answer;
+    });
+  }
   const before = rep.failed;
   try {
     await withTimeout(client.connect(transport, { timeout: ms }), ms * 2, 'connect');
-    await withTimeout(checkSession(sdkKey, mod, client, transport, plan, label, negotiated, exp, rep, ms), ms * 4, 'session');
+    await withTimeout(checkSession(sdkKey, mod, client, transport, plan, label, negotiated, exp, rep, ms, asks), ms * 4, 'session');
   } catch (e) {
     rep.fail(label, `session aborted: ${describe(e)}`);
     if (process.env.INTEROP_DEBUG) console.error(e);
@@ -176,7 +208,7 @@ async function runEra(sdkKey, sdk, mod, eraName, opts, exp, rep) {
   }
 }
 
-async function checkSession(sdkKey, mod, client, transport, plan, label, negotiatedV1, exp, rep, ms) {
+async function checkSession(sdkKey, mod, client, transport, plan, label, negotiatedV1, exp, rep, ms, asks) {
   const who = SDKS[sdkKey].label;
   const version = sdkKey === 'sdk' ? negotiatedV1 : client.getNegotiatedProtocolVersion();
   const info = client.getServerVersion();
@@ -195,12 +227,14 @@ async function checkSession(sdkKey, mod, client, transport, plan, label, negotia
   // error the SDK raised itself (e.g. output-schema validation, which also uses code -32602).
   const responses = new Map();
   const cancelsSent = new Set(); // requestId of every notifications/cancelled the SDK sent
+  const rounds = { inputRequired: 0 }; // input_required results received (2026-07-28)
   let lastCallId;
   const onmessage = transport.onmessage;
   const wire = Boolean(process.env.INTEROP_WIRE);
   transport.onmessage = (msg, extra) => {
     if (wire) console.error(`<< ${short(JSON.stringify(msg), 400)}`);
     if (msg && 'id' in msg && ('result' in msg || 'error' in msg)) responses.set(msg.id, msg);
+    if (msg?.result?.resultType === 'input_required') rounds.inputRequired++;
     return onmessage?.call(transport, msg, extra);
   };
   const send = transport.send.bind(transport);
@@ -225,7 +259,7 @@ async function checkSession(sdkKey, mod, client, transport, plan, label, negotia
     if (m) droppedProgress.push(JSON.parse(m[1]));
     else if (process.env.INTEROP_DEBUG) console.error(`client onerror: ${describe(e)}`);
   };
-  const wireSeen = { responses, cancelsSent, logs, droppedProgress };
+  const wireSeen = { responses, cancelsSent, logs, droppedProgress, rounds, asks };
 
   // tools/list, following nextCursor across every page.
   const tools = [];
@@ -386,6 +420,10 @@ async function runCall(sdkKey, client, call, tool, version, era, label, rep, ms,
   }
   wireSeen.logs.length = 0;
   wireSeen.droppedProgress.length = 0;
+  const asks = wireSeen.asks;
+  asks.answers = [...(call.answers ?? [])];
+  asks.requests = [];
+  wireSeen.rounds.inputRequired = 0;
   let outcome;
   let sdkNote = null;
   const before = lastCallId();
@@ -424,6 +462,22 @@ async function runCall(sdkKey, client, call, tool, version, era, label, rep, ms,
     }
   }
   rep.check(!problems.length, label, `${title} -> ${summary}` + (problems.length ? ` :: ${problems.join('; ')}` : ''));
+
+  // Requests to the client: always checked (a call without `answers` must cause none).
+  const [askedBad, askedGot] = checkAsked(call.asked, [...asks.requests], call.answers);
+  if (asks.answers.length) askedBad.push(`${asks.answers.length} scripted answer(s) never asked for`);
+  const how = era === 'modern' ? "input_required rounds, fulfilled by the client's driver" : 'server requests on the connection';
+  if (call.answers?.length || call.asked || asks.requests.length) {
+    rep.check(!askedBad.length, label, `${name}: the handlers got ${askedGot} (${how})` + (askedBad.length ? ` :: ${askedBad.join('; ')}` : ''));
+  }
+  const seenRounds = wireSeen.rounds.inputRequired;
+  if (era === 'modern' && 'rounds' in call) {
+    rep.check(seenRounds === call.rounds, label, `${name}: ${seenRounds} input_required round(s) before the result (expected ${call.rounds})`);
+  } else if (era === 'modern' && seenRounds && !(call.answers?.length || call.asked)) {
+    rep.fail(label, `${name}: unexpected input_required round(s): ${seenRounds}`);
+  } else if (era !== 'modern' && seenRounds) {
+    rep.fail(label, `${name}: ${seenRounds} input_required result(s) under handshake revision ${version}`);
+  }
 
   if ('progress' in call || 'logs' in call) await sleep(NOTIFICATION_GRACE_MS); // stragglers handed over just after the result
   if ('progress' in call) {

@@ -11,8 +11,11 @@ export const STRUCTURED_SINCE = '2025-06-18'; // structuredContent / outputSchem
 export const MODERN_SINCE = '2026-07-28'; // stateless era: outputSchema may have any root (SEP-2106)
 
 const TOP_KEYS = ['$comment', 'server', 'tools', 'allowExtraTools', 'requireDescriptions', 'allowDowngrade', 'toolChecks', 'calls'];
-const CALL_KEYS = ['$comment', 'label', 'tool', 'arguments', 'expect', 'eras', 'minRevision', 'maxRevision', 'clients', 'progress', 'logLevel', 'logs', 'cancelAfterMs'];
+const CALL_KEYS = ['$comment', 'label', 'tool', 'arguments', 'expect', 'eras', 'minRevision', 'maxRevision', 'clients', 'progress', 'logLevel', 'logs', 'cancelAfterMs', 'answers', 'asked', 'rounds'];
 const PROGRESS_KEYS = ['$comment', 'min', 'max', 'last', 'total'];
+// The requests a server may send a client during a call (handshake eras), or embed in an
+// `input_required` result (2026-07-28).
+export const CLIENT_REQUEST_METHODS = ['elicitation/create', 'sampling/createMessage', 'roots/list'];
 export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 export const LOG_LEVEL_META_KEY = 'io.modelcontextprotocol/logLevel';
 // How long after a call's result the checks keep collecting its progress / log notifications (an
@@ -65,9 +68,49 @@ function checkNotificationKeys(call, where) {
   }
   if ('cancelAfterMs' in call) {
     if (!(typeof call.cancelAfterMs === 'number' && call.cancelAfterMs > 0)) throw new ExpectationError(`${where}.cancelAfterMs must be a positive number`);
-    const clash = ['expect', 'progress', 'logs'].filter((k) => k in call).sort();
+    const clash = ['expect', 'progress', 'logs', 'answers', 'asked', 'rounds'].filter((k) => k in call).sort();
     if (clash.length) throw new ExpectationError(`${where}: cancelAfterMs excludes ${JSON.stringify(clash)} (a cancelled call has no outcome to check)`);
   }
+}
+
+/** The `answers` / `asked` / `rounds` keys of a call (requests from the server to the client). */
+function checkClientRequestKeys(call, where) {
+  const { answers, asked } = call;
+  if (answers !== undefined) {
+    if (!(Array.isArray(answers) && answers.every(isObject))) throw new ExpectationError(`${where}.answers must be a list of objects (the results the client's callbacks return)`);
+    answers.forEach((answer, i) => {
+      if ('error' in answer && (Object.keys(answer).some((k) => k !== 'error' && k !== '$comment') || !isObject(answer.error))) {
+        throw new ExpectationError(`${where}.answers[${i}]: an error answer is exactly {"error": {"code": N, "message": "..."}}`);
+      }
+    });
+  }
+  if (asked !== undefined) {
+    if (!(Array.isArray(asked) && asked.every(isObject))) throw new ExpectationError(`${where}.asked must be a list of {method, params} patterns`);
+    asked.forEach((pattern, i) => {
+      noUnknown(pattern, ['$comment', 'method', 'params'], `${where}.asked[${i}]`);
+      if (!CLIENT_REQUEST_METHODS.includes(pattern.method)) throw new ExpectationError(`${where}.asked[${i}].method must be one of ${JSON.stringify(CLIENT_REQUEST_METHODS)}`);
+    });
+  }
+  if (asked !== undefined && answers !== undefined && asked.length !== answers.length) {
+    throw new ExpectationError(`${where}: asked has ${asked.length} entries but answers has ${answers.length}`);
+  }
+  if ('rounds' in call && !(Number.isInteger(call.rounds) && call.rounds >= 0)) throw new ExpectationError(`${where}.rounds must be a non-negative integer`);
+}
+
+/**
+ * The requests the client's handlers received during one call ({method, params}, in order)
+ * against the call's `asked` patterns (same length, element-wise subset match). Without `asked`,
+ * the number of requests must equal the number of `answers` (0 when there are none).
+ */
+export function checkAsked(patterns, requests, answers) {
+  const shown = requests.slice(0, 4).map((r) => `${r.method} ${js(r.params, 60)}`).join(', ') + (requests.length > 4 ? ', ...' : '');
+  const summary = `${requests.length} request(s) to the client` + (requests.length ? ` [${shown}]` : '');
+  if (patterns !== undefined) {
+    const why = subsetMismatch(patterns, requests, 'asked');
+    return [why ? [why] : [], summary];
+  }
+  const want = (answers ?? []).length;
+  return [requests.length !== want ? [`expected ${want} request(s) to the client, got ${requests.length}`] : [], summary];
 }
 
 /**
@@ -134,6 +177,7 @@ export function loadExpectations(path) {
     }
     if ('textMatches' in expect) new RegExp(expect.textMatches);
     checkNotificationKeys(call, where);
+    checkClientRequestKeys(call, where);
     checkFilters(call, where);
   });
   exp.toolChecks.forEach((tc, i) => {

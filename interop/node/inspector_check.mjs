@@ -25,6 +25,8 @@
 //   * its error envelope drops the JSON-RPC error code, and a client-side rejection (its own
 //     output-schema validation failing, say) looks the same as a server's JSON-RPC error; so
 //     protocolError checks only that the call failed (errorContains still applies to the message);
+//   * it cannot answer requests from the server (elicitation, sampling, roots): a call with
+//     `answers` / `asked` is SKIPPED;
 //   * one CLI run is one request in its own server process, and the CLI prints only the result:
 //     a call's `cancelAfterMs` is SKIPPED, and its `progress` / `logLevel` / `logs` are reported as
 //     a SKIP line after the result check (the result itself is still checked).
@@ -198,6 +200,11 @@ async function runEra(eraName, opts, exp, rep, env, inspectorVersion) {
     const expect = call.expect ?? {};
     if ('cancelAfterMs' in call) {
       rep.skip(label, `${title} -> cancellation not exercised: each Inspector CLI run is a single request in a server process of its own`);
+      continue;
+    }
+    if (call.answers?.length || call.asked) {
+      const methods = [...new Set((call.asked ?? []).map((a) => a.method))].join(', ') || 'elicitation/sampling/roots';
+      rep.skip(label, `${title} -> not exercised: the Inspector CLI cannot answer requests from the server (${methods}); it runs one request and prints its result, with no way to script the user's or model's answer`);
       continue;
     }
     const unchecked = ['progress', 'logLevel', 'logs'].filter((k) => k in call);

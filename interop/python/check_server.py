@@ -15,6 +15,12 @@ legacy era, the per-request `_meta` `io.modelcontextprotocol/logLevel` in the mo
 the `notifications/message` the `logging_callback` must receive, or a cancellation (an anyio
 cancel scope around `call_tool`, which makes the SDK send `notifications/cancelled`).
 
+The client declares `elicitation`, `sampling` and `roots` (it passes all three callbacks). A call's
+`answers` are what the callbacks return, in order, to the requests the server makes during the call:
+JSON-RPC requests on the connection in the legacy era, the `inputRequests` of `input_required`
+results in the modern era, which `Client.call_tool` fulfils through the same callbacks and retries
+by itself. `asked` checks those requests, `rounds` the number of `input_required` results.
+
 Prints one PASS/FAIL line per check and a closing `python: N passed, M failed` line; exits 1 on any
 failure. The expectation format is documented in interop/README.md; expectations.py implements it.
 """
@@ -40,6 +46,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared import jsonrpc_dispatcher
 from mcp.shared.exceptions import MCPError
+from mcp import types
 from mcp.types import Implementation
 from mcp.types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION, LATEST_MODERN_VERSION
 from mcp_types import LOG_LEVEL_META_KEY
@@ -51,6 +58,7 @@ from expectations import (  # noqa: E402
     NOTIFICATION_GRACE_S,
     ExpectationError,
     Reporter,
+    check_asked,
     check_call_outcome,
     check_logs,
     check_progress,
@@ -115,6 +123,61 @@ class Notifications(logging.Handler):
         self.logs.append(dump(params))
 
 
+class ClientAnswers:
+    """The client side of server-to-client requests: the callbacks the SDK runs for elicitation,
+    sampling and roots. Each records what it was asked ({method, params} as on the wire) and
+    returns the current call's next scripted answer; with none left it refuses (JSON-RPC error),
+    and the call's check fails on the unexpected request."""
+
+    def __init__(self) -> None:
+        self.answers: list[dict[str, Any]] = []
+        self.requests: list[dict[str, Any]] = []
+        self.ids: list[Any] = []  # the request id each callback saw (JSON-RPC id, or the input key)
+        self.rounds = 0  # input_required results seen by Client.call_tool's retry loop
+
+    def start(self, answers: list[dict[str, Any]] | None) -> None:
+        self.answers = list(answers or [])
+        self.requests = []
+        self.ids = []
+        self.rounds = 0
+
+    def _next(self, method: str, params: Any, ctx: Any, model: Any) -> Any:
+        self.requests.append({"method": method, "params": dump(params) if params is not None else {}})
+        self.ids.append(getattr(ctx, "request_id", None))
+        if not self.answers:
+            return types.ErrorData(code=-32603, message=f"interop check: no scripted answer for {method}")
+        answer = self.answers.pop(0)
+        if "error" in answer:
+            return types.ErrorData(code=answer["error"].get("code", -32603), message=answer["error"].get("message", ""))
+        return model.model_validate(answer)
+
+    async def on_elicit(self, ctx: Any, params: Any) -> Any:
+        return self._next("elicitation/create", params, ctx, types.ElicitResult)
+
+    async def on_sample(self, ctx: Any, params: Any) -> Any:
+        return self._next("sampling/createMessage", params, ctx, types.CreateMessageResult)
+
+    async def on_roots(self, ctx: Any) -> Any:
+        return self._next("roots/list", None, ctx, types.ListRootsResult)
+
+    def count_rounds(self, client: Client) -> bool:
+        """Wrap the session's `call_tool` (each retry of `Client.call_tool` goes through it) to
+        count `input_required` results. False if the SDK's internals changed."""
+        session = client.session
+        original = getattr(session, "call_tool", None)
+        if original is None:
+            return False
+
+        async def counting(*args: Any, **kwargs: Any) -> Any:
+            result = await original(*args, **kwargs)
+            if isinstance(result, types.InputRequiredResult):
+                self.rounds += 1
+            return result
+
+        session.call_tool = counting  # type: ignore[method-assign]
+        return True
+
+
 async def run_era(
     era: str, command: list[str], exp: dict[str, Any], rep: Reporter, timeout: float, show_stderr: bool
 ) -> None:
@@ -123,6 +186,7 @@ async def run_era(
     rep.section(f"{label}: mcp {metadata.version('mcp')} Client(mode={mode!r}), expecting protocol {want_version}")
     params = StdioServerParameters(command=command[0], args=command[1:], env=dict(os.environ))
     notes = Notifications()
+    asks = ClientAnswers()
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
         client = Client(
             stdio_client(params, errlog=sys.stderr if show_stderr else errlog),
@@ -131,13 +195,16 @@ async def run_era(
             client_info=Implementation(name="mcp-runtime-interop-python", version=metadata.version("mcp")),
             cache=None,  # every list_tools goes to the server
             logging_callback=notes.on_log,
+            elicitation_callback=asks.on_elicit,
+            sampling_callback=asks.on_sample,
+            list_roots_callback=asks.on_roots,
             # No client-wide log_level: a modern-era call opts in to log messages itself (logLevel).
         )
         failures_before = rep.failed
         try:
             with anyio.fail_after(timeout * 4):
                 async with client:
-                    await check_session(client, era, label, want_version, exp, rep, notes)
+                    await check_session(client, era, label, want_version, exp, rep, notes, asks)
         except TimeoutError:
             rep.fail(label, f"session timed out after {timeout * 4:.0f}s")
         except Exception as e:  # noqa: BLE001 - anything escaping is a failed run, reported, never a crash
@@ -153,7 +220,14 @@ async def run_era(
 
 
 async def check_session(
-    client: Client, era: str, label: str, want_version: str, exp: dict[str, Any], rep: Reporter, notes: Notifications
+    client: Client,
+    era: str,
+    label: str,
+    want_version: str,
+    exp: dict[str, Any],
+    rep: Reporter,
+    notes: Notifications,
+    asks: ClientAnswers,
 ) -> None:
     version = client.protocol_version
     info = client.server_info
@@ -203,10 +277,12 @@ async def check_session(
             + (f"; NOT for {missing}" if missing else ""),
         )
 
+    if not asks.count_rounds(client):
+        rep.fail(label, "cannot count input_required rounds (ClientSession internals changed)")
     for i, call in enumerate(exp["calls"]):
         if not selected(call, era, version):
             continue
-        await run_call(client, call, i, by_name, version, era, label, rep, notes)
+        await run_call(client, call, i, by_name, version, era, label, rep, notes, asks)
 
 
 async def run_call(
@@ -219,6 +295,7 @@ async def run_call(
     label: str,
     rep: Reporter,
     notes: Notifications,
+    asks: ClientAnswers,
 ) -> None:
     name = call["tool"]
     args = call.get("arguments", {})
@@ -239,6 +316,7 @@ async def run_call(
         updates.append(update)
 
     notes.logs.clear()
+    asks.start(call.get("answers"))
     outcome: dict[str, Any]
     sdk_note = None
     try:
@@ -275,6 +353,29 @@ async def run_call(
                 problems.append(f"outputSchema is not a valid JSON Schema: {e.message}")
 
     rep.check(not problems, label, f"{title} -> {summary}" + ("" if not problems else " :: " + "; ".join(problems)))
+
+    # Requests to the client: always checked (a call without `answers` must cause none).
+    asked_problems, asked_summary = check_asked(call.get("asked"), list(asks.requests), call.get("answers"))
+    if asks.answers:
+        asked_problems.append(f"{len(asks.answers)} scripted answer(s) never asked for")
+    how = "input_required rounds, fulfilled by Client.call_tool" if era == "modern" else "server requests on the connection"
+    if call.get("answers") or call.get("asked") or asks.requests:
+        ids = js(asks.ids, 60)
+        rep.check(
+            not asked_problems,
+            label,
+            f"{name}: the callbacks got {asked_summary} (ids {ids}; {how})" + ("" if not asked_problems else " :: " + "; ".join(asked_problems)),
+        )
+    if era == "modern" and "rounds" in call:
+        rep.check(
+            asks.rounds == call["rounds"],
+            label,
+            f"{name}: {asks.rounds} input_required round(s) before the result (expected {call['rounds']})",
+        )
+    elif era == "modern" and asks.rounds and not (call.get("answers") or call.get("asked")):
+        rep.fail(label, f"{name}: unexpected input_required round(s): {asks.rounds}")
+    elif era == "legacy" and asks.rounds:
+        rep.fail(label, f"{name}: {asks.rounds} input_required result(s) under handshake revision {version}")
 
     if "progress" in call or "logs" in call:
         await anyio.sleep(NOTIFICATION_GRACE_S)  # stragglers the SDK hands over just after the result

@@ -32,8 +32,14 @@ CALL_KEYS = {
     "logLevel",
     "logs",
     "cancelAfterMs",
+    "answers",
+    "asked",
+    "rounds",
 }
 PROGRESS_KEYS = {"$comment", "min", "max", "last", "total"}
+# The requests a server may send a client during a call (handshake eras), or embed in an
+# `input_required` result (2026-07-28).
+CLIENT_REQUEST_METHODS = ("elicitation/create", "sampling/createMessage", "roots/list")
 LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 # How long after a call's result the checks keep collecting its progress / log notifications (an
 # SDK may hand them to the callback a little after the result), and how long after a cancellation
@@ -85,6 +91,7 @@ def load_expectations(path: Path) -> dict[str, Any]:
         if "textMatches" in expect:
             re.compile(expect["textMatches"])
         _check_notification_keys(call, where)
+        _check_client_request_keys(call, where)
         _check_filters(call, where)
     for i, tc in enumerate(exp["toolChecks"]):
         where = f"toolChecks[{i}]"
@@ -121,9 +128,48 @@ def _check_notification_keys(call: dict[str, Any], where: str) -> None:
         ms = call["cancelAfterMs"]
         if not isinstance(ms, (int, float)) or isinstance(ms, bool) or ms <= 0:
             raise ExpectationError(f"{where}.cancelAfterMs must be a positive number")
-        clash = sorted(k for k in ("expect", "progress", "logs") if k in call)
+        clash = sorted(k for k in ("expect", "progress", "logs", "answers", "asked", "rounds") if k in call)
         if clash:
             raise ExpectationError(f"{where}: cancelAfterMs excludes {clash} (a cancelled call has no outcome to check)")
+
+
+def _check_client_request_keys(call: dict[str, Any], where: str) -> None:
+    """The `answers` / `asked` / `rounds` keys of a call (requests from the server to the client)."""
+    answers = call.get("answers")
+    if answers is not None and (not isinstance(answers, list) or not all(isinstance(a, dict) for a in answers)):
+        raise ExpectationError(f"{where}.answers must be a list of objects (the results the client's callbacks return)")
+    for i, answer in enumerate(answers or []):
+        if "error" in answer and (set(answer) - {"error", "$comment"} or not isinstance(answer["error"], dict)):
+            raise ExpectationError(f'{where}.answers[{i}]: an error answer is exactly {{"error": {{"code": N, "message": "..."}}}}')
+    asked = call.get("asked")
+    if asked is not None:
+        if not isinstance(asked, list) or not all(isinstance(a, dict) for a in asked):
+            raise ExpectationError(f"{where}.asked must be a list of {{method, params}} patterns")
+        for i, pattern in enumerate(asked):
+            _no_unknown(pattern, {"$comment", "method", "params"}, f"{where}.asked[{i}]")
+            if pattern.get("method") not in CLIENT_REQUEST_METHODS:
+                raise ExpectationError(f"{where}.asked[{i}].method must be one of {list(CLIENT_REQUEST_METHODS)}")
+    if asked is not None and answers is not None and len(asked) != len(answers):
+        raise ExpectationError(f"{where}: asked has {len(asked)} entries but answers has {len(answers)}")
+    if "rounds" in call:
+        rounds = call["rounds"]
+        if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 0:
+            raise ExpectationError(f"{where}.rounds must be a non-negative integer")
+
+
+def check_asked(patterns: list[dict[str, Any]] | None, requests: list[dict[str, Any]], answers: list[dict[str, Any]] | None) -> tuple[list[str], str]:
+    """The requests the client's callbacks received during one call ({method, params}, in order)
+    against the call's `asked` patterns (same length, element-wise subset match). Without `asked`,
+    the number of requests must equal the number of `answers` (0 when there are none)."""
+    shown = ", ".join(f"{r.get('method')} {js(r.get('params'), 60)}" for r in requests[:4]) + (", ..." if len(requests) > 4 else "")
+    summary = f"{len(requests)} request(s) to the client" + (f" [{shown}]" if requests else "")
+    if patterns is not None:
+        why = subset_mismatch(patterns, requests, "asked")
+        return ([why] if why else []), summary
+    want = len(answers or [])
+    if len(requests) != want:
+        return [f"expected {want} request(s) to the client, got {len(requests)}"], summary
+    return [], summary
 
 
 def check_progress(spec: dict[str, Any], updates: list[dict[str, Any]]) -> tuple[list[str], str]:

@@ -2,14 +2,17 @@
 //! (`@modelcontextprotocol/conformance`; exact behaviour in `interop/CONFORMANCE_FIXTURES.md`).
 //!
 //! Served over stdio; the suite itself speaks Streamable HTTP, which this server will offer
-//! with `--http ADDR` once the HTTP transport exists. Not yet here: `test_sampling`,
-//! `test_elicitation`, `test_elicitation_sep1034_defaults`, `test_elicitation_sep1330_enums`
-//! (they need requests from the server to the client) and `json_schema_2020_12_tool` (it needs
-//! a hand-written input schema, which tools registered at run time will allow).
+//! with `--http ADDR` once the HTTP transport exists. All 13 fixture tools are here: the
+//! sampling and elicitation ones ask the client during the call (under 2026-07-28 through an
+//! `input_required` round), and `json_schema_2020_12_tool` is a [`DynamicTool`] with a
+//! hand-written 2020-12 input schema.
 
 use std::time::Duration;
 
-use mcp_runtime::{Content, Context, LogLevel, Server, mcp_tool};
+use mcp_runtime::{
+    Content, Context, DynamicTool, Elicitation, LogLevel, SamplingRequest, Server, mcp_tool,
+};
+use serde_json::{Map, Value, json};
 
 /// A 1×1 red PNG.
 const PNG_1X1_RED: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -88,9 +91,199 @@ async fn test_tool_with_progress(ctx: Context) -> &'static str {
     "Progress test completed"
 }
 
+/// The user's answer to an elicitation as the reference server prints it:
+/// `action=ACTION, content=JSON` (`{}` unless accepted), the content's keys in the order of the
+/// requested schema's properties (serde_json's maps are sorted; JavaScript keeps insertion order).
+fn describe_answer(answer: Elicitation<Map<String, Value>>, order: &[&str]) -> String {
+    let (action, content) = match answer {
+        Elicitation::Accepted(content) => ("accept", content),
+        Elicitation::Declined => ("decline", Map::new()),
+        Elicitation::Cancelled => ("cancel", Map::new()),
+    };
+    let mut fields: Vec<(&String, &Value)> = content.iter().collect();
+    fields.sort_by_key(|(key, _)| {
+        order
+            .iter()
+            .position(|known| known == key)
+            .unwrap_or(order.len())
+    });
+    let fields: Vec<String> = fields
+        .into_iter()
+        .map(|(key, value)| format!("{}:{value}", Value::String(key.clone())))
+        .collect();
+    format!("action={action}, content={{{}}}", fields.join(","))
+}
+
+/// Tests server-initiated sampling (LLM completion request)
+#[mcp_tool]
+async fn test_sampling(
+    /// The prompt to send to the LLM
+    prompt: String,
+    ctx: Context,
+) -> Result<String, String> {
+    let response = ctx
+        .sample(SamplingRequest::new(100).user(prompt))
+        .await
+        .map_err(|error| format!("Sampling failed: {error}"))?;
+    let text = match response.text() {
+        Some(text) => text.to_owned(),
+        None => response.content.to_string(),
+    };
+    Ok(format!("LLM response: {text}"))
+}
+
+/// Tests server-initiated elicitation (user input request)
+#[mcp_tool]
+async fn test_elicitation(
+    /// The message to show the user
+    message: String,
+    ctx: Context,
+) -> Result<String, String> {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "username": {"type": "string", "description": "User's response"},
+            "email": {"type": "string", "description": "User's email address"},
+        },
+        "required": ["username", "email"],
+    });
+    let answer = ctx
+        .elicit_with_schema(message, schema)
+        .await
+        .map_err(|error| format!("Elicitation failed: {error}"))?;
+    Ok(format!(
+        "User response: {}",
+        describe_answer(answer, &["username", "email"])
+    ))
+}
+
+/// Tests elicitation with default values per SEP-1034
+#[mcp_tool]
+async fn test_elicitation_sep1034_defaults(ctx: Context) -> Result<String, String> {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "description": "User name", "default": "John Doe"},
+            "age": {"type": "integer", "description": "User age", "default": 30},
+            "score": {"type": "number", "description": "User score", "default": 95.5},
+            "status": {
+                "type": "string",
+                "description": "User status",
+                "enum": ["active", "inactive", "pending"],
+                "default": "active",
+            },
+            "verified": {"type": "boolean", "description": "Verification status", "default": true},
+        },
+        "required": [],
+    });
+    let answer = ctx
+        .elicit_with_schema(
+            "Please review and update the form fields with defaults",
+            schema,
+        )
+        .await
+        .map_err(|error| format!("Elicitation failed: {error}"))?;
+    Ok(format!(
+        "Elicitation completed: {}",
+        describe_answer(answer, &["name", "age", "score", "status", "verified"])
+    ))
+}
+
+/// Tests elicitation with enum schema improvements per SEP-1330
+#[mcp_tool]
+async fn test_elicitation_sep1330_enums(ctx: Context) -> Result<String, String> {
+    let titled = |titles: [&str; 3]| -> Vec<Value> {
+        ["value1", "value2", "value3"]
+            .into_iter()
+            .zip(titles)
+            .map(|(value, title)| json!({"const": value, "title": title}))
+            .collect()
+    };
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "untitledSingle": {
+                "type": "string",
+                "description": "Select one option",
+                "enum": ["option1", "option2", "option3"],
+            },
+            "titledSingle": {
+                "type": "string",
+                "description": "Select one option with titles",
+                "oneOf": titled(["First Option", "Second Option", "Third Option"]),
+            },
+            "legacyEnum": {
+                "type": "string",
+                "description": "Select one option (legacy)",
+                "enum": ["opt1", "opt2", "opt3"],
+                "enumNames": ["Option One", "Option Two", "Option Three"],
+            },
+            "untitledMulti": {
+                "type": "array",
+                "description": "Select multiple options",
+                "minItems": 1,
+                "maxItems": 3,
+                "items": {"type": "string", "enum": ["option1", "option2", "option3"]},
+            },
+            "titledMulti": {
+                "type": "array",
+                "description": "Select multiple options with titles",
+                "minItems": 1,
+                "maxItems": 3,
+                "items": {"anyOf": titled(["First Choice", "Second Choice", "Third Choice"])},
+            },
+        },
+        "required": [],
+    });
+    let answer = ctx
+        .elicit_with_schema("Please select options from the enum fields", schema)
+        .await
+        .map_err(|error| format!("Elicitation failed: {error}"))?;
+    let order = [
+        "untitledSingle",
+        "titledSingle",
+        "legacyEnum",
+        "untitledMulti",
+        "titledMulti",
+    ];
+    Ok(format!(
+        "Elicitation completed: {}",
+        describe_answer(answer, &order)
+    ))
+}
+
+/// `json_schema_2020_12_tool`: its input schema uses 2020-12 keywords (`$schema`, `$defs`,
+/// `$ref`, `additionalProperties`) and is listed exactly as written, so it is registered at
+/// run time with a hand-written schema rather than derived by `#[mcp_tool]`.
+fn json_schema_2020_12_tool() -> DynamicTool {
+    let schema = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "$defs": {
+            "address": {
+                "type": "object",
+                "properties": {"street": {"type": "string"}, "city": {"type": "string"}},
+            },
+        },
+        "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
+        "additionalProperties": false,
+    });
+    DynamicTool::new(
+        "json_schema_2020_12_tool",
+        schema,
+        |arguments, _ctx| async move {
+            format!(
+                "JSON Schema 2020-12 tool called with: {}",
+                Value::Object(arguments)
+            )
+        },
+    )
+    .description("Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)")
+}
+
 #[tokio::main]
 async fn main() -> Result<(), mcp_runtime::Error> {
-    Server::new("mcp-conformance-test-server", env!("CARGO_PKG_VERSION"))
-        .serve_stdio()
-        .await
+    let server = Server::new("mcp-conformance-test-server", env!("CARGO_PKG_VERSION"));
+    server.tool_set().add(json_schema_2020_12_tool())?;
+    server.serve_stdio().await
 }
