@@ -32,6 +32,12 @@
 //! results are shaped for each protocol revision.
 
 mod catalog;
+#[cfg(feature = "cli")]
+mod cli;
+#[cfg(any(feature = "cli", feature = "testing"))]
+// The command line uses only part of what `testing::TestClient` offers.
+#[cfg_attr(not(feature = "testing"), allow(dead_code))]
+mod client;
 mod connection;
 mod content;
 mod context;
@@ -47,6 +53,8 @@ mod server;
 mod session;
 mod shape;
 mod stdio;
+#[cfg(feature = "testing")]
+pub mod testing;
 mod version;
 
 #[doc(hidden)]
