@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::server::Server;
 use crate::version::ProtocolVersion;
@@ -194,6 +194,14 @@ pub(crate) struct Introduction {
     pub client_info: Value,
 }
 
+/// How far the in-process server got.
+#[derive(Debug)]
+enum ServerState {
+    Running,
+    /// Stopped, with its error if it failed.
+    Stopped(Option<String>),
+}
+
 /// What the reader task routes incoming messages to.
 #[derive(Default)]
 struct Routes {
@@ -213,8 +221,8 @@ pub(crate) struct ClientCore {
     routes: Arc<Mutex<Routes>>,
     notifications: tokio::sync::Mutex<mpsc::UnboundedReceiver<Notification>>,
     next_id: AtomicI64,
-    /// The server's start-up failure, if it failed.
-    server_error: Arc<Mutex<Option<String>>>,
+    /// Whether the in-process server stopped, and with which error.
+    server_state: watch::Receiver<ServerState>,
     server: Option<tokio::task::JoinHandle<()>>,
     initialized: Option<Value>,
 }
@@ -230,16 +238,16 @@ impl ClientCore {
     ) -> Result<Self, ResponseError> {
         let (client_end, server_end) = tokio::io::duplex(PIPE_CAPACITY);
         let (server_input, server_output) = tokio::io::split(server_end);
-        let server_error = Arc::new(Mutex::new(None));
-        let failed = server_error.clone();
+        let (stopped, server_state) = watch::channel(ServerState::Running);
         let server = tokio::spawn(async move {
-            if let Err(error) = server.serve_io(server_input, server_output).await {
-                *failed.lock().expect("server error slot poisoned") = Some(error.to_string());
-            }
+            let result = server.serve_io(server_input, server_output).await;
+            stopped.send_replace(ServerState::Stopped(
+                result.err().map(|error| error.to_string()),
+            ));
         });
         let (input, output) = tokio::io::split(client_end);
         let mut client = ClientCore::over(input, output, introduction, handlers, observer);
-        client.server_error = server_error;
+        client.server_state = server_state;
         client.server = Some(server);
         client.introduce().await?;
         Ok(client)
@@ -278,7 +286,8 @@ impl ClientCore {
             routes,
             notifications: tokio::sync::Mutex::new(notifications),
             next_id: AtomicI64::new(1),
-            server_error: Arc::default(),
+            // No server of ours to wait for.
+            server_state: watch::channel(ServerState::Stopped(None)).1,
             server: None,
             initialized: None,
         }
@@ -351,10 +360,10 @@ impl ClientCore {
             let params = self.with_meta(params);
             self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
         }
-        let server_error = self.server_error.clone();
+        let server_state = self.server_state.clone();
         let answer = async move {
             let Ok(response) = response.await else {
-                return Err(connection_closed(&server_error));
+                return Err(connection_closed(server_state).await);
             };
             match response.get("error") {
                 Some(error) => Err(ResponseError::from_response(error)),
@@ -446,14 +455,9 @@ impl ClientCore {
         if let Some(server) = self.server.take() {
             let _ = server.await;
         }
-        match self
-            .server_error
-            .lock()
-            .expect("server error slot poisoned")
-            .take()
-        {
-            Some(error) => Err(error),
-            None => Ok(()),
+        match &*self.server_state.borrow() {
+            ServerState::Stopped(Some(error)) => Err(error.clone()),
+            _ => Ok(()),
         }
     }
 
@@ -498,11 +502,17 @@ fn malformed(error: &serde_json::Error) -> ResponseError {
     )
 }
 
-fn connection_closed(server_error: &Mutex<Option<String>>) -> ResponseError {
-    let reason = server_error
-        .lock()
-        .expect("server error slot poisoned")
-        .clone();
+/// The error for a request the connection closed on; if the in-process server stopped,
+/// it says why (the server closes its output just before it reports how it ended).
+async fn connection_closed(mut server_state: watch::Receiver<ServerState>) -> ResponseError {
+    let reason = match server_state
+        .wait_for(|state| matches!(state, ServerState::Stopped(_)))
+        .await
+        .as_deref()
+    {
+        Ok(ServerState::Stopped(reason)) => reason.clone(),
+        _ => None,
+    };
     ResponseError::new(
         ResponseError::CONNECTION_CLOSED,
         match reason {

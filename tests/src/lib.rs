@@ -357,3 +357,14 @@ pub fn first_text(result: &Value) -> &str {
         .as_str()
         .unwrap_or_else(|| panic!("no text block in {result}"))
 }
+
+/// An in-process [`TestClient`](mcp_runtime::testing::TestClient) speaking `revision`,
+/// every message from the server checked against that revision's official schema (a
+/// violation panics in the client's reader, which then fails the request in flight).
+pub fn checked_client(revision: &str) -> mcp_runtime::testing::TestClientBuilder {
+    let version = mcp_runtime::ProtocolVersion::parse(revision).expect("a known revision");
+    let schema = SpecSchema::of(revision);
+    mcp_runtime::testing::TestClient::builder()
+        .revision(version)
+        .observe(move |message| schema.assert_valid("JSONRPCMessage", &comparable_id(message)))
+}

@@ -263,12 +263,17 @@ async fn short_fuse() -> &'static str {
 #[mcp_tool]
 async fn unit() {}
 
-#[tokio::main]
-async fn main() -> Result<(), mcp_runtime::Error> {
-    let mut server = Server::new("fixture", "1.0.0")
+/// The fixture server, as `main` serves it (in-process tests build it too).
+pub(crate) fn server() -> Server {
+    Server::new("fixture", "1.0.0")
         .title("Fixture")
         .state(CancellationsSeen::default())
-        .call_timeout(Duration::from_secs(5));
+        .call_timeout(Duration::from_secs(5))
+}
+
+#[tokio::main]
+async fn main() -> Result<(), mcp_runtime::Error> {
+    let mut server = server();
     let args: Vec<String> = std::env::args().skip(1).collect();
     if let [flag, size] = args.as_slice()
         && flag == "--page-size"
