@@ -5,7 +5,7 @@
 //! the same path a remote client takes — framing, the session, argument validation, result
 //! shaping for the revision in use — without spawning a process.
 //!
-//! ```
+//! ```standalone_crate
 //! use mcp_runtime::testing::TestClient;
 //! use mcp_runtime::{Server, mcp_tool};
 //! use serde_json::json;
@@ -307,7 +307,7 @@ impl TestClient {
     /// meta-schema, and for each `(tool, arguments)` sample, that the call succeeds and its
     /// `structuredContent` matches the tool's `outputSchema`. Panics naming every problem.
     ///
-    /// ```
+    /// ```standalone_crate
     /// use mcp_runtime::testing::TestClient;
     /// use mcp_runtime::{Json, Server, mcp_tool};
     /// use serde_json::json;
