@@ -75,7 +75,6 @@ enum Command {
         /// The tool's name.
         tool: String,
         /// A JSON object, or key=value / key:=JSON pairs.
-        #[arg(allow_hyphen_values = true)]
         arguments: Vec<String>,
     },
     /// List the protocol revisions this server speaks.
@@ -410,7 +409,7 @@ mod tests {
         }});
         let arguments = parse_arguments(
             &words(
-                "n=3 x=1.5 ok=true name=42 values=[1,2] maybe=7 any=null 'free=a b' raw:={\"k\":1}",
+                r#"n=3 x=1.5 ok=true name=42 values=[1,2] maybe=7 any=null 'free=a b' 'raw:={"k":1}'"#,
             ),
             Some(&schema),
         )
