@@ -28,10 +28,21 @@
 //! arguments against each tool's `inputSchema` before the tool runs, runs calls
 //! concurrently, and turns errors and panics into `isError` results.
 //!
+//! Cargo features: `cli` (on by default) makes every server binary a command-line client of
+//! its own tools when run with `MCP_CLI="call add a=1 b=2"` in its environment (see
+//! [`Server::serve_stdio`]); `testing` adds the module `testing`: an in-process client and contract
+//! snapshots for your tests.
+//!
 //! See the README for the attribute's options, the return types a tool may have, and how
 //! results are shaped for each protocol revision.
 
 mod catalog;
+#[cfg(feature = "cli")]
+mod cli;
+#[cfg(any(feature = "cli", feature = "testing"))]
+// The command line uses only part of what `testing::TestClient` offers.
+#[cfg_attr(not(feature = "testing"), allow(dead_code))]
+mod client;
 mod client_log_layer;
 mod client_requests;
 mod connection;
@@ -50,14 +61,17 @@ mod session;
 mod shape;
 mod stdio;
 mod tool_set;
+#[cfg(feature = "testing")]
+pub mod testing;
 mod version;
 
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
 
-/// The README's Rust examples, compiled as doc tests so they stay true.
-#[cfg(doctest)]
+/// The README's Rust examples, compiled as doc tests so they stay true. (One of them uses
+/// `testing`, which the workspace's test crates turn on.)
+#[cfg(all(doctest, feature = "testing"))]
 #[doc = include_str!("../../README.md")]
 struct ReadmeExamples;
 

@@ -229,8 +229,19 @@ impl Server {
     ///
     /// Returns when stdin ends — after every call in flight has finished and been
     /// answered — or quietly when the client closes stdout.
+    ///
+    /// With the `cli` feature (on by default), an `MCP_CLI` environment variable turns
+    /// the binary into a command-line client of its own tools instead:
+    /// `MCP_CLI="call add a=1 b=2" ./calculator` runs the command through this server
+    /// in memory, prints the answer and exits the process (status 1 if the call failed,
+    /// 2 for a usage error). `MCP_CLI=help` lists the commands.
     pub async fn serve_stdio(self) -> Result<(), Error> {
         install_stderr_logging(self.forward_tracing);
+        #[cfg(feature = "cli")]
+        if let Some(command) = crate::cli::requested() {
+            let status = crate::cli::run(self, &command).await;
+            std::process::exit(status);
+        }
         let limit = self.max_message_size;
         let redirect_prints = self.redirect_prints;
         let grace = self.shutdown_grace;

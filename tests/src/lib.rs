@@ -415,3 +415,14 @@ pub mod duplicate_across_crates {
         a + b
     }
 }
+
+/// An in-process [`TestClient`](mcp_runtime::testing::TestClient) speaking `revision`,
+/// every message from the server checked against that revision's official schema (a
+/// violation panics in the client's reader, which then fails the request in flight).
+pub fn checked_client(revision: &str) -> mcp_runtime::testing::TestClientBuilder {
+    let version = mcp_runtime::ProtocolVersion::parse(revision).expect("a known revision");
+    let schema = SpecSchema::of(revision);
+    mcp_runtime::testing::TestClient::builder()
+        .revision(version)
+        .observe(move |message| schema.assert_valid("JSONRPCMessage", &comparable_id(message)))
+}

@@ -459,12 +459,17 @@ async fn schedule(
     }))
 }
 
-#[tokio::main]
-async fn main() -> Result<(), mcp_runtime::Error> {
-    let mut server = Server::new("fixture", "1.0.0")
+/// The fixture server, as `main` serves it (in-process tests build it too).
+pub(crate) fn server() -> Server {
+    Server::new("fixture", "1.0.0")
         .title("Fixture")
         .state(CancellationsSeen::default())
-        .call_timeout(Duration::from_secs(5));
+        .call_timeout(Duration::from_secs(5))
+}
+
+#[tokio::main]
+async fn main() -> Result<(), mcp_runtime::Error> {
+    let mut server = server();
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let mut value = || args.next().expect("a value after the flag");
