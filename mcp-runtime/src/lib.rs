@@ -60,9 +60,9 @@ mod server;
 mod session;
 mod shape;
 mod stdio;
-mod tool_set;
 #[cfg(feature = "testing")]
 pub mod testing;
+mod tool_set;
 mod version;
 
 #[doc(hidden)]
