@@ -31,6 +31,7 @@
 //! See the README for the attribute's options, the return types a tool may have, and how
 //! results are shaped for each protocol revision.
 
+mod blocking;
 mod catalog;
 mod client_log_layer;
 mod client_requests;

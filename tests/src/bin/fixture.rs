@@ -38,7 +38,7 @@ async fn sleep(
     format!("slept {ms} ms")
 }
 
-/// Block the thread (a plain fn: runs on the blocking pool).
+/// Block the thread (a plain fn: runs on a thread of its own).
 #[mcp_tool]
 fn block(
     /// Milliseconds to block.
@@ -176,7 +176,7 @@ async fn traces(ctx: Context) -> &'static str {
     "traced"
 }
 
-/// Emits a `tracing` event from a plain `fn` (on the blocking pool).
+/// Emits a `tracing` event from a plain `fn` (on its own thread).
 #[mcp_tool]
 fn traces_blocking() -> &'static str {
     tracing::warn!(attempt = 2, "retrying");
