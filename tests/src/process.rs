@@ -28,7 +28,22 @@ pub struct ServerProcess {
 impl ServerProcess {
     /// Starts `program` with `args`.
     pub fn spawn(program: &str, args: &[&str]) -> ServerProcess {
-        let mut child = Command::new(program)
+        ServerProcess::start(program, args, true)
+    }
+
+    /// [`spawn`](Self::spawn), without passing the server's stderr on (it is still kept), and
+    /// without panic backtraces: printing the first one loads the binary's debug info, which
+    /// in a debug build adds some 100 MB to the server's memory, hiding what the runtime uses.
+    pub fn spawn_quiet(program: &str, args: &[&str]) -> ServerProcess {
+        ServerProcess::start(program, args, false)
+    }
+
+    fn start(program: &str, args: &[&str], pass_stderr_on: bool) -> ServerProcess {
+        let mut command = Command::new(program);
+        if !pass_stderr_on {
+            command.env("RUST_BACKTRACE", "0");
+        }
+        let mut child = command
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -41,7 +56,9 @@ impl ServerProcess {
         let stderr_reader = std::thread::spawn(move || {
             let mut chunk = [0; 8192];
             while let Ok(read @ 1..) = stderr_pipe.read(&mut chunk) {
-                let _ = std::io::stderr().write_all(&chunk[..read]);
+                if pass_stderr_on {
+                    let _ = std::io::stderr().write_all(&chunk[..read]);
+                }
                 collected.lock().unwrap().extend_from_slice(&chunk[..read]);
             }
         });
