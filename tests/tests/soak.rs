@@ -207,7 +207,7 @@ fn soak() {
             .unwrap_or_else(|| panic!("{message}"));
         if kind(id) == Kind::Stateless {
             stateless.assert_valid("JSONRPCMessage", &message);
-        } else if kind(id) != Kind::Echo || id % 100 == 0 {
+        } else if kind(id) != Kind::Echo || id.is_multiple_of(100) {
             handshake.assert_valid("JSONRPCMessage", &message);
         }
         check_response(id, &message);
