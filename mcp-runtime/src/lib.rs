@@ -36,6 +36,7 @@
 //! See the README for the attribute's options, the return types a tool may have, and how
 //! results are shaped for each protocol revision.
 
+mod blocking;
 mod catalog;
 #[cfg(feature = "cli")]
 mod cli;

@@ -12,6 +12,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+pub mod process;
+
 /// How long to wait for any single message before failing the test.
 pub const RECEIVE_TIMEOUT: Duration = Duration::from_secs(20);
 
@@ -357,6 +359,16 @@ impl StdioClient {
         self.request(method, params)
     }
 
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// A `kB` figure of the server's `/proc/<pid>/status` (`VmRSS`, `VmHWM`, ...).
+    pub fn memory_kb(&self, field: &str) -> u64 {
+        status_kb(self.pid(), field).unwrap_or_else(|| panic!("no {field} for the server"))
+    }
+
     /// Waits up to `timeout` for the process to exit.
     pub fn wait_for_exit(&mut self, timeout: Duration) -> Option<ExitStatus> {
         let deadline = Instant::now() + timeout;
@@ -386,6 +398,16 @@ fn comparable_id(message: &Value) -> Value {
         message["id"] = json!(0);
     }
     message
+}
+
+/// A `kB` figure (`VmRSS`, `VmHWM`, ...) from `/proc/<pid>/status`; `None` once the process
+/// has gone (or off Linux).
+pub fn status_kb(pid: u32, field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status.lines().find_map(|line| {
+        let value = line.strip_prefix(field)?.strip_prefix(':')?;
+        value.trim().strip_suffix("kB")?.trim().parse().ok()
+    })
 }
 
 /// The `_meta` of a 2026-07-28 request.
