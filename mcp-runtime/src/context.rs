@@ -7,13 +7,13 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde_json::{Map, Value, json};
-use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::client_requests::{
     ClientRequestError, Elicitation, InputRound, PendingClientRequests, Root, SamplingRequest,
     SamplingResponse, read_elicitation, read_roots,
 };
+use crate::outbox::Outbox;
 use crate::version::ProtocolVersion;
 
 /// How a request's tool reaches the client with requests of its own.
@@ -141,7 +141,8 @@ struct PendingProgress {
 /// Per-request notification state, shared by the tool's context and the code that sends
 /// the response.
 struct Notifier {
-    outbox: mpsc::UnboundedSender<Vec<u8>>,
+    /// Where this request's related messages go.
+    outbox: Outbox,
     state: Mutex<NotifierState>,
     /// The request's `progressToken`, if the client asked for progress.
     progress_token: Option<Value>,
@@ -159,9 +160,7 @@ struct NotifierState {
 
 impl Notifier {
     fn send(&self, message: &Value) {
-        let mut line = serde_json::to_vec(message).expect("a JSON value always serializes");
-        line.push(b'\n');
-        let _ = self.outbox.send(line);
+        self.outbox.send(message);
     }
 
     fn send_progress(&self, state: &mut NotifierState, report: PendingProgress, now: Instant) {
@@ -282,7 +281,7 @@ impl Context {
     /// A context for one request, and the runtime's handle on it.
     pub(crate) fn new(
         info: RequestInfo,
-        outbox: mpsc::UnboundedSender<Vec<u8>>,
+        outbox: Outbox,
     ) -> (Context, RequestHandle) {
         let notifier = Arc::new(Notifier {
             progress_token: info.progress_token.clone(),
@@ -558,7 +557,11 @@ impl Context {
             return Err(ClientRequestError::Disconnected);
         }
         match &self.inner.info.client {
-            ClientLink::Connection(pending) => pending.request(method, params).await,
+            ClientLink::Connection(pending) => {
+                pending
+                    .request(&self.inner.notifier.outbox, method, params)
+                    .await
+            }
             ClientLink::Rounds(round) => match round.ask(method, params) {
                 Some(answer) => Ok(answer),
                 // The runtime sees the unanswered request, stops this attempt and answers

@@ -41,6 +41,7 @@ mod extract;
 mod frames;
 mod invoke;
 mod jsonrpc;
+mod outbox;
 mod registry;
 mod result;
 mod schema;
