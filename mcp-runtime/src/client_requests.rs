@@ -151,7 +151,6 @@ impl PendingClientRequests {
         abandoned.id = None;
         result
     }
-
 }
 
 /// Withdraws a request nobody waits for any more: `notifications/cancelled` to the client.

@@ -18,8 +18,8 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::context::RequestHandle;
-use crate::jsonrpc::{self, RpcError, code};
 use crate::jsonrpc::UnknownId;
+use crate::jsonrpc::{self, RpcError, code};
 use crate::outbox::Outbox;
 use crate::session::{Outcome, Reply, ServerCore, Session};
 
@@ -154,7 +154,10 @@ impl Running {
     /// with an error. New calls are not expected once this is called.
     pub async fn finish(&self, grace: std::time::Duration) {
         self.tasks.close();
-        if tokio::time::timeout(grace, self.tasks.wait()).await.is_err() {
+        if tokio::time::timeout(grace, self.tasks.wait())
+            .await
+            .is_err()
+        {
             tracing::warn!(
                 ?grace,
                 "calls still running after the shutdown grace period are answered with an error"
@@ -240,7 +243,13 @@ impl Calls {
     }
 
     /// Answers a batch (2025-03-26) with one array, once every call in it is done.
-    pub fn spawn_batch(&self, replies: Vec<Reply>, outbox: Outbox, unknown_id: UnknownId, end: bool) {
+    pub fn spawn_batch(
+        &self,
+        replies: Vec<Reply>,
+        outbox: Outbox,
+        unknown_id: UnknownId,
+        end: bool,
+    ) {
         let grace_over = self.running.grace_over.clone();
         self.running.tasks.spawn(async move {
             let responses = join_all(replies.into_iter().map(|reply| {
@@ -319,7 +328,9 @@ pub(crate) async fn serve_connection(
         match outcome {
             Outcome::Nothing => {}
             Outcome::Cancel(id) => calls.cancel(&id),
-            Outcome::Reply(reply) => calls.spawn(reply, outbox.clone(), session.unknown_id(), false),
+            Outcome::Reply(reply) => {
+                calls.spawn(reply, outbox.clone(), session.unknown_id(), false)
+            }
             Outcome::Batch(replies) => {
                 calls.spawn_batch(replies, outbox.clone(), session.unknown_id(), false);
             }

@@ -279,10 +279,7 @@ impl RequestHandle {
 
 impl Context {
     /// A context for one request, and the runtime's handle on it.
-    pub(crate) fn new(
-        info: RequestInfo,
-        outbox: Outbox,
-    ) -> (Context, RequestHandle) {
+    pub(crate) fn new(info: RequestInfo, outbox: Outbox) -> (Context, RequestHandle) {
         let notifier = Arc::new(Notifier {
             progress_token: info.progress_token.clone(),
             version: info.protocol_version,

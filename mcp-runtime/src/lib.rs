@@ -39,6 +39,8 @@ mod context;
 mod error;
 mod extract;
 mod frames;
+#[cfg(feature = "http")]
+mod http;
 mod invoke;
 mod jsonrpc;
 mod outbox;
@@ -70,6 +72,8 @@ pub use content::{
 pub use context::{Context, LogLevel};
 pub use error::Error;
 pub use extract::{Extract, Rejection, State, States, ToolCall};
+#[cfg(feature = "http")]
+pub use http::{DEFAULT_ENDPOINT, DEFAULT_SESSION_IDLE_TIMEOUT, HttpServer};
 pub use mcp_macros::mcp_tool;
 pub use registry::{SourceLocation, ToolHints};
 pub use result::{CallToolResult, IntoCallToolResult, Json, ToolError};

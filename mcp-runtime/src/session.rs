@@ -163,7 +163,6 @@ impl Session {
             .then(|| json!({ "jsonrpc": "2.0", "method": "notifications/tools/list_changed" }))
     }
 
-
     /// Ends the waits of tools for client answers that can no longer come.
     pub fn disconnect_client_requests(&self) {
         self.client_requests.disconnect();

@@ -1,8 +1,8 @@
 //! The tool surface of the official conformance suite's reference server
 //! (`@modelcontextprotocol/conformance`; exact behaviour in `interop/CONFORMANCE_FIXTURES.md`).
 //!
-//! Served over stdio; the suite itself speaks Streamable HTTP, which this server will offer
-//! with `--http ADDR` once the HTTP transport exists. Not yet here: `test_sampling`,
+//! Served over stdio, or over Streamable HTTP with `--http ADDR` (the suite speaks only
+//! HTTP: `interop/conformance_suite.sh` runs it). Not yet here: `test_sampling`,
 //! `test_elicitation`, `test_elicitation_sep1034_defaults`, `test_elicitation_sep1330_enums`
 //! (they need requests from the server to the client) and `json_schema_2020_12_tool` (it needs
 //! a hand-written input schema, which tools registered at run time will allow).
@@ -88,9 +88,18 @@ async fn test_tool_with_progress(ctx: Context) -> &'static str {
     "Progress test completed"
 }
 
+/// `conformance` serves stdio; `conformance --http 127.0.0.1:8080` serves Streamable HTTP at
+/// `http://127.0.0.1:8080/mcp`.
 #[tokio::main]
 async fn main() -> Result<(), mcp_runtime::Error> {
-    Server::new("mcp-conformance-test-server", env!("CARGO_PKG_VERSION"))
-        .serve_stdio()
-        .await
+    let server = Server::new("mcp-conformance-test-server", env!("CARGO_PKG_VERSION"));
+    let mut args = std::env::args().skip(1);
+    match (args.next().as_deref(), args.next()) {
+        (None, _) => server.serve_stdio().await,
+        (Some("--http"), Some(address)) => server.serve_http(address).await,
+        _ => {
+            eprintln!("usage: conformance [--http ADDRESS:PORT]");
+            std::process::exit(2)
+        }
+    }
 }
