@@ -5,7 +5,10 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use mcp_http_tests::HttpClient;
-use mcp_runtime::{Context, Elicitation, LogLevel, Server, ToolSet, mcp_tool};
+use mcp_runtime::{
+    AuthRejection, Context, Elicitation, LogLevel, Principal, ProtectedResource, Server, ToolSet,
+    bearer_token, mcp_tool,
+};
 use reqwest::StatusCode;
 use reqwest::header::HeaderValue;
 use schemars::JsonSchema;
@@ -62,6 +65,16 @@ async fn slow(ctx: Context) -> String {
         return "cancelled".to_owned();
     }
     "finished".to_owned()
+}
+
+/// A user, as the authentication hook of the auth test knows them.
+struct User(String);
+
+/// Say who the authenticated caller is.
+#[mcp_tool]
+async fn whoami(user: Principal<User>) -> String {
+    let User(name) = &*user;
+    name.clone()
 }
 
 /// A server on a loopback port, and the trigger of its graceful shutdown.
@@ -531,4 +544,94 @@ async fn shutdown_lets_calls_in_flight_finish() {
             .is_err(),
         "the listener is closed"
     );
+}
+
+#[tokio::test]
+async fn the_authentication_hook_admits_requests_and_its_principal_reaches_tools() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a loopback port");
+    let address = listener.local_addr().expect("an address");
+    let resource = format!("http://{address}/mcp");
+    let http = Server::new("http-tests", "1.0.0")
+        .http()
+        .authenticate(|headers: &_| match bearer_token(headers)? {
+            "token-of-ada" => Ok(User("ada".to_owned())),
+            _ => Err(AuthRejection::invalid_token("unknown token")),
+        })
+        .protected_resource(ProtectedResource::new(
+            resource.clone(),
+            "https://auth.example.com",
+        ));
+    tokio::spawn(http.serve_on(listener));
+    let metadata_url = format!("http://{address}/.well-known/oauth-protected-resource/mcp");
+
+    let mut client = HttpClient::new(resource.clone(), "2026-07-28");
+    let body = client.request_body("tools/call", json!({ "name": "whoami", "arguments": {} }));
+    let anonymous = client.post_raw(client.request_headers(&body), &body).await;
+    assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        anonymous.headers()["www-authenticate"],
+        format!("Bearer resource_metadata=\"{metadata_url}\"").as_str()
+    );
+
+    let mut wrong = client.request_headers(&body);
+    wrong.insert("authorization", HeaderValue::from_static("Bearer nope"));
+    let refused = client.post_raw(wrong, &body).await;
+    assert_eq!(refused.status(), StatusCode::UNAUTHORIZED);
+    let challenge = refused.headers()["www-authenticate"]
+        .to_str()
+        .expect("ASCII");
+    assert!(challenge.contains("error=\"invalid_token\""), "{challenge}");
+
+    let metadata: Value = reqwest::get(&metadata_url)
+        .await
+        .expect("the metadata")
+        .json_body()
+        .await;
+    assert_eq!(metadata["resource"], resource.as_str());
+    assert_eq!(
+        metadata["authorization_servers"][0],
+        "https://auth.example.com"
+    );
+
+    let mut headers = client.request_headers(&body);
+    headers.insert(
+        "authorization",
+        HeaderValue::from_static("Bearer token-of-ada"),
+    );
+    let call = client.post_with(headers, &body).await;
+    assert_eq!(call.response()["result"]["content"][0]["text"], "ada");
+
+    // Over a session, each request's own credentials count.
+    let mut session = HttpClient::new(resource, "2025-11-25");
+    let mut headers = session.base_headers();
+    headers.insert(
+        "authorization",
+        HeaderValue::from_static("Bearer token-of-ada"),
+    );
+    let initialize = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": { "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "t", "version": "0" } },
+    });
+    let init = session.post_with(headers, &initialize).await;
+    assert_eq!(init.status, StatusCode::OK);
+    session.session = Some(
+        init.headers["mcp-session-id"]
+            .to_str()
+            .expect("ASCII")
+            .to_owned(),
+    );
+    let body = session.request_body("tools/call", json!({ "name": "whoami", "arguments": {} }));
+    let mut headers = session.request_headers(&body);
+    assert_eq!(
+        session.post_raw(headers.clone(), &body).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+    headers.insert(
+        "authorization",
+        HeaderValue::from_static("Bearer token-of-ada"),
+    );
+    let call = session.post_with(headers, &body).await;
+    assert_eq!(call.response()["result"]["content"][0]["text"], "ada");
 }

@@ -198,6 +198,8 @@ pub(crate) struct RequestInfo {
     pub progress_token: Option<Value>,
     pub log_filter: LogFilter,
     pub client: ClientLink,
+    /// Who made the request, as an HTTP authentication hook verified it.
+    pub principal: Option<Arc<dyn std::any::Any + Send + Sync>>,
 }
 
 /// The request a tool is serving, and its channel back to the client.
@@ -306,6 +308,13 @@ impl Context {
             }),
         };
         (context, handle)
+    }
+
+    /// Who made the request, as the HTTP transport's authentication hook verified it, if
+    /// its principal is a `T` (see [`Principal`](crate::Principal)). `None` over stdio.
+    pub fn principal<T: Send + Sync + 'static>(&self) -> Option<Arc<T>> {
+        let principal = self.inner.info.principal.as_ref()?;
+        Arc::clone(principal).downcast::<T>().ok()
     }
 
     /// The JSON-RPC id of the request, exactly as the client sent it.

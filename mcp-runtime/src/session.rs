@@ -139,6 +139,8 @@ pub(crate) struct Session {
     /// Fires when the connection's input ends (or the server shuts down): listen streams
     /// then end with a result.
     closing: CancellationToken,
+    /// Who sends the message being handled, as HTTP authentication verified it.
+    principal: Option<Arc<dyn std::any::Any + Send + Sync>>,
 }
 
 impl Session {
@@ -147,6 +149,7 @@ impl Session {
         Session {
             client_requests,
             closing,
+            principal: None,
             core,
             negotiated: None,
             client_info: None,
@@ -166,6 +169,12 @@ impl Session {
     /// Ends the waits of tools for client answers that can no longer come.
     pub fn disconnect_client_requests(&self) {
         self.client_requests.disconnect();
+    }
+
+    /// Sets who sends the messages handled next (HTTP authentication); their tools see it.
+    #[cfg(feature = "http")]
+    pub fn set_principal(&mut self, principal: Option<Arc<dyn std::any::Any + Send + Sync>>) {
+        self.principal = principal;
     }
 
     /// How to write an error response whose request id could not be read.
@@ -450,6 +459,7 @@ impl Session {
             progress_token,
             log_filter,
             client,
+            principal: self.principal.clone(),
         }
     }
 

@@ -8,10 +8,11 @@ use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
+use axum::routing::{get, post};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+use super::auth::AnyPrincipal;
 use super::guard::Guard;
 use super::sessions::{HttpSession, Sessions};
 use super::sse;
@@ -70,11 +71,21 @@ impl Endpoint {
 }
 
 pub(crate) fn router(path: &str, endpoint: Arc<Endpoint>, body_limit: usize) -> Router {
-    Router::new()
-        .route(
-            path,
-            post(post_message).get(open_stream).delete(end_session),
-        )
+    let mut router = Router::new().route(
+        path,
+        post(post_message).get(open_stream).delete(end_session),
+    );
+    if let Some(resource) = &endpoint.guard.resource {
+        let document = resource.document();
+        for metadata_path in resource.paths() {
+            let document = document.clone();
+            router = router.route(
+                &metadata_path,
+                get(move || async move { json_response(StatusCode::OK, &document) }),
+            );
+        }
+    }
+    router
         .layer(DefaultBodyLimit::max(body_limit))
         .with_state(endpoint)
 }
@@ -141,9 +152,10 @@ async fn post_message(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    if let Some(refused) = endpoint.guard.refusal(&headers) {
-        return refused;
-    }
+    let principal = match endpoint.guard.admit(&headers) {
+        Ok(principal) => principal,
+        Err(refused) => return *refused,
+    };
     let message: Value = match serde_json::from_slice(&body) {
         Ok(message) => message,
         Err(error) => {
@@ -151,18 +163,24 @@ async fn post_message(
         }
     };
     if is_stateless(&headers, &message) {
-        post_stateless(&endpoint, &headers, message).await
+        post_stateless(&endpoint, &headers, message, principal).await
     } else {
-        post_handshake(&endpoint, &headers, message).await
+        post_handshake(&endpoint, &headers, message, principal).await
     }
 }
 
 /// 2026-07-28: a request that stands alone, served by a session that lives as long as it.
-async fn post_stateless(endpoint: &Endpoint, headers: &HeaderMap, message: Value) -> Response {
+async fn post_stateless(
+    endpoint: &Endpoint,
+    headers: &HeaderMap,
+    message: Value,
+    principal: Option<AnyPrincipal>,
+) -> Response {
     if let Err(refused) = check_stateless_headers(headers, &message) {
         return refused;
     }
     let mut session = Session::new(Arc::clone(&endpoint.core), endpoint.closing.clone());
+    session.set_principal(principal);
     let (outbox, queued) = Outbox::channel();
     let outcome = session.handle_json(message, &outbox);
     let calls = Calls::new(endpoint.running.clone());
@@ -270,7 +288,12 @@ fn check_stateless_headers(headers: &HeaderMap, message: &Value) -> Result<(), R
 }
 
 /// 2025-03-26 … 2025-11-25: `initialize` opens a session; everything else belongs to one.
-async fn post_handshake(endpoint: &Endpoint, headers: &HeaderMap, message: Value) -> Response {
+async fn post_handshake(
+    endpoint: &Endpoint,
+    headers: &HeaderMap,
+    message: Value,
+    principal: Option<AnyPrincipal>,
+) -> Response {
     if message.get("method").and_then(Value::as_str) == Some("initialize") {
         return initialize(endpoint, message);
     }
@@ -290,6 +313,8 @@ async fn post_handshake(endpoint: &Endpoint, headers: &HeaderMap, message: Value
     let (outbox, queued) = Outbox::channel();
     let (outcome, unknown_id) = {
         let mut protocol = session.protocol.lock().expect("session poisoned");
+        // Each request carries its own credentials; its tools see who sent this one.
+        protocol.set_principal(principal);
         (
             protocol.handle_json(message, &outbox),
             protocol.unknown_id(),
@@ -412,8 +437,8 @@ fn speaks_stateless(headers: &HeaderMap) -> bool {
 
 /// GET: the session's standalone stream (tool list changes). 2026-07-28 has none.
 async fn open_stream(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap) -> Response {
-    if let Some(refused) = endpoint.guard.refusal(&headers) {
-        return refused;
+    if let Err(refused) = endpoint.guard.admit(&headers) {
+        return *refused;
     }
     if speaks_stateless(&headers) || header_text(&headers, SESSION_ID).is_none() {
         return method_not_allowed(
@@ -447,8 +472,8 @@ async fn open_stream(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap) 
 
 /// DELETE: ends a session; its calls in flight are cancelled.
 async fn end_session(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap) -> Response {
-    if let Some(refused) = endpoint.guard.refusal(&headers) {
-        return refused;
+    if let Err(refused) = endpoint.guard.admit(&headers) {
+        return *refused;
     }
     if speaks_stateless(&headers) {
         return method_not_allowed(

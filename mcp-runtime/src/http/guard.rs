@@ -4,18 +4,22 @@
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
 
+use super::auth::{AnyPrincipal, Authenticator, ProtectedResource};
 use super::endpoint::error_response;
 use crate::jsonrpc::{RpcError, code};
 
 /// The names a local server is reached under.
 const LOCAL_HOSTS: [&str; 4] = ["localhost", "127.0.0.1", "[::1]", "::1"];
 
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub(crate) struct Guard {
     /// Accepted `Host` names (without port); `None` accepts any.
     hosts: Option<Vec<String>>,
     /// Accepted browser origins besides local ones, exactly as browsers send them.
     origins: Vec<String>,
+    authenticator: Option<Authenticator>,
+    /// OAuth resource-server mode: the metadata 401 challenges point to.
+    pub resource: Option<ProtectedResource>,
 }
 
 impl Default for Guard {
@@ -23,6 +27,8 @@ impl Default for Guard {
         Guard {
             hosts: Some(LOCAL_HOSTS.iter().map(|host| (*host).to_owned()).collect()),
             origins: Vec::new(),
+            authenticator: None,
+            resource: None,
         }
     }
 }
@@ -41,6 +47,29 @@ impl Guard {
     pub fn allow_origin(&mut self, origin: String) {
         self.origins
             .push(origin.trim_end_matches('/').to_ascii_lowercase());
+    }
+
+    pub fn authenticate(&mut self, authenticator: Authenticator) {
+        self.authenticator = Some(authenticator);
+    }
+
+    pub fn protected_resource(&mut self, resource: ProtectedResource) {
+        self.resource = Some(resource);
+    }
+
+    /// Checks the request: `Host`/`Origin` first, then credentials. The verified principal
+    /// (if a hook is set), or the response that refuses the request.
+    pub fn admit(&self, headers: &HeaderMap) -> Result<Option<AnyPrincipal>, Box<Response>> {
+        if let Some(refused) = self.refusal(headers) {
+            return Err(Box::new(refused));
+        }
+        let Some(authenticator) = &self.authenticator else {
+            return Ok(None);
+        };
+        authenticator(headers).map(Some).map_err(|rejection| {
+            let metadata = self.resource.as_ref().map(ProtectedResource::url);
+            Box::new(rejection.into_response(metadata.as_deref()))
+        })
     }
 
     /// The response that refuses the request, or `None` when it may proceed.

@@ -14,8 +14,9 @@
 //!   request; `subscriptions/listen` is a long-lived stream. GET and DELETE are `405`.
 //!
 //! Every request first passes the guard: `Host` and `Origin` allow-lists (DNS-rebinding
-//! protection).
+//! protection), then the optional authentication hook.
 
+mod auth;
 mod endpoint;
 mod guard;
 mod sessions;
@@ -26,6 +27,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::net::{TcpListener, ToSocketAddrs};
+
+pub use auth::{AuthRejection, Authenticate, ProtectedResource, bearer_token};
 
 use crate::error::Error;
 use crate::server::Server;
@@ -104,6 +107,25 @@ impl HttpServer {
     /// with `403`.
     pub fn allow_origin(mut self, origin: impl Into<String>) -> Self {
         self.guard.allow_origin(origin.into());
+        self
+    }
+
+    /// Checks every request with `authenticate` (after `Host`/`Origin`): a rejection is
+    /// answered `401` with a `WWW-Authenticate: Bearer` challenge (or `403` for
+    /// [`AuthRejection::insufficient_scope`]), and the principal it returns reaches tools
+    /// through the [`Principal`](crate::Principal) extractor.
+    pub fn authenticate(mut self, authenticate: impl Authenticate) -> Self {
+        self.guard.authenticate(auth::erase(authenticate));
+        self
+    }
+
+    /// OAuth 2.1 resource-server mode: serves `metadata` at
+    /// `/.well-known/oauth-protected-resource` (and under the resource's path, as RFC 9728
+    /// places it), and points every `401` challenge there with
+    /// `WWW-Authenticate: Bearer resource_metadata="…"`. Pair it with
+    /// [`authenticate`](HttpServer::authenticate), which verifies the tokens.
+    pub fn protected_resource(mut self, metadata: ProtectedResource) -> Self {
+        self.guard.protected_resource(metadata);
         self
     }
 
