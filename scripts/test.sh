@@ -5,7 +5,9 @@
 #      load: 100,000 calls; soak: 60 s, MCP_SOAK_SECS to change; faults), compile-error (ui)
 #      tests, and doc examples;
 #   2. the real-client interop suites: the official Python SDK, TypeScript SDK (1.x and 2.x)
-#      and MCP Inspector drive each example server (pinned versions; see interop/README.md).
+#      and MCP Inspector drive each example server (pinned versions; see interop/README.md);
+#   3. the official conformance suite against the conformance example over Streamable HTTP,
+#      checked against interop/conformance-baseline.yml.
 # Installs the pinned interop clients first (interop/setup.sh; a no-op when up to date).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,3 +26,5 @@ bash interop/run.sh interop/expectations/files.json -- "$bin/files" interop/fixt
 bash interop/run.sh interop/expectations/conformance.json -- "$bin/conformance"
 bash interop/run.sh interop/expectations/calculator.json -- "$bin/calculator"
 bash interop/run.sh interop/expectations/fixture.json -- "$bin/fixture"
+
+bash interop/conformance_suite.sh "$bin/conformance"

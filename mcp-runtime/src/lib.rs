@@ -52,8 +52,11 @@ mod context;
 mod error;
 mod extract;
 mod frames;
+#[cfg(feature = "http")]
+mod http;
 mod invoke;
 mod jsonrpc;
+mod outbox;
 mod registry;
 mod result;
 mod schema;
@@ -85,7 +88,12 @@ pub use content::{
 };
 pub use context::{Context, LogLevel};
 pub use error::Error;
-pub use extract::{Extract, Rejection, State, States, ToolCall};
+pub use extract::{Extract, Principal, Rejection, State, States, ToolCall};
+#[cfg(feature = "http")]
+pub use http::{
+    AuthRejection, Authenticate, DEFAULT_ENDPOINT, DEFAULT_SESSION_IDLE_TIMEOUT, HttpServer,
+    ProtectedResource, bearer_token,
+};
 pub use mcp_macros::mcp_tool;
 pub use registry::{SourceLocation, ToolHints};
 pub use result::{CallToolResult, IntoCallToolResult, Json, ToolError};

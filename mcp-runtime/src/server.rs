@@ -203,7 +203,25 @@ impl Server {
         self
     }
 
-    fn core(self) -> Result<Arc<ServerCore>, Error> {
+    /// Whether `tracing` events inside tools are forwarded to the client.
+    #[cfg(feature = "http")]
+    pub(crate) fn forwards_tracing(&self) -> bool {
+        self.forward_tracing
+    }
+
+    /// The largest message accepted, in bytes.
+    #[cfg(feature = "http")]
+    pub(crate) fn max_message_size_limit(&self) -> usize {
+        self.max_message_size
+    }
+
+    /// How long calls in flight may still run once shutdown begins.
+    #[cfg(feature = "http")]
+    pub(crate) fn shutdown_grace_period(&self) -> Duration {
+        self.shutdown_grace
+    }
+
+    pub(crate) fn into_core(self) -> Result<Arc<ServerCore>, Error> {
         self.tools.prepare(&self.states)?;
         tracing::debug!(tools = self.tools.catalog().len(), "tool catalog ready");
         Ok(Arc::new(ServerCore {
@@ -245,7 +263,7 @@ impl Server {
         let limit = self.max_message_size;
         let redirect_prints = self.redirect_prints;
         let grace = self.shutdown_grace;
-        let core = self.core()?;
+        let core = self.into_core()?;
         let output = stdio::output(redirect_prints)?;
         let ending = Ending {
             grace,
@@ -265,7 +283,7 @@ impl Server {
     {
         let limit = self.max_message_size;
         let grace = self.shutdown_grace;
-        let core = self.core()?;
+        let core = self.into_core()?;
         let ending = Ending {
             grace,
             stop: Box::pin(std::future::pending()),
@@ -283,7 +301,7 @@ impl Server {
 
 /// Resolves on SIGINT or SIGTERM: hosts send SIGTERM when the client's polite shutdown
 /// (closing stdin) is not enough.
-async fn termination_signal() {
+pub(crate) async fn termination_signal() {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
@@ -308,7 +326,7 @@ async fn termination_signal() {
     }
 }
 
-fn install_stderr_logging(forward_tracing: bool) {
+pub(crate) fn install_stderr_logging(forward_tracing: bool) {
     use tracing_subscriber::EnvFilter;
     use tracing_subscriber::prelude::*;
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn"));

@@ -410,6 +410,32 @@ pub fn status_kb(pid: u32, field: &str) -> Option<u64> {
     })
 }
 
+/// Panics unless `message`, sent by the server, is a valid JSON-RPC message of `revision`
+/// (and, for a request to the client, a valid request of its kind).
+pub fn check_server_message(revision: &str, message: &Value) {
+    let schema = SpecSchema::of(revision);
+    schema.assert_valid("JSONRPCMessage", &comparable_id(message));
+    if let (Some(method), Some(_)) = (
+        message.get("method").and_then(Value::as_str),
+        message.get("id"),
+    ) && let Some(definition) = server_request_definition(method)
+    {
+        schema.assert_valid(definition, message);
+    }
+}
+
+/// Panics unless `result` is a valid result of `method` under `revision` (methods the
+/// schemas know; others pass).
+pub fn check_result(revision: &str, method: &str, result: &Value) {
+    if let Some(definition) = result_definition(method) {
+        let definition = match result.get("resultType").and_then(Value::as_str) {
+            Some("input_required") => "InputRequiredResult",
+            _ => definition,
+        };
+        SpecSchema::of(revision).assert_valid(definition, result);
+    }
+}
+
 /// The `_meta` of a 2026-07-28 request.
 pub fn stateless_meta() -> Value {
     json!({
