@@ -1,38 +1,34 @@
 //! One client connection: frames in, responses out, tool calls running concurrently.
 //!
-//! A single reader feeds the [`Session`] one line at a time, so protocol state changes in
-//! order; every tool call runs as its own task, so a slow tool never holds up the others,
-//! and responses go out in whatever order calls finish. A single writer owns the output, so
-//! lines are never interleaved.
+//! One task owns the connection: it reads the input, feeds the [`Session`] one line at a
+//! time (so protocol state changes in order), and writes the output (so lines are never
+//! interleaved). A tool call is first polled right there; one that finishes at once (a
+//! quick `async fn`) is answered without a hand-off to another task or thread. One that does
+//! not continues as a task of its own, so a slow tool never holds up the others, and
+//! responses go out in whatever order calls finish. Answers are gathered while more input
+//! is already read and written together before the connection reads again, so a burst of
+//! requests costs one write while a lone request is answered at once.
 
 use std::collections::HashMap;
 use std::future::Future;
+use std::io;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
+use std::task::{Poll, Waker};
 
 use futures_util::future::{AbortHandle, Abortable, join_all};
 use serde_json::Value;
-use tokio::io::{AsyncWrite, AsyncWriteExt};
-use tokio::sync::mpsc;
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::context::RequestHandle;
+use crate::frames::{Frame, LineBuffer};
 use crate::jsonrpc::UnknownId;
 use crate::jsonrpc::{self, RpcError, code};
 use crate::outbox::Outbox;
 use crate::session::{Outcome, Reply, ServerCore, Session};
-
-/// One unit of input from the transport.
-#[derive(Debug)]
-pub(crate) enum Frame {
-    /// One line, without its line terminator.
-    Line(String),
-    /// A line that is not UTF-8.
-    NotUtf8,
-    /// A line longer than the size limit (the rest of it is skipped).
-    TooLong { limit: usize },
-}
 
 /// A request in flight: how to stop its future, and how to tell its tool it was cancelled.
 struct InFlightCall {
@@ -78,6 +74,12 @@ impl InFlight {
         Some(AbortRegistration { key, registration })
     }
 
+    /// Whether a request with this id is running.
+    fn contains(&self, id: &Value) -> bool {
+        let requests = self.0.lock().expect("in-flight table poisoned");
+        !requests.is_empty() && requests.contains_key(&InFlight::key(id))
+    }
+
     /// Unregisters a finished request; false if it was cancelled in the meantime.
     fn finish(&self, key: &str) -> bool {
         self.0
@@ -110,28 +112,6 @@ impl InFlight {
 struct AbortRegistration {
     key: String,
     registration: futures_util::future::AbortRegistration,
-}
-
-/// Where a connection's output lines go: a queue, drained by a writer that reports how
-/// it ended. The writer drops its end of the queue when the client stops reading.
-pub(crate) struct Output {
-    pub lines: mpsc::UnboundedSender<Vec<u8>>,
-    pub finished: Pin<Box<dyn Future<Output = std::io::Result<()>> + Send>>,
-}
-
-impl Output {
-    /// An output written by a tokio task to any async writer.
-    pub fn to_writer<W>(writer: W) -> Output
-    where
-        W: AsyncWrite + Unpin + Send + 'static,
-    {
-        let (lines, queued) = mpsc::unbounded_channel();
-        let task = tokio::spawn(write_lines(writer, queued));
-        Output {
-            lines,
-            finished: Box::pin(async move { task.await.map_err(std::io::Error::other)? }),
-        }
-    }
 }
 
 /// How a connection ends besides end of input: a stop signal, and the grace period calls
@@ -187,6 +167,11 @@ impl Calls {
     /// Stops the call with this id; unknown or finished ids are ignored.
     pub fn cancel(&self, id: &Value) {
         self.in_flight.cancel(id);
+    }
+
+    /// Whether a call with this id is running.
+    pub fn is_running(&self, id: &Value) -> bool {
+        self.in_flight.contains(id)
     }
 
     /// Stops every call (their client is gone).
@@ -273,81 +258,317 @@ impl Calls {
     }
 }
 
+/// A connection's byte streams.
+pub(crate) type Input = Pin<Box<dyn AsyncRead + Send>>;
+pub(crate) type Output = Pin<Box<dyn AsyncWrite + Send>>;
+
+/// Output held while more than this is waiting is given back once written.
+const KEPT_OUTPUT_CAPACITY: usize = 1 << 20;
+
 /// Serves one connection until its input ends or `ending.stop` fires (then calls in flight
 /// get the grace period to finish and every one is answered) or its output is closed (then
 /// the server stops quietly).
 pub(crate) async fn serve_connection(
     core: Arc<ServerCore>,
-    mut frames: mpsc::Receiver<Frame>,
+    input: Input,
     output: Output,
+    limit: usize,
     ending: Ending,
-) -> std::io::Result<()> {
-    let Ending { grace, mut stop } = ending;
-    let Output {
-        lines,
-        finished: writer,
-    } = output;
+) -> io::Result<()> {
+    let Ending { grace, stop } = ending;
     // Over stdio, every message shares the connection's output.
+    let (lines, queued) = mpsc::unbounded_channel();
     let outbox = Outbox::new(lines);
-    let mut tool_changes = core.tools.subscribe();
     let closing = CancellationToken::new();
-    let mut session = Session::new(core, closing.clone());
     let running = Running::default();
-    let calls = Calls::new(running.clone());
+    let mut connection = Connection {
+        tool_changes: watch_changes(core.tools.subscribe()),
+        session: Session::new(core, closing.clone()),
+        calls: Calls::new(running.clone()),
+        outbox,
+        queued,
+        input,
+        frames: LineBuffer::new(limit),
+        output,
+        unwritten: Vec::with_capacity(64 * 1024),
+        written: 0,
+        unflushed: false,
+        gone: false,
+        stop,
+    };
 
-    loop {
-        let frame = tokio::select! {
-            frame = frames.recv() => frame,
-            Ok(()) = tool_changes.changed() => {
-                if let Some(notification) = session.tools_changed() {
-                    outbox.send(&notification);
+    let ended = std::future::poll_fn(|cx| connection.poll_serve(cx)).await;
+    if let Closing::ClientGone = ended {
+        // Nobody can read the answers of calls still running.
+        connection.calls.cancel_all();
+    }
+    // No answer to a tool's request to the client can arrive any more, and listen
+    // streams end with their result.
+    connection.session.disconnect_client_requests();
+    closing.cancel();
+    let finished = running.finish(grace);
+    let mut finished = std::pin::pin!(finished);
+    // Answers of the calls still running are written as they come.
+    let mut outcome = match ended {
+        Closing::Failed(error) => Err(error),
+        Closing::InputEnded | Closing::Stopped | Closing::ClientGone => Ok(()),
+    };
+    std::future::poll_fn(|cx| {
+        let done = finished.as_mut().poll(cx).is_ready();
+        connection.take_queued(cx);
+        if outcome.is_ok()
+            && !connection.client_gone()
+            && let Poll::Ready(Err(error)) = connection.poll_write_out(cx)
+        {
+            outcome = Err(error);
+        }
+        if done { Poll::Ready(()) } else { Poll::Pending }
+    })
+    .await;
+    // Contexts that tools kept may still hold a sender, so the queue may never close:
+    // what is queued now is the last of the output.
+    connection.take_queued_now();
+    if outcome.is_ok() && !connection.client_gone() {
+        outcome = std::future::poll_fn(|cx| connection.poll_write_out(cx)).await;
+        if outcome.is_ok() {
+            outcome = std::future::poll_fn(|cx| connection.output.as_mut().poll_shutdown(cx)).await;
+        }
+    }
+    match outcome {
+        Err(error) if client_gone(&error) => Ok(()),
+        outcome => outcome,
+    }
+}
+
+/// Why a connection stopped reading.
+enum Closing {
+    InputEnded,
+    Stopped,
+    ClientGone,
+    Failed(io::Error),
+}
+
+type ToolChanges = Pin<Box<dyn Future<Output = Option<watch::Receiver<u64>>> + Send>>;
+
+/// Resolves at the next change of the tool list, handing the receiver back.
+fn watch_changes(mut changes: watch::Receiver<u64>) -> ToolChanges {
+    Box::pin(async move { changes.changed().await.ok().map(|()| changes) })
+}
+
+struct Connection {
+    session: Session,
+    calls: Calls,
+    /// Where messages of calls running as tasks of their own go, and where they are read.
+    outbox: Outbox,
+    queued: mpsc::UnboundedReceiver<Vec<u8>>,
+    tool_changes: ToolChanges,
+    input: Input,
+    frames: LineBuffer,
+    output: Output,
+    /// Output not written yet, from `written` on.
+    unwritten: Vec<u8>,
+    written: usize,
+    /// Written but not flushed yet.
+    unflushed: bool,
+    /// The client stopped reading: nothing is written any more.
+    gone: bool,
+    stop: Pin<Box<dyn Future<Output = ()> + Send>>,
+}
+
+impl Connection {
+    /// Reads, answers and writes until the input ends, a stop signal arrives, or the
+    /// client stops reading.
+    fn poll_serve(&mut self, cx: &mut std::task::Context<'_>) -> Poll<Closing> {
+        if self.stop.as_mut().poll(cx).is_ready() {
+            return Poll::Ready(Closing::Stopped);
+        }
+        while let Poll::Ready(changed) = self.tool_changes.as_mut().poll(cx) {
+            match changed {
+                Some(changes) => {
+                    if let Some(notification) = self.session.tools_changed() {
+                        self.outbox.send(&notification);
+                    }
+                    self.tool_changes = watch_changes(changes);
                 }
-                continue;
+                None => self.tool_changes = Box::pin(std::future::pending()),
             }
-            () = &mut stop => break,
-            () = outbox.closed() => {
-                // The client is gone: nobody can read the answers of calls still running.
-                calls.cancel_all();
-                break;
+        }
+        loop {
+            self.take_queued(cx);
+            self.handle_frames(false);
+            match self.poll_write_out(cx) {
+                Poll::Ready(Err(error)) if client_gone(&error) => {
+                    return Poll::Ready(Closing::ClientGone);
+                }
+                Poll::Ready(Err(error)) => return Poll::Ready(Closing::Failed(error)),
+                Poll::Ready(Ok(())) | Poll::Pending => {}
             }
-        };
-        let Some(frame) = frame else { break };
-        let outcome = match frame {
-            Frame::Line(line) if line.trim().is_empty() => continue,
-            Frame::Line(line) => session.handle_line(&line, &outbox),
-            Frame::NotUtf8 => Outcome::Reply(Reply::Ready(session.error_without_id(
-                RpcError::new(code::PARSE_ERROR, "Parse error: the message is not valid UTF-8."),
-            ))),
-            Frame::TooLong { limit } => Outcome::Reply(Reply::Ready(session.error_without_id(
-                RpcError::new(
-                    code::INVALID_REQUEST,
-                    format!("Invalid request: the message is longer than the {limit}-byte limit and was skipped."),
-                ),
-            ))),
-        };
-        match outcome {
-            Outcome::Nothing => {}
-            Outcome::Cancel(id) => calls.cancel(&id),
-            Outcome::Reply(reply) => {
-                calls.spawn(reply, outbox.clone(), session.unknown_id(), false)
-            }
-            Outcome::Batch(replies) => {
-                calls.spawn_batch(replies, outbox.clone(), session.unknown_id(), false);
+            match self.frames.poll_read_from(self.input.as_mut(), cx) {
+                Poll::Ready(Ok(0)) => {
+                    self.handle_frames(true);
+                    return Poll::Ready(Closing::InputEnded);
+                }
+                Poll::Ready(Ok(_)) => {}
+                Poll::Ready(Err(error)) => {
+                    tracing::error!(%error, "reading the input failed; treating it as end of input");
+                    self.handle_frames(true);
+                    return Poll::Ready(Closing::InputEnded);
+                }
+                Poll::Pending => return Poll::Pending,
             }
         }
     }
 
-    // No answer to a tool's request to the client can arrive any more, and listen
-    // streams end with their result.
-    session.disconnect_client_requests();
-    closing.cancel();
-    running.finish(grace).await;
-    // Contexts that tools kept may still hold a sender, so the channel may never close:
-    // the end marker tells the writer to stop once everything before it is written.
-    drop(session);
-    outbox.end();
-    drop(outbox);
-    writer.await
+    /// Handles every complete line read so far.
+    fn handle_frames(&mut self, at_eof: bool) {
+        while let Some(frame) = self.frames.next_frame(at_eof) {
+            let session = &mut self.session;
+            let outcome = match frame {
+                Frame::Line(line) if line.trim().is_empty() => continue,
+                Frame::Line(line) => session.handle_line(line, &self.outbox),
+                Frame::NotUtf8 => Outcome::Reply(Reply::Ready(session.error_without_id(
+                    RpcError::new(code::PARSE_ERROR, "Parse error: the message is not valid UTF-8."),
+                ))),
+                Frame::TooLong { limit } => Outcome::Reply(Reply::Ready(session.error_without_id(
+                    RpcError::new(
+                        code::INVALID_REQUEST,
+                        format!("Invalid request: the message is longer than the {limit}-byte limit and was skipped."),
+                    ),
+                ))),
+            };
+            let unknown_id = self.session.unknown_id();
+            match outcome {
+                Outcome::Nothing => {}
+                Outcome::Cancel(id) => self.calls.cancel(&id),
+                Outcome::Reply(Reply::Ready(response)) => self.answer(&response),
+                Outcome::Reply(reply @ Reply::Pending { .. }) => self.run(reply, unknown_id),
+                Outcome::Batch(replies) => {
+                    self.calls
+                        .spawn_batch(replies, self.outbox.clone(), unknown_id, false);
+                }
+            }
+        }
+    }
+
+    /// Runs a tool call: polled here first, so a call that is done at once is answered
+    /// without a hand-off; otherwise it goes on as a task of its own.
+    fn run(&mut self, reply: Reply, unknown_id: UnknownId) {
+        let Reply::Pending {
+            id,
+            mut response,
+            request,
+        } = reply
+        else {
+            unreachable!("only pending replies run")
+        };
+        if self.calls.is_running(&id) {
+            // `spawn` answers it: the id is taken.
+            let reply = Reply::Pending {
+                id,
+                response,
+                request,
+            };
+            self.calls
+                .spawn(reply, self.outbox.clone(), unknown_id, false);
+            return;
+        }
+        // A no-op waker: if the call is not done, its task polls it again and registers
+        // its own waker then.
+        let mut first_poll = std::task::Context::from_waker(Waker::noop());
+        match response.as_mut().poll(&mut first_poll) {
+            Poll::Ready(response) => self.answer(&response),
+            Poll::Pending => {
+                let reply = Reply::Pending {
+                    id,
+                    response,
+                    request,
+                };
+                self.calls
+                    .spawn(reply, self.outbox.clone(), unknown_id, false);
+            }
+        }
+    }
+
+    /// Queues a response for writing, after every message queued before it.
+    fn answer(&mut self, response: &Value) {
+        self.take_queued_now();
+        if self.client_gone() {
+            return;
+        }
+        serde_json::to_writer(&mut self.unwritten, response)
+            .expect("a JSON value always serializes");
+        self.unwritten.push(b'\n');
+    }
+
+    /// Moves the messages queued by calls running as tasks into the output.
+    fn take_queued(&mut self, cx: &mut std::task::Context<'_>) {
+        while let Poll::Ready(Some(line)) = self.queued.poll_recv(cx) {
+            if !self.client_gone() {
+                self.unwritten.extend_from_slice(&line);
+            }
+        }
+    }
+
+    /// [`take_queued`](Self::take_queued), outside of a poll.
+    fn take_queued_now(&mut self) {
+        while let Ok(line) = self.queued.try_recv() {
+            if !self.client_gone() {
+                self.unwritten.extend_from_slice(&line);
+            }
+        }
+    }
+
+    fn client_gone(&self) -> bool {
+        self.gone
+    }
+
+    /// Writes the output gathered so far; `Ready(Ok)` once all of it is written and
+    /// flushed.
+    fn poll_write_out(&mut self, cx: &mut std::task::Context<'_>) -> Poll<io::Result<()>> {
+        if self.gone {
+            return Poll::Ready(Err(io::ErrorKind::BrokenPipe.into()));
+        }
+        let outcome = loop {
+            if self.written < self.unwritten.len() {
+                match self
+                    .output
+                    .as_mut()
+                    .poll_write(cx, &self.unwritten[self.written..])
+                {
+                    Poll::Ready(Ok(0)) => break Err(io::ErrorKind::WriteZero.into()),
+                    Poll::Ready(Ok(written)) => self.written += written,
+                    Poll::Ready(Err(error)) if error.kind() == io::ErrorKind::Interrupted => {}
+                    Poll::Ready(Err(error)) => break Err(error),
+                    Poll::Pending => return Poll::Pending,
+                }
+                continue;
+            }
+            if !self.unwritten.is_empty() {
+                self.unwritten.clear();
+                self.written = 0;
+                if self.unwritten.capacity() > KEPT_OUTPUT_CAPACITY {
+                    self.unwritten = Vec::with_capacity(64 * 1024);
+                }
+                self.unflushed = true;
+            }
+            if self.unflushed {
+                if let Err(error) = std::task::ready!(self.output.as_mut().poll_flush(cx)) {
+                    break Err(error);
+                }
+                self.unflushed = false;
+            }
+            break Ok(());
+        };
+        if let Err(error) = &outcome
+            && client_gone(error)
+        {
+            // The client stopped reading: nothing more is kept for it.
+            self.gone = true;
+            self.unwritten = Vec::new();
+            self.written = 0;
+        }
+        Poll::Ready(outcome)
+    }
 }
 
 fn shutting_down() -> RpcError {
@@ -357,57 +578,7 @@ fn shutting_down() -> RpcError {
     )
 }
 
-/// Most bytes gathered into one write.
-pub(crate) const WRITE_BATCH: usize = 1 << 20;
-
-/// Appends every line already queued (up to [`WRITE_BATCH`] bytes) to `buffer`, so a burst
-/// of responses costs one write while a lone response is never held back. Returns false
-/// once the end marker is reached: nothing after it is written.
-pub(crate) fn gather_queued(
-    buffer: &mut Vec<u8>,
-    queued: &mut mpsc::UnboundedReceiver<Vec<u8>>,
-) -> bool {
-    while buffer.len() < WRITE_BATCH {
-        match queued.try_recv() {
-            Ok(line) if line.is_empty() => return false,
-            Ok(line) => buffer.extend_from_slice(&line),
-            Err(_) => return true,
-        }
-    }
-    true
-}
-
 /// Whether a write error means the client stopped reading (so the server ends quietly).
-pub(crate) fn client_gone(error: &std::io::Error) -> bool {
-    error.kind() == std::io::ErrorKind::BrokenPipe
-}
-
-async fn write_lines<W>(
-    mut output: W,
-    mut queued: mpsc::UnboundedReceiver<Vec<u8>>,
-) -> std::io::Result<()>
-where
-    W: AsyncWrite + Unpin,
-{
-    let mut buffer = Vec::with_capacity(64 * 1024);
-    let mut open = true;
-    while open {
-        let Some(line) = queued.recv().await else {
-            break;
-        };
-        buffer.extend_from_slice(&line);
-        open = !line.is_empty() && gather_queued(&mut buffer, &mut queued);
-        let written = async {
-            output.write_all(&buffer).await?;
-            output.flush().await
-        }
-        .await;
-        buffer.clear();
-        match written {
-            Err(error) if client_gone(&error) => return Ok(()),
-            Err(error) => return Err(error),
-            Ok(()) => {}
-        }
-    }
-    Ok(())
+pub(crate) fn client_gone(error: &io::Error) -> bool {
+    error.kind() == io::ErrorKind::BrokenPipe
 }

@@ -1,140 +1,179 @@
 //! Splitting the input stream into newline-delimited frames, with a size limit.
 //!
-//! stdin is read on a dedicated thread rather than tokio's blocking pool: a read that
-//! never returns (the client keeps stdin open but the server is exiting) would otherwise
-//! keep the runtime from shutting down.
+//! The connection reads into one buffer and handles every complete line in it, borrowed,
+//! before it reads again: no line is copied, and nothing is read ahead of what the
+//! connection can handle.
 
-use std::io::Read;
+use std::io;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 
-use bytes::BytesMut;
-use tokio::io::{AsyncRead, AsyncReadExt};
-use tokio::sync::mpsc;
-use tokio_util::codec::{Decoder, LinesCodec, LinesCodecError};
+use tokio::io::{AsyncRead, ReadBuf};
 
-use crate::connection::Frame;
+/// How much is read at once.
+pub(crate) const READ_CHUNK: usize = 64 * 1024;
 
-/// Frames queued between the reader and the session; bounds memory when the client
-/// writes faster than the server parses.
-const QUEUED_FRAMES: usize = 256;
-const READ_CHUNK: usize = 64 * 1024;
+/// One unit of input from the transport.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Frame<'a> {
+    /// One line, without its line terminator.
+    Line(&'a str),
+    /// A line that is not UTF-8.
+    NotUtf8,
+    /// A line longer than the size limit (the rest of it is skipped).
+    TooLong { limit: usize },
+}
 
-struct FrameDecoder {
-    codec: LinesCodec,
+/// The bytes read and not handled yet, split into lines the way `tokio_util`'s
+/// `LinesCodec` does: `\n` ends a line, a `\r` before it is dropped, a line longer than
+/// `limit` is reported once as soon as the limit is passed and then skipped up to its end.
+pub(crate) struct LineBuffer {
+    /// Always initialized; `start..end` holds the bytes not handled yet.
+    buffer: Vec<u8>,
+    start: usize,
+    end: usize,
+    /// How far past `start` no newline was found.
+    scanned: usize,
+    /// Skipping the rest of a line that was too long.
+    discarding: bool,
     limit: usize,
 }
 
-impl FrameDecoder {
-    fn new(limit: usize) -> Self {
-        FrameDecoder {
-            codec: LinesCodec::new_with_max_length(limit),
+impl LineBuffer {
+    pub fn new(limit: usize) -> Self {
+        LineBuffer {
+            buffer: vec![0; READ_CHUNK],
+            start: 0,
+            end: 0,
+            scanned: 0,
+            discarding: false,
             limit,
         }
     }
 
-    fn frame(&self, decoded: Result<String, LinesCodecError>) -> Frame {
-        match decoded {
-            Ok(line) => Frame::Line(line),
-            Err(LinesCodecError::MaxLineLengthExceeded) => Frame::TooLong { limit: self.limit },
-            Err(LinesCodecError::Io(_)) => Frame::NotUtf8,
+    /// The next frame in the buffer; at end of input, the unterminated last line too.
+    pub fn next_frame(&mut self, at_eof: bool) -> Option<Frame<'_>> {
+        loop {
+            let pending = &self.buffer[self.start..self.end];
+            let read_to = self.limit.saturating_add(1).min(pending.len());
+            let newline = pending[self.scanned..read_to]
+                .iter()
+                .position(|&byte| byte == b'\n');
+            match (self.discarding, newline) {
+                (true, Some(offset)) => {
+                    self.start += self.scanned + offset + 1;
+                    self.discarding = false;
+                    self.scanned = 0;
+                }
+                (true, None) => {
+                    self.start += read_to;
+                    self.scanned = 0;
+                    if self.start == self.end {
+                        return None;
+                    }
+                }
+                (false, Some(offset)) => {
+                    let length = self.scanned + offset;
+                    let line = self.start..self.start + length;
+                    self.start += length + 1;
+                    self.scanned = 0;
+                    return Some(frame(&self.buffer[line]));
+                }
+                (false, None) if pending.len() > self.limit => {
+                    self.discarding = true;
+                    return Some(Frame::TooLong { limit: self.limit });
+                }
+                (false, None) => {
+                    self.scanned = read_to;
+                    if !at_eof || pending.is_empty() || pending == b"\r" {
+                        return None;
+                    }
+                    // End of input: the rest is the last line.
+                    let line = self.start..self.end;
+                    self.start = self.end;
+                    self.scanned = 0;
+                    return Some(frame(&self.buffer[line]));
+                }
+            }
         }
     }
 
-    /// Every complete frame in `buffer`; at end of input, the unterminated last line too.
-    fn drain(&mut self, buffer: &mut BytesMut, at_eof: bool) -> Vec<Frame> {
-        let mut frames = Vec::new();
-        loop {
-            let decoded = if at_eof {
-                self.codec.decode_eof(buffer)
-            } else {
-                self.codec.decode(buffer)
-            };
-            match decoded {
-                Ok(None) => return frames,
-                Ok(Some(line)) => frames.push(self.frame(Ok(line))),
-                Err(error) => frames.push(self.frame(Err(error))),
+    /// Reads more input after what is buffered; `Ok(0)` at end of input.
+    pub fn poll_read_from(
+        &mut self,
+        input: Pin<&mut (dyn AsyncRead + Send)>,
+        cx: &mut Context<'_>,
+    ) -> Poll<io::Result<usize>> {
+        self.make_room();
+        let mut free = ReadBuf::new(&mut self.buffer[self.end..]);
+        match input.poll_read(cx, &mut free) {
+            Poll::Ready(Ok(())) => {
+                let read = free.filled().len();
+                self.end += read;
+                Poll::Ready(Ok(read))
             }
+            other => other.map_ok(|()| 0),
+        }
+    }
+
+    /// Keeps at least [`READ_CHUNK`] bytes free after the data, moving the data to the
+    /// front or growing the buffer (a long line) as needed.
+    fn make_room(&mut self) {
+        if self.start == self.end {
+            self.start = 0;
+            self.end = 0;
+            if self.buffer.len() > 4 * READ_CHUNK {
+                // A long line is over: give its memory back.
+                self.buffer = vec![0; READ_CHUNK];
+            }
+        }
+        if self.buffer.len() - self.end >= READ_CHUNK {
+            return;
+        }
+        if self.start > 0 {
+            self.buffer.copy_within(self.start..self.end, 0);
+            self.end -= self.start;
+            self.start = 0;
+        }
+        if self.buffer.len() - self.end < READ_CHUNK {
+            let wanted = (self.end + READ_CHUNK).max(self.buffer.len() * 2);
+            self.buffer.resize(wanted, 0);
         }
     }
 }
 
-/// Reads the process's stdin on its own thread.
-pub(crate) fn from_stdin(limit: usize) -> mpsc::Receiver<Frame> {
-    let (sender, frames) = mpsc::channel(QUEUED_FRAMES);
-    let spawned = std::thread::Builder::new()
-        .name("mcp-stdin".into())
-        .spawn(move || {
-            let mut stdin = std::io::stdin().lock();
-            let mut decoder = FrameDecoder::new(limit);
-            let mut buffer = BytesMut::with_capacity(READ_CHUNK);
-            let mut chunk = vec![0; READ_CHUNK];
-            loop {
-                let read = match stdin.read(&mut chunk) {
-                    Ok(read) => read,
-                    Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
-                    Err(error) => {
-                        tracing::error!(%error, "reading stdin failed; treating it as end of input");
-                        0
-                    }
-                };
-                buffer.extend_from_slice(&chunk[..read]);
-                for frame in decoder.drain(&mut buffer, read == 0) {
-                    if sender.blocking_send(frame).is_err() {
-                        return;
-                    }
-                }
-                if read == 0 {
-                    return;
-                }
-            }
-        });
-    if let Err(error) = spawned {
-        tracing::error!(%error, "could not start the stdin reader thread");
+fn frame(line: &[u8]) -> Frame<'_> {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    match std::str::from_utf8(line) {
+        Ok(line) => Frame::Line(line),
+        Err(_) => Frame::NotUtf8,
     }
-    frames
-}
-
-/// Reads any async byte stream (pipes, sockets, in-memory duplex streams).
-pub(crate) fn from_reader<R>(mut reader: R, limit: usize) -> mpsc::Receiver<Frame>
-where
-    R: AsyncRead + Unpin + Send + 'static,
-{
-    let (sender, frames) = mpsc::channel(QUEUED_FRAMES);
-    tokio::spawn(async move {
-        let mut decoder = FrameDecoder::new(limit);
-        let mut buffer = BytesMut::with_capacity(READ_CHUNK);
-        loop {
-            let read = match reader.read_buf(&mut buffer).await {
-                Ok(read) => read,
-                Err(error) => {
-                    tracing::error!(%error, "reading the input failed; treating it as end of input");
-                    0
-                }
-            };
-            for frame in decoder.drain(&mut buffer, read == 0) {
-                if sender.send(frame).await.is_err() {
-                    return;
-                }
-            }
-            if read == 0 {
-                return;
-            }
-        }
-    });
-    frames
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn frames(buffer: &mut LineBuffer, at_eof: bool) -> Vec<String> {
+        let mut described = Vec::new();
+        while let Some(frame) = buffer.next_frame(at_eof) {
+            described.push(format!("{frame:?}"));
+        }
+        described
+    }
+
+    fn push(buffer: &mut LineBuffer, bytes: &[u8]) {
+        buffer.make_room();
+        buffer.buffer[buffer.end..buffer.end + bytes.len()].copy_from_slice(bytes);
+        buffer.end += bytes.len();
+    }
+
     #[test]
     fn splits_lines_and_reports_oversized_and_invalid_ones() {
-        let mut decoder = FrameDecoder::new(8);
-        let mut buffer = BytesMut::from(&b"short\n0123456789abc\nok\r\n\xff\xfe\nlast"[..]);
-        let frames = decoder.drain(&mut buffer, false);
-        let described: Vec<String> = frames.iter().map(|frame| format!("{frame:?}")).collect();
+        let mut buffer = LineBuffer::new(8);
+        push(&mut buffer, b"short\n0123456789abc\nok\r\n\xff\xfe\nlast");
         assert_eq!(
-            described,
+            frames(&mut buffer, false),
             [
                 "Line(\"short\")",
                 "TooLong { limit: 8 }",
@@ -142,7 +181,45 @@ mod tests {
                 "NotUtf8",
             ]
         );
-        let tail = decoder.drain(&mut buffer, true);
-        assert_eq!(format!("{tail:?}"), "[Line(\"last\")]");
+        assert_eq!(frames(&mut buffer, true), ["Line(\"last\")"]);
+    }
+
+    #[test]
+    fn an_oversized_line_is_reported_once_and_skipped_across_reads() {
+        let mut buffer = LineBuffer::new(4);
+        push(&mut buffer, b"abcdefgh");
+        assert_eq!(frames(&mut buffer, false), ["TooLong { limit: 4 }"]);
+        push(&mut buffer, b"ijkl");
+        assert_eq!(frames(&mut buffer, false), Vec::<String>::new());
+        push(&mut buffer, b"mn\nok\nx");
+        assert_eq!(frames(&mut buffer, false), ["Line(\"ok\")"]);
+        push(&mut buffer, b"yz");
+        assert_eq!(frames(&mut buffer, false), Vec::<String>::new());
+        assert_eq!(frames(&mut buffer, true), ["Line(\"xyz\")"]);
+    }
+
+    #[test]
+    fn a_line_exactly_at_the_limit_passes_and_a_lone_carriage_return_ends_nothing() {
+        let mut buffer = LineBuffer::new(4);
+        push(&mut buffer, b"abcd\nabcd\r\n\r");
+        assert_eq!(
+            frames(&mut buffer, false),
+            ["Line(\"abcd\")", "TooLong { limit: 4 }"]
+        );
+        assert_eq!(frames(&mut buffer, true), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_partial_line_is_kept_until_its_end_arrives() {
+        let mut buffer = LineBuffer::new(1 << 20);
+        for _ in 0..100 {
+            push(&mut buffer, &[b'x'; 1000]);
+            assert_eq!(buffer.next_frame(false), None);
+        }
+        push(&mut buffer, b"\n");
+        assert_eq!(
+            buffer.next_frame(false),
+            Some(Frame::Line(&"x".repeat(100_000)))
+        );
     }
 }

@@ -5,10 +5,9 @@ use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncWrite};
 
-use crate::connection::{Ending, Output, serve_connection};
+use crate::connection::{Ending, serve_connection};
 use crate::error::Error;
 use crate::extract::States;
-use crate::frames;
 use crate::session::{ServerCore, ServerInfo};
 use crate::stdio;
 use crate::tool_set::ToolSet;
@@ -269,7 +268,15 @@ impl Server {
             grace,
             stop: Box::pin(termination_signal()),
         };
-        serve_connection(core, frames::from_stdin(limit), output, ending).await?;
+        // A task of its own rather than this future: on a multi-thread runtime, the thread
+        // that blocks on `main` does not drive the reactor, so every read would be handed
+        // over from a worker; a task runs on the worker that sees the input arrive.
+        let connection = serve_connection(core, stdio::input(), output, limit, ending);
+        match tokio::spawn(connection).await {
+            Ok(outcome) => outcome?,
+            Err(failed) if failed.is_panic() => std::panic::resume_unwind(failed.into_panic()),
+            Err(failed) => return Err(std::io::Error::other(failed).into()),
+        }
         Ok(())
     }
 
@@ -288,13 +295,7 @@ impl Server {
             grace,
             stop: Box::pin(std::future::pending()),
         };
-        serve_connection(
-            core,
-            frames::from_reader(input, limit),
-            Output::to_writer(output),
-            ending,
-        )
-        .await?;
+        serve_connection(core, Box::pin(input), Box::pin(output), limit, ending).await?;
         Ok(())
     }
 }
