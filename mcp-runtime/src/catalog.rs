@@ -5,6 +5,7 @@
 //! built the first time they are needed and then reused, so start-up stays fast however many
 //! tools are linked in, and no request regenerates a schema.
 
+use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
 use base64::Engine as _;
@@ -95,6 +96,14 @@ impl CatalogTool {
         match &self.source {
             ToolSource::Static(descriptor) => descriptor.name,
             ToolSource::Dynamic(tool) => &tool.name,
+        }
+    }
+
+    /// The tool's name, shared rather than copied where it is static.
+    pub fn shared_name(&self) -> Cow<'static, str> {
+        match &self.source {
+            ToolSource::Static(descriptor) => Cow::Borrowed(descriptor.name),
+            ToolSource::Dynamic(tool) => Cow::Owned(tool.name.clone()),
         }
     }
 
@@ -215,6 +224,9 @@ impl CatalogTool {
                 return Ok(());
             }
         };
+        if validator.is_valid(arguments) {
+            return Ok(());
+        }
         let problems: Vec<String> = validator
             .iter_errors(arguments)
             .map(|error| {
@@ -278,10 +290,20 @@ impl CatalogTool {
     }
 }
 
-/// A page of `tools/list`.
-pub(crate) struct ListPage<'a> {
-    pub tools: Vec<&'a RawValue>,
+/// A page of `tools/list`: its tools serialize as the `tools` array, spliced from each
+/// tool's prepared listing JSON without parsing it again.
+pub(crate) struct ListPage {
+    catalog: Arc<Catalog>,
+    tools: std::ops::Range<usize>,
+    shape: ListingShape,
     pub next_cursor: Option<String>,
+}
+
+impl serde::Serialize for ListPage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let page = &self.catalog.tools[self.tools.clone()];
+        serializer.collect_seq(page.iter().map(|tool| tool.listing(self.shape)))
+    }
 }
 
 /// The tools a server offers at one moment, sorted by name. A [`ToolSet`](crate::ToolSet)
@@ -368,11 +390,11 @@ impl Catalog {
     /// One page of the listing, shaped for `version`. The cursor names the first tool of
     /// the page, so pages stay consistent even if the set of tools changes in between.
     pub fn page(
-        &self,
+        catalog: Arc<Catalog>,
         version: ProtocolVersion,
         cursor: Option<&str>,
         page_size: usize,
-    ) -> Result<ListPage<'_>, RpcError> {
+    ) -> Result<ListPage, RpcError> {
         let start = match cursor {
             None => 0,
             Some(cursor) => {
@@ -381,18 +403,22 @@ impl Catalog {
                         "Invalid cursor: {cursor:?} was not issued by this server."
                     ))
                 })?;
-                self.tools
+                catalog
+                    .tools
                     .partition_point(|tool| tool.name() < first.as_str())
             }
         };
-        let end = start.saturating_add(page_size.max(1)).min(self.tools.len());
-        let shape = ListingShape::of(version);
+        let end = start
+            .saturating_add(page_size.max(1))
+            .min(catalog.tools.len());
         Ok(ListPage {
-            tools: self.tools[start..end]
-                .iter()
-                .map(|tool| tool.listing(shape))
-                .collect(),
-            next_cursor: self.tools.get(end).map(|next| encode_cursor(next.name())),
+            next_cursor: catalog
+                .tools
+                .get(end)
+                .map(|next| encode_cursor(next.name())),
+            tools: start..end,
+            shape: ListingShape::of(version),
+            catalog,
         })
     }
 }

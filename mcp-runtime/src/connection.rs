@@ -25,8 +25,7 @@ use tokio_util::task::TaskTracker;
 
 use crate::context::RequestHandle;
 use crate::frames::{Frame, LineBuffer};
-use crate::jsonrpc::UnknownId;
-use crate::jsonrpc::{self, RpcError, code};
+use crate::jsonrpc::{Response, RpcError, UnknownId, code};
 use crate::outbox::Outbox;
 use crate::session::{Outcome, Reply, ServerCore, Session};
 
@@ -185,7 +184,7 @@ impl Calls {
     pub fn spawn(&self, reply: Reply, outbox: Outbox, unknown_id: UnknownId, end: bool) {
         let (id, response, request) = match reply {
             Reply::Ready(response) => {
-                outbox.send(&response);
+                outbox.send_response(response);
                 if end {
                     outbox.end();
                 }
@@ -202,7 +201,7 @@ impl Calls {
                 code::INVALID_REQUEST,
                 format!("Invalid request: id {id} is already used by a request in flight."),
             );
-            outbox.send(&jsonrpc::failure(Some(&id), &error, unknown_id));
+            outbox.send_response(Response::failure(Some(&id), &error, unknown_id));
             if end {
                 outbox.end();
             }
@@ -214,12 +213,12 @@ impl Calls {
             let running = Abortable::new(response, abort.registration);
             let response = tokio::select! {
                 response = running => response.ok(),
-                () = grace_over.cancelled() => Some(jsonrpc::failure(Some(&id), &shutting_down(), unknown_id)),
+                () = grace_over.cancelled() => Some(Response::failure(Some(&id), &shutting_down(), unknown_id)),
             };
             // A call cancelled while finishing on another thread is not answered.
             let still_wanted = in_flight.finish(&abort.key);
             if let (true, Some(response)) = (still_wanted, response) {
-                outbox.send(&response);
+                outbox.send_response(response);
             }
             if end {
                 outbox.end();
@@ -244,13 +243,13 @@ impl Calls {
                         Reply::Ready(response) => response,
                         Reply::Pending { id, response, .. } => tokio::select! {
                             response = response => response,
-                            () = grace_over.cancelled() => jsonrpc::failure(Some(&id), &shutting_down(), unknown_id),
+                            () = grace_over.cancelled() => Response::failure(Some(&id), &shutting_down(), unknown_id),
                         },
                     }
                 }
             }))
             .await;
-            outbox.send(&Value::Array(responses));
+            outbox.send_batch(responses);
             if end {
                 outbox.end();
             }
@@ -490,13 +489,12 @@ impl Connection {
     }
 
     /// Queues a response for writing, after every message queued before it.
-    fn answer(&mut self, response: &Value) {
+    fn answer(&mut self, response: &Response) {
         self.take_queued_now();
         if self.client_gone() {
             return;
         }
-        serde_json::to_writer(&mut self.unwritten, response)
-            .expect("a JSON value always serializes");
+        self.unwritten.extend_from_slice(response.json());
         self.unwritten.push(b'\n');
     }
 

@@ -1,6 +1,7 @@
 //! [`Context`]: what a tool knows about the request it is serving, and how it talks back
 //! to the client while it runs — progress, log messages, cancellation.
 
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -191,10 +192,10 @@ impl Notifier {
 /// Everything known about the request a tool is serving.
 pub(crate) struct RequestInfo {
     pub request_id: Value,
-    pub tool: String,
+    pub tool: Cow<'static, str>,
     pub protocol_version: ProtocolVersion,
-    pub client_info: Option<Value>,
-    pub client_capabilities: Value,
+    pub client_info: Option<Arc<Value>>,
+    pub client_capabilities: Arc<Value>,
     pub progress_token: Option<Value>,
     pub log_filter: LogFilter,
     pub client: ClientLink,
@@ -337,7 +338,7 @@ impl Context {
     /// The client's self-description (`name`, `version`, …), if it gave one. Self-reported:
     /// use it for display and logs, not for security decisions.
     pub fn client_info(&self) -> Option<&Value> {
-        self.inner.info.client_info.as_ref()
+        self.inner.info.client_info.as_deref()
     }
 
     /// The capabilities the client declared (for this request, under 2026-07-28).

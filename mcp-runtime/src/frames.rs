@@ -8,7 +8,8 @@ use std::io;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use tokio::io::{AsyncRead, ReadBuf};
+use bytes::{Buf, BytesMut};
+use tokio::io::AsyncRead;
 
 /// How much is read at once.
 pub(crate) const READ_CHUNK: usize = 64 * 1024;
@@ -28,10 +29,9 @@ pub(crate) enum Frame<'a> {
 /// `LinesCodec` does: `\n` ends a line, a `\r` before it is dropped, a line longer than
 /// `limit` is reported once as soon as the limit is passed and then skipped up to its end.
 pub(crate) struct LineBuffer {
-    /// Always initialized; `start..end` holds the bytes not handled yet.
-    buffer: Vec<u8>,
+    /// The bytes read; those from `start` on are not handled yet.
+    buffer: BytesMut,
     start: usize,
-    end: usize,
     /// How far past `start` no newline was found.
     scanned: usize,
     /// Skipping the rest of a line that was too long.
@@ -42,9 +42,8 @@ pub(crate) struct LineBuffer {
 impl LineBuffer {
     pub fn new(limit: usize) -> Self {
         LineBuffer {
-            buffer: vec![0; READ_CHUNK],
+            buffer: BytesMut::new(),
             start: 0,
-            end: 0,
             scanned: 0,
             discarding: false,
             limit,
@@ -54,7 +53,7 @@ impl LineBuffer {
     /// The next frame in the buffer; at end of input, the unterminated last line too.
     pub fn next_frame(&mut self, at_eof: bool) -> Option<Frame<'_>> {
         loop {
-            let pending = &self.buffer[self.start..self.end];
+            let pending = &self.buffer[self.start..];
             let read_to = self.limit.saturating_add(1).min(pending.len());
             let newline = pending[self.scanned..read_to]
                 .iter()
@@ -68,7 +67,7 @@ impl LineBuffer {
                 (true, None) => {
                     self.start += read_to;
                     self.scanned = 0;
-                    if self.start == self.end {
+                    if self.start == self.buffer.len() {
                         return None;
                     }
                 }
@@ -89,8 +88,8 @@ impl LineBuffer {
                         return None;
                     }
                     // End of input: the rest is the last line.
-                    let line = self.start..self.end;
-                    self.start = self.end;
+                    let line = self.start..self.buffer.len();
+                    self.start = self.buffer.len();
                     self.scanned = 0;
                     return Some(frame(&self.buffer[line]));
                 }
@@ -105,39 +104,20 @@ impl LineBuffer {
         cx: &mut Context<'_>,
     ) -> Poll<io::Result<usize>> {
         self.make_room();
-        let mut free = ReadBuf::new(&mut self.buffer[self.end..]);
-        match input.poll_read(cx, &mut free) {
-            Poll::Ready(Ok(())) => {
-                let read = free.filled().len();
-                self.end += read;
-                Poll::Ready(Ok(read))
-            }
-            other => other.map_ok(|()| 0),
-        }
+        tokio_util::io::poll_read_buf(input, cx, &mut self.buffer)
     }
 
-    /// Keeps at least [`READ_CHUNK`] bytes free after the data, moving the data to the
-    /// front or growing the buffer (a long line) as needed.
+    /// Drops what was handled and keeps at least [`READ_CHUNK`] bytes free to read into
+    /// (never zeroed: only what is read is written).
     fn make_room(&mut self) {
-        if self.start == self.end {
-            self.start = 0;
-            self.end = 0;
-            if self.buffer.len() > 4 * READ_CHUNK {
-                // A long line is over: give its memory back.
-                self.buffer = vec![0; READ_CHUNK];
-            }
+        self.buffer.advance(self.start);
+        self.start = 0;
+        if self.buffer.is_empty() && self.buffer.capacity() > 4 * READ_CHUNK {
+            // A long line is over: give its memory back.
+            self.buffer = BytesMut::new();
         }
-        if self.buffer.len() - self.end >= READ_CHUNK {
-            return;
-        }
-        if self.start > 0 {
-            self.buffer.copy_within(self.start..self.end, 0);
-            self.end -= self.start;
-            self.start = 0;
-        }
-        if self.buffer.len() - self.end < READ_CHUNK {
-            let wanted = (self.end + READ_CHUNK).max(self.buffer.len() * 2);
-            self.buffer.resize(wanted, 0);
+        if self.buffer.capacity() - self.buffer.len() < READ_CHUNK {
+            self.buffer.reserve(READ_CHUNK);
         }
     }
 }
@@ -164,8 +144,7 @@ mod tests {
 
     fn push(buffer: &mut LineBuffer, bytes: &[u8]) {
         buffer.make_room();
-        buffer.buffer[buffer.end..buffer.end + bytes.len()].copy_from_slice(bytes);
-        buffer.end += bytes.len();
+        buffer.buffer.extend_from_slice(bytes);
     }
 
     #[test]

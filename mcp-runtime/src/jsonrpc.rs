@@ -1,6 +1,15 @@
 //! JSON-RPC 2.0 framing: classifying what the client sent and building what goes back.
+//!
+//! A line is decoded straight into the members a message is classified by (see
+//! [`Decoded`]) rather than into a `serde_json::Value` tree, and responses are serialized
+//! straight into bytes (see [`Response`]): no tree is built for the envelope either way.
 
-use serde_json::{Map, Value, json};
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::ser::Serialize;
+use serde_json::{Map, Value};
 
 /// Standard JSON-RPC and MCP error codes.
 pub(crate) mod code {
@@ -78,16 +87,16 @@ pub(crate) type RequestId = Value;
 
 /// One message from the client, classified.
 #[derive(Debug)]
-pub(crate) enum Incoming {
+pub(crate) enum Incoming<'a> {
     /// A request: it gets exactly one response.
     Request {
         id: RequestId,
-        method: String,
+        method: Cow<'a, str>,
         params: Map<String, Value>,
     },
     /// A notification: never answered.
     Notification {
-        method: String,
+        method: Cow<'a, str>,
         params: Map<String, Value>,
     },
     /// A response to a request the server sent: its result, or the client's error.
@@ -110,10 +119,10 @@ fn is_valid_id(id: &Value) -> bool {
     }
 }
 
-impl Incoming {
-    /// Classifies one decoded JSON value (not a batch).
-    pub fn classify(message: Value) -> Incoming {
-        let Value::Object(mut message) = message else {
+impl<'a> Incoming<'a> {
+    /// Classifies one decoded message (not a batch).
+    pub fn classify(message: Message<'a>) -> Incoming<'a> {
+        let Message::Object(members) = message else {
             return Incoming::Invalid {
                 id: None,
                 error: RpcError::new(
@@ -122,20 +131,27 @@ impl Incoming {
                 ),
             };
         };
-        let id = message.remove("id");
+        let Members {
+            is_jsonrpc_2_0,
+            id,
+            method,
+            params,
+            result,
+            error,
+        } = members;
         let readable_id = id.as_ref().filter(|id| is_valid_id(id)).cloned();
         let invalid = |message: &str| Incoming::Invalid {
             id: readable_id.clone(),
             error: RpcError::new(code::INVALID_REQUEST, format!("Invalid request: {message}")),
         };
-        if message.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        if !is_jsonrpc_2_0 {
             return invalid("`jsonrpc` must be \"2.0\".");
         }
-        let params = match message.remove("params") {
+        let params = match params {
             None => Map::new(),
             Some(Value::Object(params)) => params,
             Some(_) => {
-                return match (readable_id.clone(), &id, message.remove("method")) {
+                return match (readable_id.clone(), &id, method) {
                     (Some(id), _, _) => Incoming::Invalid {
                         id: Some(id),
                         error: RpcError::invalid_params(
@@ -144,7 +160,7 @@ impl Incoming {
                     },
                     // A notification is never answered, not even with an error: its
                     // unreadable params are left out, and it is handled (or ignored) as is.
-                    (None, None, Some(Value::String(method))) => Incoming::Notification {
+                    (None, None, Some(Method::Name(method))) => Incoming::Notification {
                         method,
                         params: Map::new(),
                     },
@@ -152,18 +168,18 @@ impl Incoming {
                 };
             }
         };
-        match (message.remove("method"), id) {
-            (Some(Value::String(method)), None) => Incoming::Notification { method, params },
-            (Some(Value::String(method)), Some(id)) if is_valid_id(&id) => {
+        match (method, id) {
+            (Some(Method::Name(method)), None) => Incoming::Notification { method, params },
+            (Some(Method::Name(method)), Some(id)) if is_valid_id(&id) => {
                 Incoming::Request { id, method, params }
             }
-            (Some(Value::String(_)), Some(_)) => invalid("`id` must be a string or an integer."),
-            (Some(_), _) => invalid("`method` must be a string."),
+            (Some(Method::Name(_)), Some(_)) => invalid("`id` must be a string or an integer."),
+            (Some(Method::NotAString), _) => invalid("`method` must be a string."),
             // A response is never answered, not even one whose id is unreadable (`null`,
             // say): it matches no request the server sent, so it is ignored.
-            (None, id) if message.contains_key("result") || message.contains_key("error") => {
+            (None, id) if result.is_some() || error.is_some() => {
                 let id = id.filter(is_valid_id).unwrap_or(Value::Null);
-                let outcome = match (message.remove("result"), message.remove("error")) {
+                let outcome = match (result, error) {
                     (Some(result), None) => Ok(result),
                     (_, Some(error)) => Err(RpcError::from_json(&error)),
                     (None, None) => unreachable!("checked above"),
@@ -175,6 +191,316 @@ impl Incoming {
     }
 }
 
+/// Every visitor here accepts any JSON: scalars become this value.
+macro_rules! scalars_are {
+    ($value:expr) => {
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+            Ok($value)
+        }
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+            Ok($value)
+        }
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+            Ok($value)
+        }
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+            Ok($value)
+        }
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+            Ok($value)
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok($value)
+        }
+    };
+}
+
+/// One line of input, decoded: a message, or a batch of them.
+///
+/// Decoding goes through the same parser, with the same checks, as decoding a
+/// `serde_json::Value` (nesting depth, number range, string escapes), so a line is exactly
+/// as valid either way; only the members a message is classified by are kept.
+#[derive(Debug)]
+pub(crate) enum Decoded<'a> {
+    Message(Message<'a>),
+    Batch(Vec<Message<'a>>),
+}
+
+/// One message as decoded, before it is classified.
+#[derive(Debug)]
+pub(crate) enum Message<'a> {
+    Object(Members<'a>),
+    /// A JSON value other than an object.
+    NotObject,
+}
+
+/// The members of a message object that classify it (the last of a repeated member
+/// counts, as in a `serde_json::Map`).
+#[derive(Debug, Default)]
+pub(crate) struct Members<'a> {
+    /// `jsonrpc` is the string "2.0".
+    is_jsonrpc_2_0: bool,
+    id: Option<Value>,
+    method: Option<Method<'a>>,
+    params: Option<Value>,
+    result: Option<Value>,
+    error: Option<Value>,
+}
+
+/// The `method` member.
+#[derive(Debug)]
+enum Method<'a> {
+    Name(Cow<'a, str>),
+    NotAString,
+}
+
+impl Decoded<'static> {
+    /// The same decoding, of a value already parsed (the HTTP transport's bodies).
+    pub fn from_value(value: Value) -> Decoded<'static> {
+        match value {
+            Value::Array(messages) => {
+                Decoded::Batch(messages.into_iter().map(Message::from_value).collect())
+            }
+            message => Decoded::Message(Message::from_value(message)),
+        }
+    }
+}
+
+impl Message<'static> {
+    pub fn from_value(value: Value) -> Message<'static> {
+        let Value::Object(mut members) = value else {
+            return Message::NotObject;
+        };
+        Message::Object(Members {
+            is_jsonrpc_2_0: members.get("jsonrpc").and_then(Value::as_str) == Some("2.0"),
+            id: members.remove("id"),
+            method: members.remove("method").map(|method| match method {
+                Value::String(name) => Method::Name(Cow::Owned(name)),
+                _ => Method::NotAString,
+            }),
+            params: members.remove("params"),
+            result: members.remove("result"),
+            error: members.remove("error"),
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for Decoded<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Line;
+        impl<'de> Visitor<'de> for Line {
+            type Value = Decoded<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON-RPC message or batch")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut messages = Vec::new();
+                while let Some(message) = seq.next_element()? {
+                    messages.push(message);
+                }
+                Ok(Decoded::Batch(messages))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                Members::visit(map).map(|members| Decoded::Message(Message::Object(members)))
+            }
+            scalars_are!(Decoded::Message(Message::NotObject));
+        }
+        deserializer.deserialize_any(Line)
+    }
+}
+
+impl<'de> Deserialize<'de> for Message<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct OneMessage;
+        impl<'de> Visitor<'de> for OneMessage {
+            type Value = Message<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON-RPC message")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+                check_seq(seq).map(|()| Message::NotObject)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                Members::visit(map).map(Message::Object)
+            }
+            scalars_are!(Message::NotObject);
+        }
+        deserializer.deserialize_any(OneMessage)
+    }
+}
+
+impl<'de> Members<'de> {
+    fn visit<A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut members = Members::default();
+        while let Some(key) = map.next_key::<Key>()? {
+            match key {
+                Key::Jsonrpc => members.is_jsonrpc_2_0 = map.next_value::<IsVersion2>()?.0,
+                Key::Id => members.id = Some(map.next_value()?),
+                Key::Method => members.method = Some(map.next_value()?),
+                Key::Params => members.params = Some(map.next_value()?),
+                Key::Result => members.result = Some(map.next_value()?),
+                Key::Error => members.error = Some(map.next_value()?),
+                Key::Other => map.next_value::<Checked>().map(drop)?,
+            }
+        }
+        Ok(members)
+    }
+}
+
+enum Key {
+    Jsonrpc,
+    Id,
+    Method,
+    Params,
+    Result,
+    Error,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Key {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyName;
+        impl Visitor<'_> for KeyName {
+            type Value = Key;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a member name")
+            }
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<Key, E> {
+                Ok(match name {
+                    "jsonrpc" => Key::Jsonrpc,
+                    "id" => Key::Id,
+                    "method" => Key::Method,
+                    "params" => Key::Params,
+                    "result" => Key::Result,
+                    "error" => Key::Error,
+                    _ => Key::Other,
+                })
+            }
+        }
+        deserializer.deserialize_str(KeyName)
+    }
+}
+
+impl<'de> Deserialize<'de> for Method<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct MethodName;
+        impl<'de> Visitor<'de> for MethodName {
+            type Value = Method<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a method name")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, name: &'de str) -> Result<Self::Value, E> {
+                Ok(Method::Name(Cow::Borrowed(name)))
+            }
+            fn visit_string<E: de::Error>(self, name: String) -> Result<Self::Value, E> {
+                Ok(Method::Name(Cow::Owned(name)))
+            }
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<Self::Value, E> {
+                Ok(Method::Name(Cow::Owned(name.to_owned())))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(Method::NotAString)
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(Method::NotAString)
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+                Ok(Method::NotAString)
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(Method::NotAString)
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(Method::NotAString)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+                check_seq(seq).map(|()| Method::NotAString)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                check_map(map).map(|()| Method::NotAString)
+            }
+        }
+        deserializer.deserialize_any(MethodName)
+    }
+}
+
+/// Whether the `jsonrpc` member is the string "2.0".
+struct IsVersion2(bool);
+
+impl<'de> Deserialize<'de> for IsVersion2 {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Version;
+        impl<'de> Visitor<'de> for Version {
+            type Value = IsVersion2;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a version")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+                check_seq(seq).map(|()| IsVersion2(false))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                check_map(map).map(|()| IsVersion2(false))
+            }
+            fn visit_str<E: de::Error>(self, version: &str) -> Result<Self::Value, E> {
+                Ok(IsVersion2(version == "2.0"))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(IsVersion2(false))
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(IsVersion2(false))
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+                Ok(IsVersion2(false))
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(IsVersion2(false))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(IsVersion2(false))
+            }
+        }
+        deserializer.deserialize_any(Version)
+    }
+}
+
+/// Any JSON value, parsed and checked as a `serde_json::Value` would be (unlike
+/// `serde::de::IgnoredAny`, which serde_json skips without checking nesting depth or number range),
+/// and not kept.
+struct Checked;
+
+impl<'de> Deserialize<'de> for Checked {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Anything;
+        impl<'de> Visitor<'de> for Anything {
+            type Value = Checked;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+                check_seq(seq).map(|()| Checked)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                check_map(map).map(|()| Checked)
+            }
+            scalars_are!(Checked);
+        }
+        deserializer.deserialize_any(Anything)
+    }
+}
+
+fn check_seq<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<(), A::Error> {
+    while seq.next_element::<Checked>()?.is_some() {}
+    Ok(())
+}
+
+fn check_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
+    while map.next_key::<Checked>()?.is_some() {
+        map.next_value::<Checked>()?;
+    }
+    Ok(())
+}
+
 /// How an error response names a request whose id could not be read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum UnknownId {
@@ -182,10 +508,6 @@ pub(crate) enum UnknownId {
     Omit,
     /// Send `"id": null`, as JSON-RPC 2.0 says (before 2025-11-25).
     Null,
-}
-
-pub(crate) fn success(id: &RequestId, result: Value) -> Value {
-    json!({ "jsonrpc": "2.0", "id": id, "result": result })
 }
 
 pub(crate) fn failure(id: Option<&RequestId>, error: &RpcError, unknown_id: UnknownId) -> Value {
@@ -204,29 +526,195 @@ pub(crate) fn failure(id: Option<&RequestId>, error: &RpcError, unknown_id: Unkn
     Value::Object(response)
 }
 
+/// A response, serialized: one JSON text, without its line terminator.
+#[derive(Clone, Debug)]
+pub(crate) struct Response {
+    json: Vec<u8>,
+    /// The error's code, for an error response.
+    error_code: Option<i64>,
+    has_id: bool,
+}
+
+impl Response {
+    /// `{"id":…,"jsonrpc":"2.0","result":…}`, serialized straight from `result` (members in
+    /// the order a `serde_json::Map` writes them).
+    pub fn success(id: &RequestId, result: &impl Serialize) -> Response {
+        let mut json = Vec::with_capacity(256);
+        json.extend_from_slice(b"{\"id\":");
+        serde_json::to_writer(&mut json, id).expect("an id always serializes");
+        json.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"result\":");
+        serde_json::to_writer(&mut json, result).expect("a result always serializes");
+        json.push(b'}');
+        Response {
+            json,
+            error_code: None,
+            has_id: true,
+        }
+    }
+
+    /// An error response.
+    pub fn failure(id: Option<&RequestId>, error: &RpcError, unknown_id: UnknownId) -> Response {
+        let response = failure(id, error, unknown_id);
+        Response {
+            json: serde_json::to_vec(&response).expect("a JSON value always serializes"),
+            error_code: Some(error.code),
+            has_id: response.get("id").is_some(),
+        }
+    }
+
+    /// The answer to a batch: an array of the responses.
+    pub fn batch(responses: Vec<Response>) -> Vec<u8> {
+        let mut json = Vec::with_capacity(responses.iter().map(|r| r.json.len() + 1).sum());
+        json.push(b'[');
+        for (index, response) in responses.iter().enumerate() {
+            if index > 0 {
+                json.push(b',');
+            }
+            json.extend_from_slice(&response.json);
+        }
+        json.push(b']');
+        json
+    }
+
+    /// The serialized response.
+    pub fn json(&self) -> &[u8] {
+        &self.json
+    }
+
+    /// The serialized response, ending with a newline.
+    pub fn into_line(self) -> Vec<u8> {
+        let mut line = self.json;
+        line.push(b'\n');
+        line
+    }
+
+    /// The error's code, if this is an error response.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub fn error_code(&self) -> Option<i64> {
+        self.error_code
+    }
+
+    /// Whether the response names its request (an error response to a request whose id
+    /// could not be read may not).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub fn has_id(&self) -> bool {
+        self.has_id
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
+
+    impl Incoming<'static> {
+        fn classify_value(message: Value) -> Self {
+            Incoming::classify(Message::from_value(message))
+        }
+    }
+
+    /// How a line is classified (or the parse error it gets), as text.
+    fn described(line: &str) -> String {
+        match serde_json::from_str::<Decoded>(line) {
+            Ok(Decoded::Message(message)) => format!("{:?}", Incoming::classify(message)),
+            Ok(Decoded::Batch(messages)) => {
+                let classified: Vec<_> = messages.into_iter().map(Incoming::classify).collect();
+                format!("batch {classified:?}")
+            }
+            Err(error) => format!("error {error}"),
+        }
+    }
+
+    /// The same, by way of a `serde_json::Value` (as before lines were decoded directly).
+    fn described_by_value(line: &str) -> String {
+        match serde_json::from_str::<Value>(line) {
+            Ok(value) => match Decoded::from_value(value) {
+                Decoded::Message(message) => format!("{:?}", Incoming::classify(message)),
+                Decoded::Batch(messages) => {
+                    let classified: Vec<_> = messages.into_iter().map(Incoming::classify).collect();
+                    format!("batch {classified:?}")
+                }
+            },
+            Err(error) => format!("error {error}"),
+        }
+    }
+
+    #[test]
+    fn decoding_a_line_directly_matches_decoding_it_as_a_value() {
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let deep_member = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"ping","x":{}1{}}}"#,
+            "[".repeat(130),
+            "]".repeat(130)
+        );
+        let deep_params = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"a":{}1{}}}}}"#,
+            "[".repeat(126),
+            "]".repeat(126)
+        );
+        for line in [
+            r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}"#,
+            r#"{"method":"ping","id":"a","jsonrpc":"2.0"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","jsonrpc":"1.0","id":1,"method":"ping"}"#,
+            r#"{"jsonrpc":"1.0","jsonrpc":"2.0","id":1,"method":"ping"}"#,
+            r#"{"jsonrpc":["2.0"],"id":1,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"p\u0069ng"}"#,
+            r#"{"\u006aconrpc":"2.0","jsonrpc":"2.0","id":1,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":{"a":[1,2]}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":null}"#,
+            r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":1.0,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":-5,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":18446744073709551615,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":[1]}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/x","params":5}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}"#,
+            r#"{"jsonrpc":"2.0","id":"a","result":null}"#,
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}"#,
+            r#"{"jsonrpc":"2.0","id":1}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping","extra":1e400}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping","extra":"\ud800"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping",}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping"} x"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping""#,
+            r#"[{"jsonrpc":"2.0","id":1,"method":"ping"},3,[],{"jsonrpc":"2.0"}]"#,
+            "[]",
+            "5",
+            "\"text\"",
+            "null",
+            "1e400",
+            "nope",
+            "",
+            &deep,
+            &deep_member,
+            &deep_params,
+        ] {
+            assert_eq!(described(line), described_by_value(line), "{line}");
+        }
+    }
 
     #[test]
     fn classifies_requests_notifications_and_responses() {
-        let request = Incoming::classify(json!({"jsonrpc":"2.0","id":7,"method":"ping"}));
+        let request = Incoming::classify_value(json!({"jsonrpc":"2.0","id":7,"method":"ping"}));
         assert!(
             matches!(request, Incoming::Request { ref id, ref method, .. } if id == &json!(7) && method == "ping")
         );
         let note =
-            Incoming::classify(json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
+            Incoming::classify_value(json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
         assert!(matches!(note, Incoming::Notification { .. }));
-        let response = Incoming::classify(json!({"jsonrpc":"2.0","id":"a","result":{}}));
+        let response = Incoming::classify_value(json!({"jsonrpc":"2.0","id":"a","result":{}}));
         assert!(matches!(response, Incoming::Response { .. }));
         // Never answered, even when malformed: a response with an unreadable id, and a
         // notification with unreadable params.
-        let response = Incoming::classify(
+        let response = Incoming::classify_value(
             json!({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}),
         );
         assert!(matches!(response, Incoming::Response { ref id, .. } if id.is_null()));
-        let note =
-            Incoming::classify(json!({"jsonrpc":"2.0","method":"notifications/x","params":5}));
+        let note = Incoming::classify_value(
+            json!({"jsonrpc":"2.0","method":"notifications/x","params":5}),
+        );
         assert!(matches!(note, Incoming::Notification { ref params, .. } if params.is_empty()));
     }
 
@@ -263,7 +751,7 @@ mod tests {
             (json!([1]), code::INVALID_REQUEST, false),
             (json!("hello"), code::INVALID_REQUEST, false),
         ] {
-            match Incoming::classify(message.clone()) {
+            match Incoming::classify_value(message.clone()) {
                 Incoming::Invalid { id, error } => {
                     assert_eq!(error.code, expected_code, "{message}");
                     assert_eq!(id.is_some(), keeps_id, "{message}");

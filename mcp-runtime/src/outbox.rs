@@ -9,6 +9,8 @@
 use serde_json::Value;
 use tokio::sync::mpsc;
 
+use crate::jsonrpc::Response;
+
 /// A queue of newline-terminated JSON lines, drained by a transport writer.
 #[derive(Clone, Debug)]
 pub(crate) struct Outbox(mpsc::UnboundedSender<Vec<u8>>);
@@ -32,6 +34,18 @@ impl Outbox {
     /// notices on its own, so the message is dropped quietly.
     pub fn send(&self, message: &Value) {
         let mut line = serde_json::to_vec(message).expect("a JSON value always serializes");
+        line.push(b'\n');
+        let _ = self.0.send(line);
+    }
+
+    /// Queues a response.
+    pub fn send_response(&self, response: Response) {
+        let _ = self.0.send(response.into_line());
+    }
+
+    /// Queues the answer to a batch.
+    pub fn send_batch(&self, responses: Vec<Response>) {
+        let mut line = Response::batch(responses);
         line.push(b'\n');
         let _ = self.0.send(line);
     }

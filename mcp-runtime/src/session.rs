@@ -5,6 +5,7 @@
 //! before. Any other request is served under the revision negotiated by `initialize`. Both
 //! can happen on one connection, as the 2026-07-28 spec allows for dual-era servers.
 
+use std::borrow::Cow;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
@@ -15,6 +16,7 @@ use serde_json::{Map, Value, json};
 
 use tokio_util::sync::CancellationToken;
 
+use crate::catalog::{Catalog, ListPage};
 use crate::client_log_layer;
 use crate::client_requests::{InputRound, PendingClientRequests};
 use crate::context::{
@@ -22,10 +24,10 @@ use crate::context::{
 };
 use crate::extract::States;
 use crate::invoke::ToolFuture;
-use crate::jsonrpc::{self, Incoming, RequestId, RpcError, UnknownId, code};
+use crate::jsonrpc::{Decoded, Incoming, Message, RequestId, Response, RpcError, UnknownId, code};
 use crate::outbox::Outbox;
 use crate::result::{CallToolResult, ToolError};
-use crate::shape;
+use crate::shape::ShapedResult;
 use crate::tool_set::ToolSet;
 use crate::version::ProtocolVersion;
 
@@ -71,12 +73,12 @@ pub(crate) struct ServerCore {
 }
 
 /// A response that is not ready yet: a running tool call.
-pub(crate) type PendingResponse = Pin<Box<dyn Future<Output = Value> + Send + 'static>>;
+pub(crate) type PendingResponse = Pin<Box<dyn Future<Output = Response> + Send + 'static>>;
 
 /// The answer to one request.
 pub(crate) enum Reply {
     /// The full JSON-RPC response, ready to send.
-    Ready(Value),
+    Ready(Response),
     /// A tool call whose response comes later. `id` identifies it for cancellation, and
     /// `request` fires its context's cancellation token.
     Pending {
@@ -111,16 +113,55 @@ enum Era {
 
 /// The body of a request's answer before it is wrapped in a JSON-RPC envelope.
 enum Answer {
-    Now(Result<Value, RpcError>),
+    Now(Result<Body, RpcError>),
     Later {
-        result: Pin<Box<dyn Future<Output = Value> + Send + 'static>>,
+        result: Pin<Box<dyn Future<Output = Body> + Send + 'static>>,
         request: Option<Arc<RequestHandle>>,
     },
 }
 
 impl From<Result<Value, RpcError>> for Answer {
     fn from(result: Result<Value, RpcError>) -> Self {
-        Answer::Now(result)
+        Answer::Now(result.map(Body::Json))
+    }
+}
+
+/// A result, in the form it is serialized from.
+enum Body {
+    Json(Value),
+    /// A tool's result, serialized without building a `Value`.
+    ToolResult(ShapedResult),
+    /// A `tools/list` page: the other members, and the tools from their prepared JSON.
+    Page {
+        members: Map<String, Value>,
+        page: ListPage,
+    },
+}
+
+impl serde::Serialize for Body {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        match self {
+            Body::Json(result) => result.serialize(serializer),
+            Body::ToolResult(result) => result.serialize(serializer),
+            Body::Page { members, page } => {
+                // Members in the order a `serde_json::Map` writes them, `tools` among them.
+                let mut map = serializer.serialize_map(Some(members.len() + 1))?;
+                let mut tools = Some(page);
+                for (key, value) in members {
+                    if key.as_str() > "tools"
+                        && let Some(page) = tools.take()
+                    {
+                        map.serialize_entry("tools", page)?;
+                    }
+                    map.serialize_entry(key, value)?;
+                }
+                if let Some(page) = tools {
+                    map.serialize_entry("tools", page)?;
+                }
+                map.end()
+            }
+        }
     }
 }
 
@@ -133,9 +174,10 @@ impl From<Result<Value, RpcError>> for Answer {
 pub(crate) struct Session {
     core: Arc<ServerCore>,
     negotiated: Option<ProtocolVersion>,
-    /// What the handshake-era client said about itself in `initialize`.
-    client_info: Option<Value>,
-    client_capabilities: Value,
+    /// What the handshake-era client said about itself in `initialize` (shared with every
+    /// request's context, not copied).
+    client_info: Option<Arc<Value>>,
+    client_capabilities: Arc<Value>,
     log_level: SessionLogLevel,
     /// Requests this connection's tools sent to the client, waiting for answers.
     client_requests: Arc<PendingClientRequests>,
@@ -156,7 +198,7 @@ impl Session {
             core,
             negotiated: None,
             client_info: None,
-            client_capabilities: json!({}),
+            client_capabilities: Arc::new(json!({})),
             log_level: SessionLogLevel::default(),
         }
     }
@@ -189,21 +231,21 @@ impl Session {
     }
 
     /// An error response to a message whose id is unknown.
-    pub fn error_without_id(&self, error: RpcError) -> Value {
-        jsonrpc::failure(None, &error, self.unknown_id())
+    pub fn error_without_id(&self, error: RpcError) -> Response {
+        Response::failure(None, &error, self.unknown_id())
     }
 
     /// Handles one line of input: a message or, where the revision allows, a batch.
     /// Messages related to the requests in it go to `related`.
     pub fn handle_line(&mut self, line: &str, related: &Outbox) -> Outcome {
         match serde_json::from_str(line) {
-            Ok(message) => self.handle_json(message, related),
+            Ok(decoded) => self.handle_decoded(decoded, related),
             Err(error) => Outcome::Reply(Reply::Ready(self.parse_error(&error))),
         }
     }
 
     /// The answer to input that is not JSON.
-    pub fn parse_error(&self, error: &serde_json::Error) -> Value {
+    pub fn parse_error(&self, error: &serde_json::Error) -> Response {
         // serde_json refuses nesting deeper than 128 levels (which also bounds the stack); say
         // so plainly rather than as a syntax error.
         let message = if error.to_string().starts_with("recursion limit exceeded") {
@@ -215,14 +257,19 @@ impl Session {
     }
 
     /// Handles one decoded message or, where the revision allows, a batch.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub fn handle_json(&mut self, message: Value, related: &Outbox) -> Outcome {
-        match message {
-            Value::Array(messages) => self.handle_batch(messages, related),
-            message => self.handle_message(message, false, related),
+        self.handle_decoded(Decoded::from_value(message), related)
+    }
+
+    fn handle_decoded(&mut self, decoded: Decoded<'_>, related: &Outbox) -> Outcome {
+        match decoded {
+            Decoded::Batch(messages) => self.handle_batch(messages, related),
+            Decoded::Message(message) => self.handle_message(message, false, related),
         }
     }
 
-    fn handle_batch(&mut self, messages: Vec<Value>, related: &Outbox) -> Outcome {
+    fn handle_batch(&mut self, messages: Vec<Message<'_>>, related: &Outbox) -> Outcome {
         let batches_allowed = self.negotiated.is_some_and(ProtocolVersion::allows_batches);
         if !batches_allowed || messages.is_empty() {
             let reason = if messages.is_empty() {
@@ -252,7 +299,12 @@ impl Session {
         }
     }
 
-    fn handle_message(&mut self, message: Value, in_batch: bool, related: &Outbox) -> Outcome {
+    fn handle_message(
+        &mut self,
+        message: Message<'_>,
+        in_batch: bool,
+        related: &Outbox,
+    ) -> Outcome {
         match Incoming::classify(message) {
             Incoming::Request { id, method, params } => {
                 let answer = self.handle_request(&id, &method, params, in_batch, related);
@@ -265,7 +317,7 @@ impl Session {
                 }
                 Outcome::Nothing
             }
-            Incoming::Invalid { id, error } => Outcome::Reply(Reply::Ready(jsonrpc::failure(
+            Incoming::Invalid { id, error } => Outcome::Reply(Reply::Ready(Response::failure(
                 id.as_ref(),
                 &error,
                 self.unknown_id(),
@@ -312,7 +364,7 @@ impl Session {
         let answer = match (era, method) {
             (Era::Stateless(_), "server/discover") => self.discover().into(),
             (Era::Stateless(_), "subscriptions/listen") => self.listen(id, &params, related),
-            (Era::Handshake(_) | Era::Unknown, "ping") => Answer::Now(Ok(json!({}))),
+            (Era::Handshake(_) | Era::Unknown, "ping") => Ok(json!({})).into(),
             (
                 Era::Stateless(version),
                 "ping" | "logging/setLevel" | "notifications/initialized",
@@ -321,7 +373,7 @@ impl Session {
                 format!("Method not found: `{method}` is not part of protocol revision {version}."),
             ))),
             (Era::Handshake(version) | Era::Stateless(version), "tools/list") => {
-                self.list_tools(version, &params).into()
+                Answer::Now(self.list_tools(version, &params))
             }
             (Era::Handshake(version) | Era::Stateless(version), "tools/call") => {
                 self.call_tool(era, version, id, params, related)
@@ -386,11 +438,13 @@ impl Session {
             .filter(|version| !version.is_stateless())
             .unwrap_or(ProtocolVersion::LATEST_HANDSHAKE);
         self.negotiated = Some(version);
-        self.client_info = params.get("clientInfo").cloned();
-        self.client_capabilities = params
-            .get("capabilities")
-            .cloned()
-            .unwrap_or_else(|| json!({}));
+        self.client_info = params.get("clientInfo").cloned().map(Arc::new);
+        self.client_capabilities = Arc::new(
+            params
+                .get("capabilities")
+                .cloned()
+                .unwrap_or_else(|| json!({})),
+        );
         let mut result = Map::new();
         result.insert("protocolVersion".into(), version.as_str().into());
         result.insert("capabilities".into(), self.capabilities());
@@ -432,7 +486,7 @@ impl Session {
         era: Era,
         version: ProtocolVersion,
         id: &RequestId,
-        tool: &str,
+        tool: Cow<'static, str>,
         params: &Map<String, Value>,
         client: ClientLink,
     ) -> RequestInfo {
@@ -446,8 +500,8 @@ impl Session {
                     .and_then(Value::as_str)
                     .and_then(LogLevel::parse);
                 (
-                    from_meta(meta_key::CLIENT_INFO),
-                    from_meta(meta_key::CLIENT_CAPABILITIES).unwrap_or_else(|| json!({})),
+                    from_meta(meta_key::CLIENT_INFO).map(Arc::new),
+                    Arc::new(from_meta(meta_key::CLIENT_CAPABILITIES).unwrap_or_else(|| json!({}))),
                     level.map_or(LogFilter::Silent, LogFilter::Request),
                 )
             }
@@ -461,7 +515,7 @@ impl Session {
             .filter(|token| token.is_string() || token.is_i64() || token.is_u64());
         RequestInfo {
             request_id: id.clone(),
-            tool: tool.to_owned(),
+            tool,
             protocol_version: version,
             client_info,
             client_capabilities,
@@ -543,7 +597,7 @@ impl Session {
                         true = change => related.send(&changed),
                     }
                 }
-                json!({ "_meta": { meta_key::SUBSCRIPTION_ID: subscription } })
+                Body::Json(json!({ "_meta": { meta_key::SUBSCRIPTION_ID: subscription } }))
             }),
             request: None,
         }
@@ -553,7 +607,7 @@ impl Session {
         &self,
         version: ProtocolVersion,
         params: &Map<String, Value>,
-    ) -> Result<Value, RpcError> {
+    ) -> Result<Body, RpcError> {
         let cursor = match params.get("cursor") {
             None | Some(Value::Null) => None,
             Some(Value::String(cursor)) => Some(cursor.as_str()),
@@ -563,20 +617,20 @@ impl Session {
                 ));
             }
         };
-        let catalog = self.core.tools.catalog();
-        let page = catalog.page(version, cursor, self.core.page_size)?;
-        let mut result = Map::new();
-        result.insert(
-            "tools".into(),
-            serde_json::to_value(&page.tools).expect("raw JSON always converts"),
-        );
-        if let Some(next) = page.next_cursor {
-            result.insert("nextCursor".into(), next.into());
+        let page = Catalog::page(
+            self.core.tools.catalog(),
+            version,
+            cursor,
+            self.core.page_size,
+        )?;
+        let mut members = Map::new();
+        if let Some(next) = &page.next_cursor {
+            members.insert("nextCursor".into(), next.clone().into());
         }
         if version.is_stateless() {
-            self.insert_cache_hints(&mut result);
+            self.insert_cache_hints(&mut members);
         }
-        Ok(Value::Object(result))
+        Ok(Body::Page { members, page })
     }
 
     fn call_tool(
@@ -587,8 +641,8 @@ impl Session {
         mut params: Map<String, Value>,
         related: &Outbox,
     ) -> Answer {
-        let name = match params.get("name") {
-            Some(Value::String(name)) => name.clone(),
+        let name = match params.remove("name") {
+            Some(Value::String(name)) => name,
             Some(_) => {
                 return Answer::Now(Err(RpcError::invalid_params(
                     "Invalid params: `name` must be a string.",
@@ -628,7 +682,8 @@ impl Session {
         if let Err(problems) = tool.validate_arguments(&arguments) {
             let result =
                 CallToolResult::error(format!("Invalid arguments for tool `{name}`: {problems}"));
-            return Answer::Now(Ok(shape::call_tool_result(result, version, wraps_output)));
+            let result = ShapedResult::new(result, version, wraps_output);
+            return Answer::Now(Ok(Body::ToolResult(result)));
         }
         let Value::Object(arguments) = arguments else {
             unreachable!("arguments were built as an object")
@@ -637,7 +692,7 @@ impl Session {
             Some(round) => ClientLink::Rounds(Arc::clone(round)),
             None => ClientLink::Connection(Arc::clone(&self.client_requests)),
         };
-        let info = self.request_info(era, version, id, &name, &params, client);
+        let info = self.request_info(era, version, id, tool.shared_name(), &params, client);
         let (context, request) = Context::new(info, related.clone());
         let request = Arc::new(request);
         let running = if self.core.forward_tracing {
@@ -681,7 +736,7 @@ impl Session {
                 Ok(Ok(Attempt::Finished(result))) => result,
                 Ok(Ok(Attempt::NeedsInput(round))) => {
                     finished_request.finish();
-                    return round.input_required_result();
+                    return Body::Json(round.input_required_result());
                 }
                 Ok(Err(panic)) => match panic.downcast::<ToolError>() {
                     // A panic the tool marked public: its message is for the client.
@@ -722,7 +777,7 @@ impl Session {
             };
             // Nothing about this request may be sent after its response.
             finished_request.finish();
-            shape::call_tool_result(result, version, wraps_output)
+            Body::ToolResult(ShapedResult::new(result, version, wraps_output))
         };
         Answer::Later {
             result: Box::pin(result),
@@ -785,18 +840,20 @@ fn server_info_json(core: &ServerCore, version: ProtocolVersion) -> Value {
 fn stateless_result(answer: Answer, core: &Arc<ServerCore>) -> Answer {
     let decorate = {
         let server_info = server_info_json(core, ProtocolVersion::V2026_07_28);
-        move |mut result: Value| {
-            if let Value::Object(fields) = &mut result {
-                // `input_required` results say so themselves.
-                fields
-                    .entry("resultType")
-                    .or_insert_with(|| "complete".into());
-                let meta = fields.entry("_meta").or_insert_with(|| json!({}));
-                if let Value::Object(meta) = meta {
-                    meta.insert(meta_key::SERVER_INFO.into(), server_info);
-                }
+        move |result: Body| match result {
+            Body::Json(Value::Object(mut members)) => {
+                decorate_members(&mut members, server_info);
+                Body::Json(Value::Object(members))
             }
-            result
+            Body::Page { mut members, page } => {
+                decorate_members(&mut members, server_info);
+                Body::Page { members, page }
+            }
+            Body::ToolResult(mut result) => {
+                result.set_server_info(meta_key::SERVER_INFO, server_info);
+                Body::ToolResult(result)
+            }
+            other @ Body::Json(_) => other,
         }
     };
     match answer {
@@ -808,17 +865,28 @@ fn stateless_result(answer: Answer, core: &Arc<ServerCore>) -> Answer {
     }
 }
 
+fn decorate_members(members: &mut Map<String, Value>, server_info: Value) {
+    // `input_required` results say so themselves.
+    members
+        .entry("resultType")
+        .or_insert_with(|| "complete".into());
+    let meta = members.entry("_meta").or_insert_with(|| json!({}));
+    if let Value::Object(meta) = meta {
+        meta.insert(meta_key::SERVER_INFO.into(), server_info);
+    }
+}
+
 /// Wraps an answer in its JSON-RPC envelope.
 fn envelope(id: RequestId, answer: Answer, unknown_id: UnknownId) -> Reply {
     match answer {
-        Answer::Now(Ok(result)) => Reply::Ready(jsonrpc::success(&id, result)),
-        Answer::Now(Err(error)) => Reply::Ready(jsonrpc::failure(Some(&id), &error, unknown_id)),
+        Answer::Now(Ok(result)) => Reply::Ready(Response::success(&id, &result)),
+        Answer::Now(Err(error)) => Reply::Ready(Response::failure(Some(&id), &error, unknown_id)),
         Answer::Later { result, request } => {
             let response_id = id.clone();
             Reply::Pending {
                 id,
                 response: Box::pin(
-                    result.map(move |result| jsonrpc::success(&response_id, result)),
+                    result.map(move |result| Response::success(&response_id, &result)),
                 ),
                 request,
             }

@@ -1,39 +1,114 @@
 //! Shaping results for the protocol revision in use: nothing is sent that the revision's
 //! schema lacks, and content a revision has no block for is sent in the closest form it has.
 
-use serde_json::{Map, Value, json};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::{Value, json};
 
 use crate::content::{Annotations, Content, ContentBody};
 use crate::result::CallToolResult;
 use crate::schema::WRAPPED_OUTPUT_KEY;
 use crate::version::ProtocolVersion;
 
-/// The JSON of a `CallToolResult`. `wraps_output` says the tool's structured output is
-/// published as `{"result": …}` (see [`crate::Json`]).
-pub(crate) fn call_tool_result(
-    result: CallToolResult,
-    version: ProtocolVersion,
+/// A `CallToolResult` shaped for one revision, serialized straight into the response (no
+/// `serde_json::Value` tree for the common text block). Members are written in the order a
+/// `serde_json::Map` writes them.
+pub(crate) struct ShapedResult {
+    content: Vec<Block>,
+    structured_content: Option<Value>,
+    is_error: bool,
+    /// Structured output is published as `{"result": …}` (see [`crate::Json`]).
     wraps_output: bool,
-) -> Value {
-    let mut json = Map::new();
-    let content: Vec<Value> = result
-        .content
-        .into_iter()
-        .map(|block| content_block(block, version))
-        .collect();
-    json.insert("content".into(), Value::Array(content));
-    if let (true, Some(structured)) = (version.has_structured_output(), result.structured_content) {
-        let structured = if wraps_output && !result.is_error {
-            json!({ WRAPPED_OUTPUT_KEY: structured })
-        } else {
-            structured
-        };
-        json.insert("structuredContent".into(), structured);
+    /// 2026-07-28: the server's identity for `_meta`, which also adds `resultType`.
+    server_info: Option<(&'static str, Value)>,
+}
+
+/// One content block: plain text, or any other block as the revision shows it.
+enum Block {
+    Text(String),
+    Shaped(Value),
+}
+
+impl ShapedResult {
+    pub fn new(result: CallToolResult, version: ProtocolVersion, wraps_output: bool) -> Self {
+        let content = result
+            .content
+            .into_iter()
+            .map(|block| match block {
+                Content {
+                    body: ContentBody::Text { text },
+                    annotations: None,
+                } => Block::Text(text),
+                block => Block::Shaped(content_block(block, version)),
+            })
+            .collect();
+        ShapedResult {
+            content,
+            structured_content: result
+                .structured_content
+                .filter(|_| version.has_structured_output()),
+            is_error: result.is_error,
+            wraps_output,
+            server_info: None,
+        }
     }
-    if result.is_error {
-        json.insert("isError".into(), true.into());
+
+    /// Adds what every 2026-07-28 result carries: `resultType` and, in `_meta` under
+    /// `key`, the server's identity.
+    pub fn set_server_info(&mut self, key: &'static str, info: Value) {
+        self.server_info = Some((key, info));
     }
-    Value::Object(json)
+}
+
+impl Serialize for ShapedResult {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        if let Some((key, info)) = &self.server_info {
+            map.serialize_entry("_meta", &OneMember(key, info))?;
+        }
+        map.serialize_entry("content", &self.content)?;
+        if self.is_error {
+            map.serialize_entry("isError", &true)?;
+        }
+        if self.server_info.is_some() {
+            map.serialize_entry("resultType", "complete")?;
+        }
+        match &self.structured_content {
+            Some(structured) if self.wraps_output && !self.is_error => {
+                map.serialize_entry(
+                    "structuredContent",
+                    &OneMember(WRAPPED_OUTPUT_KEY, structured),
+                )?;
+            }
+            Some(structured) => map.serialize_entry("structuredContent", structured)?,
+            None => {}
+        }
+        map.end()
+    }
+}
+
+impl Serialize for Block {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Block::Text(text) => {
+                let mut map = serializer.serialize_map(Some(2))?;
+                map.serialize_entry("text", text)?;
+                map.serialize_entry("type", "text")?;
+                map.end()
+            }
+            Block::Shaped(block) => block.serialize(serializer),
+        }
+    }
+}
+
+/// `{"key": value}`.
+struct OneMember<'a>(&'a str, &'a Value);
+
+impl Serialize for OneMember<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(1))?;
+        map.serialize_entry(self.0, self.1)?;
+        map.end()
+    }
 }
 
 fn content_block(block: Content, version: ProtocolVersion) -> Value {
@@ -77,4 +152,81 @@ fn annotations(mut annotations: Annotations, version: ProtocolVersion) -> Option
         return None;
     }
     Some(serde_json::to_value(annotations).expect("annotations always serialize"))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Map;
+
+    use super::*;
+    use crate::content::{ResourceLink, Role};
+
+    /// How results were shaped before they were serialized directly: a `Value` tree.
+    fn shaped_as_value(result: CallToolResult, version: ProtocolVersion, wraps: bool) -> Value {
+        let mut json = Map::new();
+        let content: Vec<Value> = result
+            .content
+            .into_iter()
+            .map(|block| content_block(block, version))
+            .collect();
+        json.insert("content".into(), Value::Array(content));
+        if let (true, Some(structured)) =
+            (version.has_structured_output(), result.structured_content)
+        {
+            let structured = if wraps && !result.is_error {
+                json!({ WRAPPED_OUTPUT_KEY: structured })
+            } else {
+                structured
+            };
+            json.insert("structuredContent".into(), structured);
+        }
+        if result.is_error {
+            json.insert("isError".into(), true.into());
+        }
+        Value::Object(json)
+    }
+
+    #[test]
+    fn serializes_exactly_as_the_value_it_stands_for() {
+        let link = ResourceLink::new("file:///a.txt", "a.txt");
+        let results = [
+            CallToolResult::success([Content::text("plain \"quoted\" \u{1F600}\n")]),
+            CallToolResult::success([]),
+            CallToolResult::error("it failed"),
+            CallToolResult::structured(json!({ "a": [1, 2.5, null], "b": { "c": "d" } })),
+            CallToolResult {
+                is_error: true,
+                ..CallToolResult::structured(json!({ "x": 1 }))
+            },
+            CallToolResult::success([
+                Content::text("first").with_audience([Role::User]),
+                Content::text("second").with_priority(0.5),
+                Content::image(b"png", "image/png"),
+                Content::audio(b"wav", "audio/wav").with_priority(1.0),
+                Content::resource_link(link),
+                Content::embedded_text("file:///b.txt", "contents", Some("text/plain")),
+            ]),
+        ];
+        for version in ProtocolVersion::ALL {
+            for wraps in [false, true] {
+                for result in &results {
+                    let direct = ShapedResult::new(result.clone(), version, wraps);
+                    let value = shaped_as_value(result.clone(), version, wraps);
+                    assert_eq!(
+                        serde_json::to_string(&direct).unwrap(),
+                        value.to_string(),
+                        "{version} wraps={wraps} {result:?}"
+                    );
+                    // 2026-07-28 adds `resultType` and the server's identity.
+                    let info = json!({ "name": "s", "version": "1" });
+                    let mut direct = direct;
+                    direct.set_server_info("io.modelcontextprotocol/serverInfo", info.clone());
+                    let mut value = value;
+                    value["resultType"] = "complete".into();
+                    value["_meta"] = json!({ "io.modelcontextprotocol/serverInfo": info });
+                    assert_eq!(serde_json::to_string(&direct).unwrap(), value.to_string());
+                }
+            }
+        }
+    }
 }

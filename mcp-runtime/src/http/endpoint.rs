@@ -108,6 +108,15 @@ fn refusal(status: StatusCode, error: &RpcError, message: &Value) -> Response {
 
 fn json_response(status: StatusCode, body: &Value) -> Response {
     let body = serde_json::to_vec(body).expect("a JSON value always serializes");
+    bytes_response(status, body)
+}
+
+/// A JSON-RPC response as the body.
+fn response_json(status: StatusCode, response: crate::jsonrpc::Response) -> Response {
+    bytes_response(status, response.json().to_vec())
+}
+
+fn bytes_response(status: StatusCode, body: Vec<u8>) -> Response {
     (
         status,
         [(
@@ -187,7 +196,7 @@ async fn post_stateless(
     match outcome {
         Outcome::Nothing | Outcome::Cancel(_) => StatusCode::ACCEPTED.into_response(),
         Outcome::Reply(Reply::Ready(response)) => {
-            json_response(stateless_status(&response), &response)
+            response_json(stateless_status(&response), response)
         }
         Outcome::Reply(reply @ Reply::Pending { .. }) => {
             let Reply::Pending { id, .. } = &reply else {
@@ -213,8 +222,8 @@ async fn post_stateless(
 }
 
 /// The HTTP status of a 2026-07-28 response, from its error code.
-fn stateless_status(response: &Value) -> StatusCode {
-    match response.pointer("/error/code").and_then(Value::as_i64) {
+fn stateless_status(response: &crate::jsonrpc::Response) -> StatusCode {
+    match response.error_code() {
         None => StatusCode::OK,
         Some(code::METHOD_NOT_FOUND) => StatusCode::NOT_FOUND,
         Some(code::INTERNAL_ERROR) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -327,12 +336,12 @@ async fn post_handshake(
             StatusCode::ACCEPTED.into_response()
         }
         Outcome::Reply(Reply::Ready(response)) => {
-            let status = if response.get("error").is_some() && response.get("id").is_none() {
+            let status = if response.error_code().is_some() && !response.has_id() {
                 StatusCode::BAD_REQUEST
             } else {
                 StatusCode::OK
             };
-            json_response(status, &response)
+            response_json(status, response)
         }
         Outcome::Reply(reply) => {
             session.calls.spawn(reply, outbox, unknown_id, true);
@@ -359,11 +368,11 @@ fn initialize(endpoint: &Endpoint, message: Value) -> Response {
     let Outcome::Reply(Reply::Ready(response)) = outcome else {
         unreachable!("`initialize` is always answered at once")
     };
-    if response.get("result").is_none() {
-        return json_response(StatusCode::BAD_REQUEST, &response);
+    if response.error_code().is_some() {
+        return response_json(StatusCode::BAD_REQUEST, response);
     }
     let id = endpoint.sessions.register(&session, &endpoint.core);
-    let mut answer = json_response(StatusCode::OK, &response);
+    let mut answer = response_json(StatusCode::OK, response);
     answer.headers_mut().insert(
         SESSION_ID,
         HeaderValue::from_str(&id).expect("a hex session id is a valid header value"),
