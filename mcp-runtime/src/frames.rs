@@ -55,9 +55,7 @@ impl LineBuffer {
         loop {
             let pending = &self.buffer[self.start..];
             let read_to = self.limit.saturating_add(1).min(pending.len());
-            let newline = pending[self.scanned..read_to]
-                .iter()
-                .position(|&byte| byte == b'\n');
+            let newline = memchr::memchr(b'\n', &pending[self.scanned..read_to]);
             match (self.discarding, newline) {
                 (true, Some(offset)) => {
                     self.start += self.scanned + offset + 1;

@@ -63,6 +63,7 @@ impl Outbox {
     }
 
     /// Resolves once the reader is gone (the client stopped reading).
+    #[cfg(feature = "http")]
     pub async fn closed(&self) {
         self.0.closed().await;
     }
