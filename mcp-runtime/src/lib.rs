@@ -42,6 +42,7 @@ mod extract;
 mod frames;
 mod invoke;
 mod jsonrpc;
+mod rate_limit;
 mod registry;
 mod result;
 mod schema;
@@ -72,6 +73,7 @@ pub use context::{Context, LogLevel};
 pub use error::Error;
 pub use extract::{Extract, Rejection, State, States, ToolCall};
 pub use mcp_macros::mcp_tool;
+pub use rate_limit::{ParseRateError, Rate, RateLimitMode};
 pub use registry::{SourceLocation, ToolHints};
 pub use result::{CallToolResult, IntoCallToolResult, Json, ToolError};
 pub use server::{

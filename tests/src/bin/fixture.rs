@@ -1,13 +1,14 @@
 //! A server exercising every tool shape the runtime supports, for the end-to-end tests.
-//! `fixture [--page-size N] [--client-request-timeout-ms N] [--mask-errors] [--forward-tracing]`.
+//! `fixture [--page-size N] [--client-request-timeout-ms N] [--mask-errors] [--forward-tracing]
+//! [--rate-limit RATE] [--rate-limit-wait]`.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use mcp_runtime::{
-    Annotations, CallToolResult, Content, Context, Elicitation, Json, LogLevel, ResourceLink, Role,
-    SamplingRequest, Server, State, mcp_tool,
+    Annotations, CallToolResult, Content, Context, Elicitation, Json, LogLevel, RateLimitMode,
+    ResourceLink, Role, SamplingRequest, Server, State, mcp_tool,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -311,6 +312,13 @@ async fn short_fuse() -> &'static str {
 #[mcp_tool]
 async fn unit() {}
 
+/// Three calls an hour: a burst gets three through and the rest refused, however slow the
+/// machine.
+#[mcp_tool(rate = "3/h")]
+async fn rationed() -> &'static str {
+    "granted"
+}
+
 /// Contact details asked of the user.
 #[derive(Debug, Deserialize, JsonSchema)]
 struct Contact {
@@ -475,6 +483,8 @@ async fn main() -> Result<(), mcp_runtime::Error> {
             )),
             "--mask-errors" => server.mask_error_details(),
             "--forward-tracing" => server.forward_tracing(),
+            "--rate-limit" => server.rate_limit(value().parse().expect("a rate such as 10/s")),
+            "--rate-limit-wait" => server.rate_limit_mode(RateLimitMode::Wait),
             other => panic!("unknown argument: {other}"),
         };
     }
