@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Runs every test of the project:
 #   1. the Rust suites: unit tests, end-to-end tests over real stdio processes (every message
-#      checked against ../shared/spec/<revision>/schema.json), compile-error (ui) tests, and
-#      doc examples;
+#      checked against ../shared/spec/<revision>/schema.json), the reliability tests (bad input,
+#      load: 100,000 calls; soak: 60 s, MCP_SOAK_SECS to change; faults), compile-error (ui)
+#      tests, and doc examples;
 #   2. the real-client interop suites: the official Python SDK, TypeScript SDK (1.x and 2.x)
-#      and MCP Inspector drive each example server (pinned versions; see interop/README.md).
+#      and MCP Inspector drive each example server (pinned versions; see interop/README.md);
+#   3. the official conformance suite against the conformance example over Streamable HTTP,
+#      checked against interop/conformance-baseline.yml.
 # Installs the pinned interop clients first (interop/setup.sh; a no-op when up to date).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,3 +26,5 @@ bash interop/run.sh interop/expectations/files.json -- "$bin/files" interop/fixt
 bash interop/run.sh interop/expectations/conformance.json -- "$bin/conformance"
 bash interop/run.sh interop/expectations/calculator.json -- "$bin/calculator"
 bash interop/run.sh interop/expectations/fixture.json -- "$bin/fixture"
+
+bash interop/conformance_suite.sh "$bin/conformance"

@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use mcp_runtime::testing::assert_json_snapshot;
 use mcp_tests::StdioClient;
 use serde_json::{Value, json};
 
@@ -21,17 +22,7 @@ fn listing(program: &str, args: &[&str], revision: &str) -> Value {
 fn compare(example: &str, listing: &Value) {
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/snapshots/{example}.tools.json"));
-    let current = serde_json::to_string_pretty(listing).unwrap() + "\n";
-    if std::env::var_os("MCP_SNAPSHOTS").is_some_and(|value| value == "overwrite") {
-        std::fs::write(&path, &current).unwrap();
-        return;
-    }
-    let stored = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        stored == current,
-        "the tools/list of `{example}` changed; if intended, run \
-         `MCP_SNAPSHOTS=overwrite cargo test -p mcp-examples --test listings` and review the diff.\nnow:\n{current}"
-    );
+    assert_json_snapshot(path, listing);
 }
 
 #[test]

@@ -307,8 +307,11 @@ fn unique_name_guard(name: &str, span: Span) -> TokenStream {
         &format!("{prefix}{name}__is_used_twice__rename_one_with_the_name_option"),
         span,
     );
+    // `non_local_definitions` warns about exported macros inside function bodies; a tool
+    // defined in one must stay warning-free.
     quote_spanned! {span=>
         #[doc(hidden)]
+        #[allow(non_local_definitions)]
         #[macro_export]
         macro_rules! #guard {
             () => {};

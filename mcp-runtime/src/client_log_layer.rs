@@ -1,7 +1,7 @@
 //! Forwarding `tracing` events that a tool emits to the client, as `notifications/message`
 //! log messages of the call being served (opt-in: [`Server::forward_tracing`]).
 //!
-//! While a tool's future is polled (or its plain `fn` body runs on the blocking pool), its
+//! While a tool's future is polled (or its plain `fn` body runs on its thread), its
 //! [`Context`] is the thread's current context; [`ClientLogLayer`] sends each event emitted
 //! on that thread through it, so the client's log level (`logging/setLevel`, or the
 //! 2026-07-28 request's `_meta`) filters it like any `ctx.log` message.

@@ -20,9 +20,10 @@ use std::time::Duration;
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Map, Value, json};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 
 use crate::jsonrpc::RpcError;
+use crate::outbox::Outbox;
 
 /// Why a request to the client produced no answer.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -67,18 +68,18 @@ pub enum ClientRequestError {
     InvalidRequest(String),
 }
 
-/// Handshake era: server-to-client requests of one connection, waiting for their answers.
+/// Handshake era: server-to-client requests of one connection (or HTTP session), waiting
+/// for their answers. Each request goes out on the outbox of the tool call that makes it
+/// (over HTTP, that call's response stream); answers come back through the session.
 pub(crate) struct PendingClientRequests {
-    outbox: mpsc::UnboundedSender<Vec<u8>>,
     next_id: AtomicU64,
     waiting: Mutex<HashMap<u64, oneshot::Sender<Result<Value, RpcError>>>>,
     timeout: Duration,
 }
 
 impl PendingClientRequests {
-    pub fn new(outbox: mpsc::UnboundedSender<Vec<u8>>, timeout: Duration) -> Self {
+    pub fn new(timeout: Duration) -> Self {
         PendingClientRequests {
-            outbox,
             next_id: AtomicU64::new(1),
             waiting: Mutex::new(HashMap::new()),
             timeout,
@@ -113,8 +114,13 @@ impl PendingClientRequests {
             .clear();
     }
 
-    /// Sends `method` to the client and waits for its answer.
-    pub async fn request(&self, method: &str, params: Value) -> Result<Value, ClientRequestError> {
+    /// Sends `method` to the client on `outbox` and waits for its answer.
+    pub async fn request(
+        &self,
+        outbox: &Outbox,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, ClientRequestError> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let (sender, answer) = oneshot::channel();
         self.waiting
@@ -125,9 +131,10 @@ impl PendingClientRequests {
         // late answer is ignored.
         let mut abandoned = Abandoned {
             requests: self,
+            outbox,
             id: Some(id),
         };
-        self.send(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+        outbox.send(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
         let outcome = tokio::time::timeout(self.timeout, answer).await;
         let result = match outcome {
             Ok(Ok(Ok(result))) => Ok(result),
@@ -144,17 +151,12 @@ impl PendingClientRequests {
         abandoned.id = None;
         result
     }
-
-    fn send(&self, message: &Value) {
-        let mut line = serde_json::to_vec(message).expect("a JSON value always serializes");
-        line.push(b'\n');
-        let _ = self.outbox.send(line);
-    }
 }
 
 /// Withdraws a request nobody waits for any more: `notifications/cancelled` to the client.
 struct Abandoned<'a> {
     requests: &'a PendingClientRequests,
+    outbox: &'a Outbox,
     id: Option<u64>,
 }
 
@@ -168,7 +170,7 @@ impl Drop for Abandoned<'_> {
             .map(|mut waiting| waiting.remove(&id).is_some())
             .unwrap_or(false);
         if was_waiting {
-            self.requests.send(&json!({
+            self.outbox.send(&json!({
                 "jsonrpc": "2.0",
                 "method": "notifications/cancelled",
                 "params": { "requestId": id, "reason": "The tool call that asked no longer needs the answer." },

@@ -18,7 +18,9 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::context::RequestHandle;
+use crate::jsonrpc::UnknownId;
 use crate::jsonrpc::{self, RpcError, code};
+use crate::outbox::Outbox;
 use crate::session::{Outcome, Reply, ServerCore, Session};
 
 /// One unit of input from the transport.
@@ -33,12 +35,12 @@ pub(crate) enum Frame {
 }
 
 /// A request in flight: how to stop its future, and how to tell its tool it was cancelled.
-struct Running {
+struct InFlightCall {
     abort: AbortHandle,
     request: Option<Arc<RequestHandle>>,
 }
 
-impl Running {
+impl InFlightCall {
     fn stop(self) {
         // Abort first: once the token fires, the tool could otherwise finish on another
         // worker thread and be answered after all.
@@ -53,7 +55,7 @@ impl Running {
 
 /// Requests in flight, by the JSON text of their id, so a cancellation can stop them.
 #[derive(Clone, Default)]
-struct InFlight(Arc<Mutex<HashMap<String, Running>>>);
+struct InFlight(Arc<Mutex<HashMap<String, InFlightCall>>>);
 
 impl InFlight {
     fn key(id: &Value) -> String {
@@ -72,7 +74,7 @@ impl InFlight {
             return None;
         }
         let (abort, registration) = AbortHandle::new_pair();
-        requests.insert(key.clone(), Running { abort, request });
+        requests.insert(key.clone(), InFlightCall { abort, request });
         Some(AbortRegistration { key, registration })
     }
 
@@ -139,6 +141,138 @@ pub(crate) struct Ending {
     pub stop: Pin<Box<dyn Future<Output = ()> + Send>>,
 }
 
+/// Every call running in one server (all its connections and sessions), so shutting down
+/// can let them finish, and answer those that outlive the grace period.
+#[derive(Clone, Default)]
+pub(crate) struct Running {
+    tasks: TaskTracker,
+    grace_over: CancellationToken,
+}
+
+impl Running {
+    /// Waits for every call to finish; calls still running after `grace` are answered
+    /// with an error. New calls are not expected once this is called.
+    pub async fn finish(&self, grace: std::time::Duration) {
+        self.tasks.close();
+        if tokio::time::timeout(grace, self.tasks.wait())
+            .await
+            .is_err()
+        {
+            tracing::warn!(
+                ?grace,
+                "calls still running after the shutdown grace period are answered with an error"
+            );
+            self.grace_over.cancel();
+            self.tasks.wait().await;
+        }
+    }
+}
+
+/// The calls of one connection (stdio) or one session or request (HTTP): each runs as its
+/// own task, and can be cancelled by id.
+#[derive(Clone)]
+pub(crate) struct Calls {
+    in_flight: InFlight,
+    running: Running,
+}
+
+impl Calls {
+    pub fn new(running: Running) -> Self {
+        Calls {
+            in_flight: InFlight::default(),
+            running,
+        }
+    }
+
+    /// Stops the call with this id; unknown or finished ids are ignored.
+    pub fn cancel(&self, id: &Value) {
+        self.in_flight.cancel(id);
+    }
+
+    /// Stops every call (their client is gone).
+    pub fn cancel_all(&self) {
+        self.in_flight.cancel_all();
+    }
+
+    /// Runs a pending reply as its own task; its response goes to `outbox` unless the call
+    /// is cancelled first. With `end`, the outbox is ended after the response (or the
+    /// cancellation): the outbox belongs to this one request.
+    pub fn spawn(&self, reply: Reply, outbox: Outbox, unknown_id: UnknownId, end: bool) {
+        let (id, response, request) = match reply {
+            Reply::Ready(response) => {
+                outbox.send(&response);
+                if end {
+                    outbox.end();
+                }
+                return;
+            }
+            Reply::Pending {
+                id,
+                response,
+                request,
+            } => (id, response, request),
+        };
+        let Some(abort) = self.in_flight.register(&id, request) else {
+            let error = RpcError::new(
+                code::INVALID_REQUEST,
+                format!("Invalid request: id {id} is already used by a request in flight."),
+            );
+            outbox.send(&jsonrpc::failure(Some(&id), &error, unknown_id));
+            if end {
+                outbox.end();
+            }
+            return;
+        };
+        let in_flight = self.in_flight.clone();
+        let grace_over = self.running.grace_over.clone();
+        self.running.tasks.spawn(async move {
+            let running = Abortable::new(response, abort.registration);
+            let response = tokio::select! {
+                response = running => response.ok(),
+                () = grace_over.cancelled() => Some(jsonrpc::failure(Some(&id), &shutting_down(), unknown_id)),
+            };
+            // A call cancelled while finishing on another thread is not answered.
+            let still_wanted = in_flight.finish(&abort.key);
+            if let (true, Some(response)) = (still_wanted, response) {
+                outbox.send(&response);
+            }
+            if end {
+                outbox.end();
+            }
+        });
+    }
+
+    /// Answers a batch (2025-03-26) with one array, once every call in it is done.
+    pub fn spawn_batch(
+        &self,
+        replies: Vec<Reply>,
+        outbox: Outbox,
+        unknown_id: UnknownId,
+        end: bool,
+    ) {
+        let grace_over = self.running.grace_over.clone();
+        self.running.tasks.spawn(async move {
+            let responses = join_all(replies.into_iter().map(|reply| {
+                let grace_over = grace_over.clone();
+                async move {
+                    match reply {
+                        Reply::Ready(response) => response,
+                        Reply::Pending { id, response, .. } => tokio::select! {
+                            response = response => response,
+                            () = grace_over.cancelled() => jsonrpc::failure(Some(&id), &shutting_down(), unknown_id),
+                        },
+                    }
+                }
+            }))
+            .await;
+            outbox.send(&Value::Array(responses));
+            if end {
+                outbox.end();
+            }
+        });
+    }
+}
+
 /// Serves one connection until its input ends or `ending.stop` fires (then calls in flight
 /// get the grace period to finish and every one is answered) or its output is closed (then
 /// the server stops quietly).
@@ -149,37 +283,38 @@ pub(crate) async fn serve_connection(
     ending: Ending,
 ) -> std::io::Result<()> {
     let Ending { grace, mut stop } = ending;
-    let grace_over = CancellationToken::new();
     let Output {
-        lines: outbox,
+        lines,
         finished: writer,
     } = output;
+    // Over stdio, every message shares the connection's output.
+    let outbox = Outbox::new(lines);
     let mut tool_changes = core.tools.subscribe();
     let closing = CancellationToken::new();
-    let mut session = Session::new(core, outbox.clone(), closing.clone());
-    let in_flight = InFlight::default();
-    let calls = TaskTracker::new();
+    let mut session = Session::new(core, closing.clone());
+    let running = Running::default();
+    let calls = Calls::new(running.clone());
 
     loop {
         let frame = tokio::select! {
             frame = frames.recv() => frame,
             Ok(()) = tool_changes.changed() => {
-                for notification in session.tools_changed() {
-                    send(&outbox, &notification);
+                if let Some(notification) = session.tools_changed() {
+                    outbox.send(&notification);
                 }
                 continue;
             }
             () = &mut stop => break,
             () = outbox.closed() => {
                 // The client is gone: nobody can read the answers of calls still running.
-                in_flight.cancel_all();
+                calls.cancel_all();
                 break;
             }
         };
         let Some(frame) = frame else { break };
         let outcome = match frame {
             Frame::Line(line) if line.trim().is_empty() => continue,
-            Frame::Line(line) => session.handle_line(&line),
+            Frame::Line(line) => session.handle_line(&line, &outbox),
             Frame::NotUtf8 => Outcome::Reply(Reply::Ready(session.error_without_id(
                 RpcError::new(code::PARSE_ERROR, "Parse error: the message is not valid UTF-8."),
             ))),
@@ -192,61 +327,12 @@ pub(crate) async fn serve_connection(
         };
         match outcome {
             Outcome::Nothing => {}
-            Outcome::Cancel(id) => in_flight.cancel(&id),
-            Outcome::Reply(Reply::Ready(response)) => send(&outbox, &response),
-            Outcome::Reply(Reply::Pending {
-                id,
-                response,
-                request,
-            }) => {
-                let Some(abort) = in_flight.register(&id, request) else {
-                    let error = RpcError::new(
-                        code::INVALID_REQUEST,
-                        format!("Invalid request: id {id} is already used by a request in flight."),
-                    );
-                    send(
-                        &outbox,
-                        &jsonrpc::failure(Some(&id), &error, session.unknown_id()),
-                    );
-                    continue;
-                };
-                let outbox = outbox.clone();
-                let in_flight = in_flight.clone();
-                let grace_over = grace_over.clone();
-                let unknown_id = session.unknown_id();
-                calls.spawn(async move {
-                    let running = Abortable::new(response, abort.registration);
-                    let response = tokio::select! {
-                        response = running => response.ok(),
-                        () = grace_over.cancelled() => Some(jsonrpc::failure(Some(&id), &shutting_down(), unknown_id)),
-                    };
-                    // A call cancelled while finishing on another thread is not answered.
-                    let still_wanted = in_flight.finish(&abort.key);
-                    if let (true, Some(response)) = (still_wanted, response) {
-                        send(&outbox, &response);
-                    }
-                });
+            Outcome::Cancel(id) => calls.cancel(&id),
+            Outcome::Reply(reply) => {
+                calls.spawn(reply, outbox.clone(), session.unknown_id(), false)
             }
             Outcome::Batch(replies) => {
-                let outbox = outbox.clone();
-                let grace_over = grace_over.clone();
-                let unknown_id = session.unknown_id();
-                calls.spawn(async move {
-                    let responses = join_all(replies.into_iter().map(|reply| {
-                        let grace_over = grace_over.clone();
-                        async move {
-                            match reply {
-                                Reply::Ready(response) => response,
-                                Reply::Pending { id, response, .. } => tokio::select! {
-                                    response = response => response,
-                                    () = grace_over.cancelled() => jsonrpc::failure(Some(&id), &shutting_down(), unknown_id),
-                                },
-                            }
-                        }
-                    }))
-                    .await;
-                    send(&outbox, &Value::Array(responses));
-                });
+                calls.spawn_batch(replies, outbox.clone(), session.unknown_id(), false);
             }
         }
     }
@@ -255,38 +341,20 @@ pub(crate) async fn serve_connection(
     // streams end with their result.
     session.disconnect_client_requests();
     closing.cancel();
-    calls.close();
-    if tokio::time::timeout(grace, calls.wait()).await.is_err() {
-        tracing::warn!(
-            ?grace,
-            "calls still running after the shutdown grace period are answered with an error"
-        );
-        grace_over.cancel();
-        calls.wait().await;
-    }
+    running.finish(grace).await;
     // Contexts that tools kept may still hold a sender, so the channel may never close:
     // the end marker tells the writer to stop once everything before it is written.
     drop(session);
-    let _ = outbox.send(END_OF_OUTPUT);
+    outbox.end();
     drop(outbox);
     writer.await
 }
-
-/// Queued after the last line: the writer writes what came before it, then stops.
-pub(crate) const END_OF_OUTPUT: Vec<u8> = Vec::new();
 
 fn shutting_down() -> RpcError {
     RpcError::new(
         code::INTERNAL_ERROR,
         "Internal error: the server shut down before the call finished.",
     )
-}
-
-fn send(outbox: &mpsc::UnboundedSender<Vec<u8>>, message: &Value) {
-    let mut line = serde_json::to_vec(message).expect("a JSON value always serializes");
-    line.push(b'\n');
-    // A closed outbox means the client is gone; the reader loop notices and stops.
-    let _ = outbox.send(line);
 }
 
 /// Most bytes gathered into one write.

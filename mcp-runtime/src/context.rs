@@ -7,13 +7,13 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde_json::{Map, Value, json};
-use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::client_requests::{
     ClientRequestError, Elicitation, InputRound, PendingClientRequests, Root, SamplingRequest,
     SamplingResponse, read_elicitation, read_roots,
 };
+use crate::outbox::Outbox;
 use crate::version::ProtocolVersion;
 
 /// How a request's tool reaches the client with requests of its own.
@@ -141,7 +141,8 @@ struct PendingProgress {
 /// Per-request notification state, shared by the tool's context and the code that sends
 /// the response.
 struct Notifier {
-    outbox: mpsc::UnboundedSender<Vec<u8>>,
+    /// Where this request's related messages go.
+    outbox: Outbox,
     state: Mutex<NotifierState>,
     /// The request's `progressToken`, if the client asked for progress.
     progress_token: Option<Value>,
@@ -159,9 +160,7 @@ struct NotifierState {
 
 impl Notifier {
     fn send(&self, message: &Value) {
-        let mut line = serde_json::to_vec(message).expect("a JSON value always serializes");
-        line.push(b'\n');
-        let _ = self.outbox.send(line);
+        self.outbox.send(message);
     }
 
     fn send_progress(&self, state: &mut NotifierState, report: PendingProgress, now: Instant) {
@@ -201,6 +200,8 @@ pub(crate) struct RequestInfo {
     pub client: ClientLink,
     /// Whether `tracing` events inside the tool become log messages for the client.
     pub forward_tracing: bool,
+    /// Who made the request, as an HTTP authentication hook verified it.
+    pub principal: Option<Arc<dyn std::any::Any + Send + Sync>>,
 }
 
 /// The request a tool is serving, and its channel back to the client.
@@ -282,10 +283,7 @@ impl RequestHandle {
 
 impl Context {
     /// A context for one request, and the runtime's handle on it.
-    pub(crate) fn new(
-        info: RequestInfo,
-        outbox: mpsc::UnboundedSender<Vec<u8>>,
-    ) -> (Context, RequestHandle) {
+    pub(crate) fn new(info: RequestInfo, outbox: Outbox) -> (Context, RequestHandle) {
         let notifier = Arc::new(Notifier {
             progress_token: info.progress_token.clone(),
             version: info.protocol_version,
@@ -312,6 +310,13 @@ impl Context {
             }),
         };
         (context, handle)
+    }
+
+    /// Who made the request, as the HTTP transport's authentication hook verified it, if
+    /// its principal is a `T` (see [`Principal`](crate::Principal)). `None` over stdio.
+    pub fn principal<T: Send + Sync + 'static>(&self) -> Option<Arc<T>> {
+        let principal = self.inner.info.principal.as_ref()?;
+        Arc::clone(principal).downcast::<T>().ok()
     }
 
     /// The JSON-RPC id of the request, exactly as the client sent it.
@@ -575,7 +580,11 @@ impl Context {
             return Err(ClientRequestError::Disconnected);
         }
         match &self.inner.info.client {
-            ClientLink::Connection(pending) => pending.request(method, params).await,
+            ClientLink::Connection(pending) => {
+                pending
+                    .request(&self.inner.notifier.outbox, method, params)
+                    .await
+            }
             ClientLink::Rounds(round) => match round.ask(method, params) {
                 Some(answer) => Ok(answer),
                 // The runtime sees the unanswered request, stops this attempt and answers

@@ -302,3 +302,26 @@ impl<T: Send + Sync + 'static> Extract for State<T> {
         }
     }
 }
+
+/// The authenticated principal of an HTTP request, as the HTTP transport's authentication
+/// hook (`HttpServer::authenticate`, feature `http`) returned it. A call without one
+/// (stdio, no hook, or a hook returning another type) is answered with an `isError` result
+/// and the tool does not run.
+pub struct Principal<T>(pub Arc<T>);
+
+impl<T> Deref for Principal<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: Send + Sync + 'static> Extract for Principal<T> {
+    fn extract(call: &mut ToolCall, _parameter: &'static str) -> Result<Self, Rejection> {
+        call.context()
+            .principal::<T>()
+            .map(Principal)
+            .ok_or_else(|| Rejection::new("this call is not authenticated"))
+    }
+}

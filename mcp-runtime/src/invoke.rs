@@ -28,8 +28,9 @@ where
     }
 }
 
-/// Runs a plain `fn` tool on tokio's blocking pool, so a slow or CPU-bound tool never
-/// stalls the tasks serving other calls.
+/// Runs a plain `fn` tool on a thread of its own (reused from call to call, detached so a
+/// tool that never returns cannot keep the process from exiting; see `blocking`), so a slow
+/// or CPU-bound tool never stalls the tasks serving other calls.
 #[doc(hidden)]
 pub fn call_blocking<F, G, R>(mut call: ToolCall, tool: F) -> ToolFuture
 where
@@ -46,14 +47,12 @@ where
     let context = call.context().clone();
     let forwarded = context.forwards_tracing().then_some(context);
     Box::pin(async move {
-        let blocking = tokio::task::spawn_blocking(move || {
-            with_current(forwarded, || run().into_call_tool_result())
-        });
+        let blocking =
+            crate::blocking::run(move || with_current(forwarded, || run().into_call_tool_result()));
         match blocking.await {
             Ok(result) => result,
             // Re-raise the panic so the dispatcher handles it like any async tool's panic.
-            Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
-            Err(_) => CallToolResult::error("The tool was cancelled."),
+            Err(panic) => std::panic::resume_unwind(panic),
         }
     })
 }

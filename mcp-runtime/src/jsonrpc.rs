@@ -135,14 +135,20 @@ impl Incoming {
             None => Map::new(),
             Some(Value::Object(params)) => params,
             Some(_) => {
-                return match readable_id {
-                    Some(id) => Incoming::Invalid {
+                return match (readable_id.clone(), &id, message.remove("method")) {
+                    (Some(id), _, _) => Incoming::Invalid {
                         id: Some(id),
                         error: RpcError::invalid_params(
                             "Invalid params: `params` must be an object.",
                         ),
                     },
-                    None => invalid("`params` must be an object."),
+                    // A notification is never answered, not even with an error: its
+                    // unreadable params are left out, and it is handled (or ignored) as is.
+                    (None, None, Some(Value::String(method))) => Incoming::Notification {
+                        method,
+                        params: Map::new(),
+                    },
+                    _ => invalid("`params` must be an object."),
                 };
             }
         };
@@ -153,10 +159,10 @@ impl Incoming {
             }
             (Some(Value::String(_)), Some(_)) => invalid("`id` must be a string or an integer."),
             (Some(_), _) => invalid("`method` must be a string."),
-            (None, Some(id))
-                if is_valid_id(&id)
-                    && (message.contains_key("result") || message.contains_key("error")) =>
-            {
+            // A response is never answered, not even one whose id is unreadable (`null`,
+            // say): it matches no request the server sent, so it is ignored.
+            (None, id) if message.contains_key("result") || message.contains_key("error") => {
+                let id = id.filter(is_valid_id).unwrap_or(Value::Null);
                 let outcome = match (message.remove("result"), message.remove("error")) {
                     (Some(result), None) => Ok(result),
                     (_, Some(error)) => Err(RpcError::from_json(&error)),
@@ -213,6 +219,15 @@ mod tests {
         assert!(matches!(note, Incoming::Notification { .. }));
         let response = Incoming::classify(json!({"jsonrpc":"2.0","id":"a","result":{}}));
         assert!(matches!(response, Incoming::Response { .. }));
+        // Never answered, even when malformed: a response with an unreadable id, and a
+        // notification with unreadable params.
+        let response = Incoming::classify(
+            json!({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}),
+        );
+        assert!(matches!(response, Incoming::Response { ref id, .. } if id.is_null()));
+        let note =
+            Incoming::classify(json!({"jsonrpc":"2.0","method":"notifications/x","params":5}));
+        assert!(matches!(note, Incoming::Notification { ref params, .. } if params.is_empty()));
     }
 
     #[test]

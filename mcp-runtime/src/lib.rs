@@ -28,10 +28,22 @@
 //! arguments against each tool's `inputSchema` before the tool runs, runs calls
 //! concurrently, and turns errors and panics into `isError` results.
 //!
+//! Cargo features: `cli` (on by default) makes every server binary a command-line client of
+//! its own tools when run with `MCP_CLI="call add a=1 b=2"` in its environment (see
+//! [`Server::serve_stdio`]); `testing` adds the module `testing`: an in-process client and contract
+//! snapshots for your tests.
+//!
 //! See the README for the attribute's options, the return types a tool may have, and how
 //! results are shaped for each protocol revision.
 
+mod blocking;
 mod catalog;
+#[cfg(feature = "cli")]
+mod cli;
+#[cfg(any(feature = "cli", feature = "testing"))]
+// The command line uses only part of what `testing::TestClient` offers.
+#[cfg_attr(not(feature = "testing"), allow(dead_code))]
+mod client;
 mod client_log_layer;
 mod client_requests;
 mod connection;
@@ -40,8 +52,11 @@ mod context;
 mod error;
 mod extract;
 mod frames;
+#[cfg(feature = "http")]
+mod http;
 mod invoke;
 mod jsonrpc;
+mod outbox;
 mod rate_limit;
 mod registry;
 mod result;
@@ -50,6 +65,8 @@ mod server;
 mod session;
 mod shape;
 mod stdio;
+#[cfg(feature = "testing")]
+pub mod testing;
 mod tool_set;
 mod version;
 
@@ -57,8 +74,9 @@ mod version;
 #[path = "private.rs"]
 pub mod __private;
 
-/// The README's Rust examples, compiled as doc tests so they stay true.
-#[cfg(doctest)]
+/// The README's Rust examples, compiled as doc tests so they stay true. (One of them uses
+/// `testing`, which the workspace's test crates turn on.)
+#[cfg(all(doctest, feature = "testing"))]
 #[doc = include_str!("../../README.md")]
 struct ReadmeExamples;
 
@@ -71,7 +89,12 @@ pub use content::{
 };
 pub use context::{Context, LogLevel};
 pub use error::Error;
-pub use extract::{Extract, Rejection, State, States, ToolCall};
+pub use extract::{Extract, Principal, Rejection, State, States, ToolCall};
+#[cfg(feature = "http")]
+pub use http::{
+    AuthRejection, Authenticate, DEFAULT_ENDPOINT, DEFAULT_SESSION_IDLE_TIMEOUT, HttpServer,
+    ProtectedResource, bearer_token,
+};
 pub use mcp_macros::mcp_tool;
 pub use rate_limit::{ParseRateError, Rate, RateLimitMode};
 pub use registry::{SourceLocation, ToolHints};

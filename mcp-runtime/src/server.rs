@@ -232,7 +232,25 @@ impl Server {
         self
     }
 
-    fn core(self) -> Result<Arc<ServerCore>, Error> {
+    /// Whether `tracing` events inside tools are forwarded to the client.
+    #[cfg(feature = "http")]
+    pub(crate) fn forwards_tracing(&self) -> bool {
+        self.forward_tracing
+    }
+
+    /// The largest message accepted, in bytes.
+    #[cfg(feature = "http")]
+    pub(crate) fn max_message_size_limit(&self) -> usize {
+        self.max_message_size
+    }
+
+    /// How long calls in flight may still run once shutdown begins.
+    #[cfg(feature = "http")]
+    pub(crate) fn shutdown_grace_period(&self) -> Duration {
+        self.shutdown_grace
+    }
+
+    pub(crate) fn into_core(self) -> Result<Arc<ServerCore>, Error> {
         self.tools.prepare(&self.states)?;
         tracing::debug!(tools = self.tools.catalog().len(), "tool catalog ready");
         Ok(Arc::new(ServerCore {
@@ -259,12 +277,23 @@ impl Server {
     ///
     /// Returns when stdin ends — after every call in flight has finished and been
     /// answered — or quietly when the client closes stdout.
+    ///
+    /// With the `cli` feature (on by default), an `MCP_CLI` environment variable turns
+    /// the binary into a command-line client of its own tools instead:
+    /// `MCP_CLI="call add a=1 b=2" ./calculator` runs the command through this server
+    /// in memory, prints the answer and exits the process (status 1 if the call failed,
+    /// 2 for a usage error). `MCP_CLI=help` lists the commands.
     pub async fn serve_stdio(self) -> Result<(), Error> {
         install_stderr_logging(self.forward_tracing);
+        #[cfg(feature = "cli")]
+        if let Some(command) = crate::cli::requested() {
+            let status = crate::cli::run(self, &command).await;
+            std::process::exit(status);
+        }
         let limit = self.max_message_size;
         let redirect_prints = self.redirect_prints;
         let grace = self.shutdown_grace;
-        let core = self.core()?;
+        let core = self.into_core()?;
         let output = stdio::output(redirect_prints)?;
         let ending = Ending {
             grace,
@@ -284,7 +313,7 @@ impl Server {
     {
         let limit = self.max_message_size;
         let grace = self.shutdown_grace;
-        let core = self.core()?;
+        let core = self.into_core()?;
         let ending = Ending {
             grace,
             stop: Box::pin(std::future::pending()),
@@ -302,7 +331,7 @@ impl Server {
 
 /// Resolves on SIGINT or SIGTERM: hosts send SIGTERM when the client's polite shutdown
 /// (closing stdin) is not enough.
-async fn termination_signal() {
+pub(crate) async fn termination_signal() {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
@@ -327,7 +356,7 @@ async fn termination_signal() {
     }
 }
 
-fn install_stderr_logging(forward_tracing: bool) {
+pub(crate) fn install_stderr_logging(forward_tracing: bool) {
     use tracing_subscriber::EnvFilter;
     use tracing_subscriber::prelude::*;
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn"));

@@ -13,7 +13,6 @@ use std::sync::Arc;
 use futures_util::FutureExt as _;
 use serde_json::{Map, Value, json};
 
-use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::client_log_layer;
@@ -24,6 +23,7 @@ use crate::context::{
 use crate::extract::States;
 use crate::invoke::ToolFuture;
 use crate::jsonrpc::{self, Incoming, RequestId, RpcError, UnknownId, code};
+use crate::outbox::Outbox;
 use crate::result::{CallToolResult, ToolError};
 use crate::shape;
 use crate::tool_set::ToolSet;
@@ -126,11 +126,14 @@ impl From<Result<Value, RpcError>> for Answer {
     }
 }
 
-/// Protocol state of one connection.
+/// Protocol state of one connection (stdio) or session (HTTP).
+///
+/// Every message comes with the [`Outbox`] its related messages go to: progress and log
+/// messages of a tool call, the requests its tool makes to the client, the
+/// acknowledgement and notifications of a listen stream. Over stdio that is the
+/// connection's output; over HTTP, the response stream of the POST that carried it.
 pub(crate) struct Session {
     core: Arc<ServerCore>,
-    /// Where notifications (progress, log messages) go.
-    outbox: mpsc::UnboundedSender<Vec<u8>>,
     negotiated: Option<ProtocolVersion>,
     /// What the handshake-era client said about itself in `initialize`.
     client_info: Option<Value>,
@@ -138,29 +141,21 @@ pub(crate) struct Session {
     log_level: SessionLogLevel,
     /// Requests this connection's tools sent to the client, waiting for answers.
     client_requests: Arc<PendingClientRequests>,
-    /// 2026-07-28 `subscriptions/listen` streams that asked for tool list changes, by the
-    /// id of their request.
-    tool_listeners: Vec<RequestId>,
-    /// Fires when the connection's input ends: listen streams then end with a result.
+    /// Fires when the connection's input ends (or the server shuts down): listen streams
+    /// then end with a result.
     closing: CancellationToken,
+    /// Who sends the message being handled, as HTTP authentication verified it.
+    principal: Option<Arc<dyn std::any::Any + Send + Sync>>,
 }
 
 impl Session {
-    pub fn new(
-        core: Arc<ServerCore>,
-        outbox: mpsc::UnboundedSender<Vec<u8>>,
-        closing: CancellationToken,
-    ) -> Self {
-        let client_requests = Arc::new(PendingClientRequests::new(
-            outbox.clone(),
-            core.client_request_timeout,
-        ));
+    pub fn new(core: Arc<ServerCore>, closing: CancellationToken) -> Self {
+        let client_requests = Arc::new(PendingClientRequests::new(core.client_request_timeout));
         Session {
             client_requests,
-            tool_listeners: Vec::new(),
             closing,
+            principal: None,
             core,
-            outbox,
             negotiated: None,
             client_info: None,
             client_capabilities: json!({}),
@@ -168,27 +163,23 @@ impl Session {
         }
     }
 
-    /// The notifications that tell this connection's client the tool list changed: one for
-    /// a handshake-era client, and one per 2026-07-28 listen stream that asked for them.
-    pub fn tools_changed(&self) -> Vec<Value> {
-        let mut notifications = Vec::new();
-        if self.negotiated.is_some() && self.core.tools.announces_changes() {
-            notifications
-                .push(json!({ "jsonrpc": "2.0", "method": "notifications/tools/list_changed" }));
-        }
-        for subscription in &self.tool_listeners {
-            notifications.push(json!({
-                "jsonrpc": "2.0",
-                "method": "notifications/tools/list_changed",
-                "params": { "_meta": { meta_key::SUBSCRIPTION_ID: subscription } },
-            }));
-        }
-        notifications
+    /// The notification that tells a handshake-era client the tool list changed, if this
+    /// session negotiated a revision and the server announces changes. (2026-07-28 listen
+    /// streams watch for changes themselves.)
+    pub fn tools_changed(&self) -> Option<Value> {
+        (self.negotiated.is_some() && self.core.tools.announces_changes())
+            .then(|| json!({ "jsonrpc": "2.0", "method": "notifications/tools/list_changed" }))
     }
 
     /// Ends the waits of tools for client answers that can no longer come.
     pub fn disconnect_client_requests(&self) {
         self.client_requests.disconnect();
+    }
+
+    /// Sets who sends the messages handled next (HTTP authentication); their tools see it.
+    #[cfg(feature = "http")]
+    pub fn set_principal(&mut self, principal: Option<Arc<dyn std::any::Any + Send + Sync>>) {
+        self.principal = principal;
     }
 
     /// How to write an error response whose request id could not be read.
@@ -205,28 +196,35 @@ impl Session {
     }
 
     /// Handles one line of input: a message or, where the revision allows, a batch.
-    pub fn handle_line(&mut self, line: &str) -> Outcome {
-        let message: Value = match serde_json::from_str(line) {
-            Ok(message) => message,
-            Err(error) => {
-                // serde_json refuses nesting deeper than 128 levels (which also bounds the
-                // stack); say so plainly rather than as a syntax error.
-                let message = if error.to_string().starts_with("recursion limit exceeded") {
-                    "Parse error: the message is nested more than 128 levels deep.".to_owned()
-                } else {
-                    format!("Parse error: {error}.")
-                };
-                let error = RpcError::new(code::PARSE_ERROR, message);
-                return Outcome::Reply(Reply::Ready(self.error_without_id(error)));
-            }
-        };
-        match message {
-            Value::Array(messages) => self.handle_batch(messages),
-            message => self.handle_message(message, false),
+    /// Messages related to the requests in it go to `related`.
+    pub fn handle_line(&mut self, line: &str, related: &Outbox) -> Outcome {
+        match serde_json::from_str(line) {
+            Ok(message) => self.handle_json(message, related),
+            Err(error) => Outcome::Reply(Reply::Ready(self.parse_error(&error))),
         }
     }
 
-    fn handle_batch(&mut self, messages: Vec<Value>) -> Outcome {
+    /// The answer to input that is not JSON.
+    pub fn parse_error(&self, error: &serde_json::Error) -> Value {
+        // serde_json refuses nesting deeper than 128 levels (which also bounds the stack); say
+        // so plainly rather than as a syntax error.
+        let message = if error.to_string().starts_with("recursion limit exceeded") {
+            "Parse error: the message is nested more than 128 levels deep.".to_owned()
+        } else {
+            format!("Parse error: {error}.")
+        };
+        self.error_without_id(RpcError::new(code::PARSE_ERROR, message))
+    }
+
+    /// Handles one decoded message or, where the revision allows, a batch.
+    pub fn handle_json(&mut self, message: Value, related: &Outbox) -> Outcome {
+        match message {
+            Value::Array(messages) => self.handle_batch(messages, related),
+            message => self.handle_message(message, false, related),
+        }
+    }
+
+    fn handle_batch(&mut self, messages: Vec<Value>, related: &Outbox) -> Outcome {
         let batches_allowed = self.negotiated.is_some_and(ProtocolVersion::allows_batches);
         if !batches_allowed || messages.is_empty() {
             let reason = if messages.is_empty() {
@@ -244,7 +242,7 @@ impl Session {
         }
         let mut replies = Vec::new();
         for message in messages {
-            match self.handle_message(message, true) {
+            match self.handle_message(message, true, related) {
                 Outcome::Reply(reply) => replies.push(reply),
                 Outcome::Batch(_) | Outcome::Nothing | Outcome::Cancel(_) => {}
             }
@@ -256,10 +254,10 @@ impl Session {
         }
     }
 
-    fn handle_message(&mut self, message: Value, in_batch: bool) -> Outcome {
+    fn handle_message(&mut self, message: Value, in_batch: bool, related: &Outbox) -> Outcome {
         match Incoming::classify(message) {
             Incoming::Request { id, method, params } => {
-                let answer = self.handle_request(&id, &method, params, in_batch);
+                let answer = self.handle_request(&id, &method, params, in_batch, related);
                 Outcome::Reply(envelope(id, answer, self.unknown_id()))
             }
             Incoming::Notification { method, params } => self.handle_notification(&method, params),
@@ -279,12 +277,9 @@ impl Session {
 
     fn handle_notification(&mut self, method: &str, params: Map<String, Value>) -> Outcome {
         match method {
+            // Cancelling a listen request closes its stream like any other request.
             "notifications/cancelled" => match params.get("requestId") {
-                Some(id) => {
-                    // Cancelling a listen request closes its stream.
-                    self.tool_listeners.retain(|listener| listener != id);
-                    Outcome::Cancel(id.clone())
-                }
+                Some(id) => Outcome::Cancel(id.clone()),
                 None => Outcome::Nothing,
             },
             "notifications/initialized" => Outcome::Nothing,
@@ -301,6 +296,7 @@ impl Session {
         method: &str,
         params: Map<String, Value>,
         in_batch: bool,
+        related: &Outbox,
     ) -> Answer {
         if method == "initialize" {
             if in_batch {
@@ -317,7 +313,7 @@ impl Session {
         };
         let answer = match (era, method) {
             (Era::Stateless(_), "server/discover") => self.discover().into(),
-            (Era::Stateless(_), "subscriptions/listen") => self.listen(id, &params),
+            (Era::Stateless(_), "subscriptions/listen") => self.listen(id, &params, related),
             (Era::Handshake(_) | Era::Unknown, "ping") => Answer::Now(Ok(json!({}))),
             (
                 Era::Stateless(version),
@@ -330,7 +326,7 @@ impl Session {
                 self.list_tools(version, &params).into()
             }
             (Era::Handshake(version) | Era::Stateless(version), "tools/call") => {
-                self.call_tool(era, version, id, params)
+                self.call_tool(era, version, id, params, related)
             }
             (Era::Handshake(_), "logging/setLevel") => self.set_log_level(&params).into(),
             (Era::Unknown | Era::Handshake(_), "server/discover" | "tools/list" | "tools/call") => {
@@ -475,6 +471,7 @@ impl Session {
             log_filter,
             client,
             forward_tracing: self.core.forward_tracing,
+            principal: self.principal.clone(),
         }
     }
 
@@ -501,18 +498,21 @@ impl Session {
     }
 
     /// `subscriptions/listen` (2026-07-28): acknowledges the filter (only tool list changes
-    /// are offered), then keeps the request open; changes go out tagged with its id, and
-    /// the request is answered when the connection closes.
-    fn listen(&mut self, id: &RequestId, params: &Map<String, Value>) -> Answer {
+    /// are offered), then keeps the request open; changes go out on its outbox tagged with
+    /// its id, and the request is answered when the connection closes (or the server shuts
+    /// down). Cancelling the request stops it like any other.
+    fn listen(&mut self, id: &RequestId, params: &Map<String, Value>, related: &Outbox) -> Answer {
         let Some(filter) = params.get("notifications").and_then(Value::as_object) else {
             return Answer::Now(Err(RpcError::invalid_params(
                 "Invalid params: `subscriptions/listen` needs `notifications`, the filter of what to receive.",
             )));
         };
         let mut honoured = Map::new();
+        // Subscribing now, before the acknowledgement, so no change after it is missed.
+        let mut tool_changes = None;
         if filter.get("toolsListChanged") == Some(&Value::Bool(true)) {
             honoured.insert("toolsListChanged".into(), true.into());
-            self.tool_listeners.push(id.clone());
+            tool_changes = Some(self.core.tools.subscribe());
         }
         let acknowledged = json!({
             "jsonrpc": "2.0",
@@ -522,14 +522,29 @@ impl Session {
                 "_meta": { meta_key::SUBSCRIPTION_ID: id },
             },
         });
-        let mut line = serde_json::to_vec(&acknowledged).expect("a JSON value always serializes");
-        line.push(b'\n');
-        let _ = self.outbox.send(line);
+        related.send(&acknowledged);
         let closing = self.closing.clone();
         let subscription = id.clone();
+        let related = related.clone();
         Answer::Later {
             result: Box::pin(async move {
-                closing.cancelled().await;
+                let changed = json!({
+                    "jsonrpc": "2.0",
+                    "method": "notifications/tools/list_changed",
+                    "params": { "_meta": { meta_key::SUBSCRIPTION_ID: subscription } },
+                });
+                loop {
+                    let change = async {
+                        match &mut tool_changes {
+                            Some(changes) => changes.changed().await.is_ok(),
+                            None => std::future::pending().await,
+                        }
+                    };
+                    tokio::select! {
+                        () = closing.cancelled() => break,
+                        true = change => related.send(&changed),
+                    }
+                }
                 json!({ "_meta": { meta_key::SUBSCRIPTION_ID: subscription } })
             }),
             request: None,
@@ -572,6 +587,7 @@ impl Session {
         version: ProtocolVersion,
         id: &RequestId,
         mut params: Map<String, Value>,
+        related: &Outbox,
     ) -> Answer {
         let name = match params.get("name") {
             Some(Value::String(name)) => name.clone(),
@@ -624,7 +640,7 @@ impl Session {
             None => ClientLink::Connection(Arc::clone(&self.client_requests)),
         };
         let info = self.request_info(era, version, id, &name, &params, client);
-        let (context, request) = Context::new(info, self.outbox.clone());
+        let (context, request) = Context::new(info, related.clone());
         let request = Arc::new(request);
         let running = if self.core.forward_tracing {
             let current = context.clone();

@@ -12,6 +12,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+pub mod process;
+
 /// How long to wait for any single message before failing the test.
 pub const RECEIVE_TIMEOUT: Duration = Duration::from_secs(20);
 
@@ -357,6 +359,16 @@ impl StdioClient {
         self.request(method, params)
     }
 
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// A `kB` figure of the server's `/proc/<pid>/status` (`VmRSS`, `VmHWM`, ...).
+    pub fn memory_kb(&self, field: &str) -> u64 {
+        status_kb(self.pid(), field).unwrap_or_else(|| panic!("no {field} for the server"))
+    }
+
     /// Waits up to `timeout` for the process to exit.
     pub fn wait_for_exit(&mut self, timeout: Duration) -> Option<ExitStatus> {
         let deadline = Instant::now() + timeout;
@@ -388,6 +400,42 @@ fn comparable_id(message: &Value) -> Value {
     message
 }
 
+/// A `kB` figure (`VmRSS`, `VmHWM`, ...) from `/proc/<pid>/status`; `None` once the process
+/// has gone (or off Linux).
+pub fn status_kb(pid: u32, field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status.lines().find_map(|line| {
+        let value = line.strip_prefix(field)?.strip_prefix(':')?;
+        value.trim().strip_suffix("kB")?.trim().parse().ok()
+    })
+}
+
+/// Panics unless `message`, sent by the server, is a valid JSON-RPC message of `revision`
+/// (and, for a request to the client, a valid request of its kind).
+pub fn check_server_message(revision: &str, message: &Value) {
+    let schema = SpecSchema::of(revision);
+    schema.assert_valid("JSONRPCMessage", &comparable_id(message));
+    if let (Some(method), Some(_)) = (
+        message.get("method").and_then(Value::as_str),
+        message.get("id"),
+    ) && let Some(definition) = server_request_definition(method)
+    {
+        schema.assert_valid(definition, message);
+    }
+}
+
+/// Panics unless `result` is a valid result of `method` under `revision` (methods the
+/// schemas know; others pass).
+pub fn check_result(revision: &str, method: &str, result: &Value) {
+    if let Some(definition) = result_definition(method) {
+        let definition = match result.get("resultType").and_then(Value::as_str) {
+            Some("input_required") => "InputRequiredResult",
+            _ => definition,
+        };
+        SpecSchema::of(revision).assert_valid(definition, result);
+    }
+}
+
 /// The `_meta` of a 2026-07-28 request.
 pub fn stateless_meta() -> Value {
     json!({
@@ -414,4 +462,15 @@ pub mod duplicate_across_crates {
     pub async fn add(a: i64, b: i64) -> i64 {
         a + b
     }
+}
+
+/// An in-process [`TestClient`](mcp_runtime::testing::TestClient) speaking `revision`,
+/// every message from the server checked against that revision's official schema (a
+/// violation panics in the client's reader, which then fails the request in flight).
+pub fn checked_client(revision: &str) -> mcp_runtime::testing::TestClientBuilder {
+    let version = mcp_runtime::ProtocolVersion::parse(revision).expect("a known revision");
+    let schema = SpecSchema::of(revision);
+    mcp_runtime::testing::TestClient::builder()
+        .revision(version)
+        .observe(move |message| schema.assert_valid("JSONRPCMessage", &comparable_id(message)))
 }

@@ -1,9 +1,9 @@
 //! The tool surface of the official conformance suite's reference server
 //! (`@modelcontextprotocol/conformance`; exact behaviour in `interop/CONFORMANCE_FIXTURES.md`).
 //!
-//! Served over stdio; the suite itself speaks Streamable HTTP, which this server will offer
-//! with `--http ADDR` once the HTTP transport exists. All 13 fixture tools are here: the
-//! sampling and elicitation ones ask the client during the call (under 2026-07-28 through an
+//! Served over stdio, or over Streamable HTTP with `--http ADDR` (the suite speaks only
+//! HTTP: `interop/conformance_suite.sh` runs it). All 13 fixture tools are here: the sampling
+//! and elicitation ones ask the client during the call (under 2026-07-28 through an
 //! `input_required` round), and `json_schema_2020_12_tool` is a [`DynamicTool`] with a
 //! hand-written 2020-12 input schema.
 
@@ -281,9 +281,19 @@ fn json_schema_2020_12_tool() -> DynamicTool {
     .description("Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)")
 }
 
+/// `conformance` serves stdio; `conformance --http 127.0.0.1:8080` serves Streamable HTTP at
+/// `http://127.0.0.1:8080/mcp`.
 #[tokio::main]
 async fn main() -> Result<(), mcp_runtime::Error> {
     let server = Server::new("mcp-conformance-test-server", env!("CARGO_PKG_VERSION"));
     server.tool_set().add(json_schema_2020_12_tool())?;
-    server.serve_stdio().await
+    let mut args = std::env::args().skip(1);
+    match (args.next().as_deref(), args.next()) {
+        (None, _) => server.serve_stdio().await,
+        (Some("--http"), Some(address)) => server.serve_http(address).await,
+        _ => {
+            eprintln!("usage: conformance [--http ADDRESS:PORT]");
+            std::process::exit(2)
+        }
+    }
 }

@@ -2,6 +2,7 @@
 pub(crate) fn reset() {}
 const _: () = {
     #[doc(hidden)]
+    #[allow(non_local_definitions)]
     #[macro_export]
     macro_rules! __mcp_tool_reset__is_used_twice__rename_one_with_the_name_option {
         () => {};

@@ -17,6 +17,7 @@ const _: () = {
         ::core::default::Default::default()
     }
     #[doc(hidden)]
+    #[allow(non_local_definitions)]
     #[macro_export]
     macro_rules! __mcp_tool_search__is_used_twice__rename_one_with_the_name_option {
         () => {};

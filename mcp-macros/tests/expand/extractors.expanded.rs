@@ -9,6 +9,7 @@ async fn import(
 }
 const _: () = {
     #[doc(hidden)]
+    #[allow(non_local_definitions)]
     #[macro_export]
     macro_rules! __mcp_tool_import__is_used_twice__rename_one_with_the_name_option {
         () => {};

@@ -5,6 +5,7 @@ async fn search(query: String) -> Vec<String> {
 }
 const _: () = {
     #[doc(hidden)]
+    #[allow(non_local_definitions)]
     #[macro_export]
     macro_rules! __mcp_tool_search__is_used_twice__rename_one_with_the_name_option {
         () => {};
@@ -60,6 +61,7 @@ fn send(text: String) -> String {
 }
 const _: () = {
     #[doc(hidden)]
+    #[allow(non_local_definitions)]
     #[macro_export]
     macro_rules! __mcp_tool_send__is_used_twice__rename_one_with_the_name_option {
         () => {};

@@ -5,6 +5,7 @@ async fn invoke(invoke: Arguments) -> String {
 }
 const _: () = {
     #[doc(hidden)]
+    #[allow(non_local_definitions)]
     #[macro_export]
     macro_rules! __mcp_tool_invoke__is_used_twice__rename_one_with_the_name_option {
         () => {};

@@ -7,6 +7,7 @@ async fn find(
 }
 const _: () = {
     #[doc(hidden)]
+    #[allow(non_local_definitions)]
     #[macro_export]
     macro_rules! __mcp_escaped_tool_files_dot_find__is_used_twice__rename_one_with_the_name_option {
         () => {};

@@ -1,6 +1,6 @@
 //! A server exercising every tool shape the runtime supports, for the end-to-end tests.
 //! `fixture [--page-size N] [--client-request-timeout-ms N] [--mask-errors] [--forward-tracing]
-//! [--rate-limit RATE] [--rate-limit-wait]`.
+//! [--call-timeout-ms N] [--shutdown-grace-ms N] [--rate-limit RATE] [--rate-limit-wait]`.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -38,7 +38,7 @@ async fn sleep(
     format!("slept {ms} ms")
 }
 
-/// Block the thread (a plain fn: runs on the blocking pool).
+/// Block the thread (a plain fn: runs on a thread of its own).
 #[mcp_tool]
 fn block(
     /// Milliseconds to block.
@@ -176,7 +176,7 @@ async fn traces(ctx: Context) -> &'static str {
     "traced"
 }
 
-/// Emits a `tracing` event from a plain `fn` (on the blocking pool).
+/// Emits a `tracing` event from a plain `fn` (on its own thread).
 #[mcp_tool]
 fn traces_blocking() -> &'static str {
     tracing::warn!(attempt = 2, "retrying");
@@ -317,6 +317,65 @@ async fn unit() {}
 #[mcp_tool(rate = "3/h")]
 async fn rationed() -> &'static str {
     "granted"
+}
+
+/// Numbers of three types, for out-of-range arguments.
+#[mcp_tool]
+async fn numbers(
+    /// 0 to 255.
+    small: u8,
+    /// A signed 64-bit count.
+    count: i64,
+    /// Any finite number.
+    ratio: f64,
+) -> String {
+    format!("{small} {count} {ratio}")
+}
+
+/// Never returns and ignores cancellation (only dropping its future stops it).
+#[mcp_tool]
+async fn hang() -> &'static str {
+    std::future::pending::<()>().await;
+    "unreachable"
+}
+
+/// Never returns: a plain `fn` whose thread cannot be stopped.
+#[mcp_tool]
+fn hang_blocking() -> &'static str {
+    loop {
+        std::thread::park();
+    }
+}
+
+/// Plain-`fn` hogs that have noticed their cancellation and stopped allocating.
+static HOGS_STOPPED: AtomicU32 = AtomicU32::new(0);
+
+/// Allocates (and touches) memory without bound until its 300 ms timeout drops it.
+#[mcp_tool(timeout = "300ms")]
+async fn hog() -> String {
+    let mut hoard: Vec<Vec<u8>> = Vec::new();
+    loop {
+        hoard.push(vec![1; 64 * 1024]);
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+}
+
+/// Allocates without bound on a blocking thread until it sees its 300 ms timeout.
+#[mcp_tool(timeout = "300ms")]
+fn hog_blocking(ctx: Context) -> String {
+    let mut hoard: Vec<Vec<u8>> = Vec::new();
+    while !ctx.is_cancelled() {
+        hoard.push(vec![1; 64 * 1024]);
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    HOGS_STOPPED.fetch_add(1, Ordering::SeqCst);
+    format!("stopped after {} chunks", hoard.len())
+}
+
+/// How many plain-`fn` hogs have stopped.
+#[mcp_tool]
+async fn hogs_stopped() -> u32 {
+    HOGS_STOPPED.load(Ordering::SeqCst)
 }
 
 /// Contact details asked of the user.
@@ -467,12 +526,17 @@ async fn schedule(
     }))
 }
 
-#[tokio::main]
-async fn main() -> Result<(), mcp_runtime::Error> {
-    let mut server = Server::new("fixture", "1.0.0")
+/// The fixture server, as `main` serves it (in-process tests build it too).
+pub(crate) fn server() -> Server {
+    Server::new("fixture", "1.0.0")
         .title("Fixture")
         .state(CancellationsSeen::default())
-        .call_timeout(Duration::from_secs(5));
+        .call_timeout(Duration::from_secs(5))
+}
+
+#[tokio::main]
+async fn main() -> Result<(), mcp_runtime::Error> {
+    let mut server = server();
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let mut value = || args.next().expect("a value after the flag");
@@ -485,6 +549,12 @@ async fn main() -> Result<(), mcp_runtime::Error> {
             "--forward-tracing" => server.forward_tracing(),
             "--rate-limit" => server.rate_limit(value().parse().expect("a rate such as 10/s")),
             "--rate-limit-wait" => server.rate_limit_mode(RateLimitMode::Wait),
+            "--call-timeout-ms" => server.call_timeout(Duration::from_millis(
+                value().parse().expect("milliseconds"),
+            )),
+            "--shutdown-grace-ms" => server.shutdown_grace(Duration::from_millis(
+                value().parse().expect("milliseconds"),
+            )),
             other => panic!("unknown argument: {other}"),
         };
     }

@@ -3,14 +3,14 @@ use std::collections::HashMap;
 use mcp_runtime::{CallToolResult, Content, Json, mcp_tool};
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
-struct Point {
-    x: f64,
-    y: f64,
+pub struct Point {
+    pub x: f64,
+    pub y: f64,
 }
 
 #[derive(serde::Serialize, schemars::JsonSchema)]
-struct Area {
-    square_units: f64,
+pub struct Area {
+    pub square_units: f64,
 }
 
 /// Async, documented parameters, every option.

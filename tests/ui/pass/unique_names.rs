@@ -1,6 +1,8 @@
 //! Tool names must be unique within a crate, which is checked at compile time; names that
 //! only look alike (`a.b`, `a-b`, `a_b`, and names spelling their escapes) are distinct, and
-//! tools may live in modules and function bodies.
+//! tools may live in modules and function bodies — without a single warning.
+
+#![deny(warnings)]
 
 use mcp_runtime::__private::{ToolDescriptor, inventory};
 use mcp_runtime::mcp_tool;

@@ -1,0 +1,637 @@
+//! The Streamable HTTP transport end to end: a server on a real socket, a real HTTP client,
+//! every message checked against the official schema of the revision in use.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use mcp_http_tests::HttpClient;
+use mcp_runtime::{
+    AuthRejection, Context, Elicitation, LogLevel, Principal, ProtectedResource, Server, ToolSet,
+    bearer_token, mcp_tool,
+};
+use reqwest::StatusCode;
+use reqwest::header::HeaderValue;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+
+/// Echo the text back.
+#[mcp_tool]
+async fn echo(
+    /// What to echo.
+    text: String,
+) -> String {
+    text
+}
+
+/// Report progress `steps` times, logging each step.
+#[mcp_tool]
+async fn count(
+    /// How many steps.
+    steps: u32,
+    ctx: Context,
+) -> String {
+    for step in 1..=steps {
+        ctx.log(LogLevel::Info, format!("step {step}"));
+        ctx.progress(f64::from(step), Some(f64::from(steps)), Some("counting"));
+        tokio::time::sleep(Duration::from_millis(60)).await;
+    }
+    format!("counted to {steps}")
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct Name {
+    /// Your name.
+    name: String,
+}
+
+/// Ask the user for their name.
+#[mcp_tool]
+async fn greet(ctx: Context) -> Result<String, String> {
+    match ctx.elicit::<Name>("Who are you?").await {
+        Ok(Elicitation::Accepted(Name { name })) => Ok(format!("hello {name}")),
+        Ok(_) => Ok("no name given".to_owned()),
+        Err(error) => Err(format!("could not ask: {error}")),
+    }
+}
+
+/// Log that it started, then take a while, then finish.
+#[mcp_tool]
+async fn slow(ctx: Context) -> String {
+    ctx.log(LogLevel::Info, "started");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    if ctx.is_cancelled() {
+        return "cancelled".to_owned();
+    }
+    "finished".to_owned()
+}
+
+/// A user, as the authentication hook of the auth test knows them.
+struct User(String);
+
+/// Say who the authenticated caller is.
+#[mcp_tool]
+async fn whoami(user: Principal<User>) -> String {
+    let User(name) = &*user;
+    name.clone()
+}
+
+/// A server on a loopback port, and the trigger of its graceful shutdown.
+struct Running {
+    address: SocketAddr,
+    tools: ToolSet,
+    shutdown: Option<oneshot::Sender<()>>,
+    served: tokio::task::JoinHandle<Result<(), mcp_runtime::Error>>,
+}
+
+impl Running {
+    async fn start() -> Running {
+        Running::start_with(|http| http).await
+    }
+
+    async fn start_with(
+        configure: impl FnOnce(mcp_runtime::HttpServer) -> mcp_runtime::HttpServer,
+    ) -> Running {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("a loopback port");
+        let address = listener.local_addr().expect("an address");
+        let (shutdown, signal) = oneshot::channel::<()>();
+        let server = Server::new("http-tests", "1.0.0")
+            .max_message_size(64 * 1024)
+            .client_request_timeout(Duration::from_secs(20));
+        let tools = server.tool_set();
+        let http = configure(server.http()).shutdown_on(async move {
+            let _ = signal.await;
+        });
+        let served = tokio::spawn(http.serve_on(listener));
+        Running {
+            address,
+            tools,
+            shutdown: Some(shutdown),
+            served,
+        }
+    }
+
+    fn url(&self) -> String {
+        format!("http://{}/mcp", self.address)
+    }
+
+    fn client(&self, revision: &str) -> HttpClient {
+        HttpClient::new(self.url(), revision)
+    }
+}
+
+const SESSION_REVISIONS: [&str; 3] = ["2025-03-26", "2025-06-18", "2025-11-25"];
+
+#[tokio::test]
+async fn a_session_lives_from_initialize_to_delete() {
+    let server = Running::start().await;
+    for revision in SESSION_REVISIONS {
+        let mut client = server.client(revision);
+        let init = client.initialize(json!({})).await;
+        assert_eq!(init.response()["result"]["protocolVersion"], revision);
+        let session = client.session.clone().expect("a session id");
+        assert_eq!(session.len(), 32, "128 random bits in hex");
+
+        let list = client.request("tools/list", json!({})).await;
+        assert_eq!(list.status, StatusCode::OK);
+        assert!(!list.event_stream, "a ready answer is plain JSON");
+        assert!(list.response()["result"]["tools"].is_array());
+
+        let call = client
+            .request(
+                "tools/call",
+                json!({ "name": "echo", "arguments": { "text": "hi" } }),
+            )
+            .await;
+        assert!(
+            call.event_stream,
+            "a tool call is answered on an SSE stream"
+        );
+        assert_eq!(call.headers["content-type"], "text/event-stream");
+        assert_eq!(call.response()["result"]["content"][0]["text"], "hi");
+
+        assert_eq!(client.delete().await, StatusCode::OK);
+        let after = client.request("tools/list", json!({})).await;
+        assert_eq!(after.status, StatusCode::NOT_FOUND, "{revision}");
+        assert_eq!(client.delete().await, StatusCode::NOT_FOUND);
+
+        client.session = Some("not-a-session".to_owned());
+        let unknown = client.request("ping", Value::Null).await;
+        assert_eq!(unknown.status, StatusCode::NOT_FOUND);
+        client.session = None;
+        let missing = client.request("ping", Value::Null).await;
+        assert_eq!(missing.status, StatusCode::BAD_REQUEST);
+    }
+}
+
+#[tokio::test]
+async fn headers_and_bodies_are_checked() {
+    let server = Running::start().await;
+    let mut client = server.client("2025-11-25");
+    client.initialize(json!({})).await;
+
+    // An unsupported protocol version header is refused; a missing one means 2025-03-26.
+    let ping = client.request_body("ping", Value::Null);
+    let mut headers = client.base_headers();
+    headers.insert(
+        "mcp-protocol-version",
+        HeaderValue::from_static("1999-01-01"),
+    );
+    let refused = client.post_with(headers, &ping).await;
+    assert_eq!(refused.status, StatusCode::BAD_REQUEST);
+    let mut headers = client.base_headers();
+    headers.remove("mcp-protocol-version");
+    let assumed = client.post_with(headers, &ping).await;
+    assert_eq!(assumed.status, StatusCode::OK);
+    assert_eq!(assumed.response()["result"], json!({}));
+
+    // Notifications and responses are accepted with 202 and no body.
+    let notification = client
+        .post(&json!({ "jsonrpc": "2.0", "method": "notifications/whatever" }))
+        .await;
+    assert_eq!(notification.status, StatusCode::ACCEPTED);
+    assert!(notification.messages.is_empty());
+
+    // Not JSON: a parse error.
+    let response = reqwest::Client::new()
+        .post(server.url())
+        .headers(client.base_headers())
+        .body("{not json")
+        .send()
+        .await
+        .expect("a response");
+    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+    let body: Value = response.json_body().await;
+    assert_eq!(body["error"]["code"], -32700);
+
+    // Too big for max_message_size.
+    let big = json!({ "jsonrpc": "2.0", "id": 99, "method": "ping", "params": { "pad": "x".repeat(70_000) } });
+    let too_big = client.post_raw(client.base_headers(), &big).await;
+    assert_eq!(too_big.status(), StatusCode::PAYLOAD_TOO_LARGE);
+
+    // Other methods of the endpoint.
+    let put = reqwest::Client::new()
+        .put(server.url())
+        .send()
+        .await
+        .expect("a response");
+    assert_eq!(put.status(), StatusCode::METHOD_NOT_ALLOWED);
+    let mut sessionless = server.client("2025-11-25");
+    sessionless.session = None;
+    assert_eq!(
+        sessionless.get().await.status(),
+        StatusCode::METHOD_NOT_ALLOWED
+    );
+}
+
+trait JsonBody {
+    async fn json_body(self) -> Value;
+}
+
+impl JsonBody for reqwest::Response {
+    async fn json_body(self) -> Value {
+        serde_json::from_slice(&self.bytes().await.expect("a body")).expect("a JSON body")
+    }
+}
+
+#[tokio::test]
+async fn batches_are_answered_in_2025_03_26_only() {
+    let server = Running::start().await;
+    let mut client = server.client("2025-03-26");
+    client.initialize(json!({})).await;
+    let batch = json!([
+        client.request_body("ping", Value::Null),
+        { "jsonrpc": "2.0", "method": "notifications/whatever" },
+        client.request_body("tools/call", json!({ "name": "echo", "arguments": { "text": "b" } })),
+    ]);
+    let reply = client.post(&batch).await;
+    assert_eq!(reply.status, StatusCode::OK);
+    let responses = reply.response().as_array().expect("an array of responses");
+    assert_eq!(responses.len(), 2);
+    assert_eq!(responses[1]["result"]["content"][0]["text"], "b");
+
+    let mut later = server.client("2025-06-18");
+    later.initialize(json!({})).await;
+    let batch = json!([later.request_body("ping", Value::Null)]);
+    let refused = later.post(&batch).await;
+    assert_eq!(refused.response()["error"]["code"], -32600);
+}
+
+#[tokio::test]
+async fn foreign_origins_and_hosts_are_refused() {
+    let server = Running::start().await;
+    let client = server.client("2025-11-25");
+    let initialize = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": { "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "t", "version": "0" } },
+    });
+    let mut evil_origin = client.base_headers();
+    evil_origin.insert(
+        "origin",
+        HeaderValue::from_static("http://evil.example.com"),
+    );
+    let refused = client.post_raw(evil_origin, &initialize).await;
+    assert_eq!(refused.status(), StatusCode::FORBIDDEN);
+
+    let mut evil_host = client.base_headers();
+    evil_host.insert("host", HeaderValue::from_static("evil.example.com"));
+    assert_eq!(
+        client.post_raw(evil_host, &initialize).await.status(),
+        StatusCode::FORBIDDEN
+    );
+
+    let mut local_origin = client.base_headers();
+    local_origin.insert("origin", HeaderValue::from_static("http://localhost:5173"));
+    assert_eq!(
+        client.post_raw(local_origin, &initialize).await.status(),
+        StatusCode::OK
+    );
+
+    let configured = Running::start_with(|http| {
+        http.allow_host("mcp.example.com")
+            .allow_origin("https://app.example.com")
+    })
+    .await;
+    let client = configured.client("2025-11-25");
+    let mut headers = client.base_headers();
+    headers.insert("host", HeaderValue::from_static("mcp.example.com"));
+    headers.insert(
+        "origin",
+        HeaderValue::from_static("https://app.example.com"),
+    );
+    assert_eq!(
+        client.post_raw(headers, &initialize).await.status(),
+        StatusCode::OK
+    );
+}
+
+#[tokio::test]
+async fn progress_and_logs_travel_on_the_call_stream() {
+    let server = Running::start().await;
+    for revision in SESSION_REVISIONS {
+        let mut client = server.client(revision);
+        client.initialize(json!({})).await;
+        let mut stream = client
+            .request_stream(
+                "tools/call",
+                json!({ "name": "count", "arguments": { "steps": 3 }, "_meta": { "progressToken": "p" } }),
+            )
+            .await;
+        let mut progress = Vec::new();
+        let mut logs = 0;
+        let response = loop {
+            let message = stream.next().await.expect("a message before the response");
+            match message["method"].as_str() {
+                Some("notifications/progress") => {
+                    assert_eq!(message["params"]["progressToken"], "p");
+                    progress.push(message["params"]["progress"].as_f64().expect("a number"));
+                }
+                Some("notifications/message") => logs += 1,
+                _ => break message,
+            }
+        };
+        assert_eq!(response["result"]["content"][0]["text"], "counted to 3");
+        assert_eq!(progress.last(), Some(&3.0), "{revision}: {progress:?}");
+        assert!(progress.windows(2).all(|pair| pair[0] < pair[1]));
+        assert_eq!(logs, 3, "{revision}");
+        assert!(stream.ends_within(Duration::from_secs(5)).await);
+        assert!(
+            stream.raw.contains("data: {"),
+            "SSE framing: {}",
+            stream.raw
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_elicitation_goes_out_on_the_call_stream_and_its_answer_comes_back_as_a_post() {
+    let server = Running::start().await;
+    for revision in ["2025-06-18", "2025-11-25"] {
+        let mut client = server.client(revision);
+        client.initialize(json!({ "elicitation": {} })).await;
+        let mut stream = client
+            .request_stream("tools/call", json!({ "name": "greet", "arguments": {} }))
+            .await;
+        let request = stream.next().await.expect("the elicitation request");
+        assert_eq!(request["method"], "elicitation/create");
+        let answer = client
+            .post(&json!({
+                "jsonrpc": "2.0",
+                "id": request["id"],
+                "result": { "action": "accept", "content": { "name": "Ada" } },
+            }))
+            .await;
+        assert_eq!(answer.status, StatusCode::ACCEPTED);
+        let response = stream.next().await.expect("the call's response");
+        assert_eq!(
+            response["result"]["content"][0]["text"], "hello Ada",
+            "{revision}"
+        );
+        assert!(stream.ends_within(Duration::from_secs(5)).await);
+    }
+}
+
+#[tokio::test]
+async fn stateless_requests_stand_alone_and_their_headers_must_match() {
+    let server = Running::start().await;
+    let mut client = server.client("2026-07-28");
+
+    let discover = client.request("server/discover", json!({})).await;
+    assert_eq!(discover.status, StatusCode::OK);
+    assert!(discover.headers.get("mcp-session-id").is_none());
+    assert_eq!(discover.response()["result"]["resultType"], "complete");
+
+    let call = client
+        .request(
+            "tools/call",
+            json!({ "name": "echo", "arguments": { "text": "alone" } }),
+        )
+        .await;
+    assert_eq!(call.response()["result"]["content"][0]["text"], "alone");
+
+    let body = client.request_body(
+        "tools/call",
+        json!({ "name": "echo", "arguments": { "text": "x" } }),
+    );
+    let mismatches = [
+        ("mcp-method", Some("tools/list")),
+        ("mcp-method", None),
+        ("mcp-name", Some("count")),
+        ("mcp-name", None),
+        ("mcp-protocol-version", Some("2025-11-25")),
+    ];
+    for (header, value) in mismatches {
+        let mut headers = client.request_headers(&body);
+        match value {
+            Some(value) => headers.insert(header, HeaderValue::from_static(value)),
+            None => headers.remove(header),
+        };
+        let reply = client.post_with(headers, &body).await;
+        assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{header}: {value:?}");
+        assert_eq!(reply.error_code(), Some(-32020), "{header}: {value:?}");
+    }
+
+    let unknown = client.request("resources/list", json!({})).await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND);
+    assert_eq!(unknown.error_code(), Some(-32601));
+
+    let mut no_meta = json!({ "jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": {} });
+    let reply = client
+        .post_with(client.request_headers(&no_meta), &no_meta)
+        .await;
+    assert_eq!(reply.status, StatusCode::BAD_REQUEST);
+    assert_eq!(reply.error_code(), Some(-32602));
+
+    no_meta["params"]["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": "2099-01-01",
+        "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    let mut headers = client.request_headers(&no_meta);
+    headers.insert(
+        "mcp-protocol-version",
+        HeaderValue::from_static("2099-01-01"),
+    );
+    let reply = client.post_with(headers, &no_meta).await;
+    assert_eq!(reply.status, StatusCode::BAD_REQUEST);
+    assert_eq!(reply.error_code(), Some(-32022));
+
+    assert_eq!(client.get().await.status(), StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(client.delete().await, StatusCode::METHOD_NOT_ALLOWED);
+}
+
+#[tokio::test]
+async fn a_listen_stream_carries_tool_list_changes_until_shutdown() {
+    let mut server = Running::start().await;
+    let mut client = server.client("2026-07-28");
+    let mut stream = client
+        .request_stream(
+            "subscriptions/listen",
+            json!({ "notifications": { "toolsListChanged": true } }),
+        )
+        .await;
+    let acknowledged = stream.next().await.expect("the acknowledgement");
+    assert_eq!(
+        acknowledged["method"],
+        "notifications/subscriptions/acknowledged"
+    );
+    let subscription =
+        acknowledged["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"].clone();
+
+    assert!(server.tools.disable("count"));
+    let changed = stream.next().await.expect("a change notification");
+    assert_eq!(changed["method"], "notifications/tools/list_changed");
+    assert_eq!(
+        changed["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        subscription
+    );
+
+    // Shutting down ends the stream with the request's result.
+    let _ = server.shutdown.take().expect("running").send(());
+    let result = stream.next().await.expect("the listen result");
+    assert_eq!(result["result"]["resultType"], "complete");
+    assert!(stream.ends_within(Duration::from_secs(5)).await);
+    server
+        .served
+        .await
+        .expect("joined")
+        .expect("a clean shutdown");
+}
+
+#[tokio::test]
+async fn closing_a_stateless_stream_cancels_its_call() {
+    let server = Running::start().await;
+    let mut client = server.client("2026-07-28");
+    let mut stream = client
+        .request_stream(
+            "tools/call",
+            json!({
+                "name": "count",
+                "arguments": { "steps": 1000 },
+                "_meta": { "progressToken": 1 },
+            }),
+        )
+        .await;
+    let first = stream.next().await.expect("progress");
+    assert_eq!(first["method"], "notifications/progress");
+    drop(stream);
+    // The server stays healthy, and the abandoned call does not hold up shutdown.
+    let again = client.request("tools/list", json!({})).await;
+    assert_eq!(again.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn a_session_stream_carries_tool_list_changes() {
+    let server = Running::start().await;
+    let mut client = server.client("2025-11-25");
+    client.initialize(json!({})).await;
+    let response = client.get().await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(client.get().await.status(), StatusCode::CONFLICT);
+    let mut stream = mcp_http_tests::EventStream::new(response, "2025-11-25");
+    assert!(server.tools.disable("slow"));
+    let changed = stream.next().await.expect("a change notification");
+    assert_eq!(changed["method"], "notifications/tools/list_changed");
+    assert_eq!(client.delete().await, StatusCode::OK);
+    assert!(stream.ends_within(Duration::from_secs(5)).await);
+}
+
+#[tokio::test]
+async fn shutdown_lets_calls_in_flight_finish() {
+    let mut server = Running::start().await;
+    let mut client = server.client("2025-11-25");
+    client.initialize(json!({})).await;
+    let mut stream = client
+        .request_stream("tools/call", json!({ "name": "slow", "arguments": {} }))
+        .await;
+    let started = stream.next().await.expect("the tool's log message");
+    assert_eq!(started["params"]["data"], "started");
+
+    let _ = server.shutdown.take().expect("running").send(());
+    let response = stream.next().await.expect("the call's response");
+    assert_eq!(response["result"]["content"][0]["text"], "finished");
+    assert_eq!(response["result"]["isError"], Value::Null);
+    server
+        .served
+        .await
+        .expect("joined")
+        .expect("a clean shutdown");
+    assert!(
+        tokio::net::TcpStream::connect(server.address)
+            .await
+            .is_err(),
+        "the listener is closed"
+    );
+}
+
+#[tokio::test]
+async fn the_authentication_hook_admits_requests_and_its_principal_reaches_tools() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a loopback port");
+    let address = listener.local_addr().expect("an address");
+    let resource = format!("http://{address}/mcp");
+    let http = Server::new("http-tests", "1.0.0")
+        .http()
+        .authenticate(|headers: &_| match bearer_token(headers)? {
+            "token-of-ada" => Ok(User("ada".to_owned())),
+            _ => Err(AuthRejection::invalid_token("unknown token")),
+        })
+        .protected_resource(ProtectedResource::new(
+            resource.clone(),
+            "https://auth.example.com",
+        ));
+    tokio::spawn(http.serve_on(listener));
+    let metadata_url = format!("http://{address}/.well-known/oauth-protected-resource/mcp");
+
+    let mut client = HttpClient::new(resource.clone(), "2026-07-28");
+    let body = client.request_body("tools/call", json!({ "name": "whoami", "arguments": {} }));
+    let anonymous = client.post_raw(client.request_headers(&body), &body).await;
+    assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        anonymous.headers()["www-authenticate"],
+        format!("Bearer resource_metadata=\"{metadata_url}\"").as_str()
+    );
+
+    let mut wrong = client.request_headers(&body);
+    wrong.insert("authorization", HeaderValue::from_static("Bearer nope"));
+    let refused = client.post_raw(wrong, &body).await;
+    assert_eq!(refused.status(), StatusCode::UNAUTHORIZED);
+    let challenge = refused.headers()["www-authenticate"]
+        .to_str()
+        .expect("ASCII");
+    assert!(challenge.contains("error=\"invalid_token\""), "{challenge}");
+
+    let metadata: Value = reqwest::get(&metadata_url)
+        .await
+        .expect("the metadata")
+        .json_body()
+        .await;
+    assert_eq!(metadata["resource"], resource.as_str());
+    assert_eq!(
+        metadata["authorization_servers"][0],
+        "https://auth.example.com"
+    );
+
+    let mut headers = client.request_headers(&body);
+    headers.insert(
+        "authorization",
+        HeaderValue::from_static("Bearer token-of-ada"),
+    );
+    let call = client.post_with(headers, &body).await;
+    assert_eq!(call.response()["result"]["content"][0]["text"], "ada");
+
+    // Over a session, each request's own credentials count.
+    let mut session = HttpClient::new(resource, "2025-11-25");
+    let mut headers = session.base_headers();
+    headers.insert(
+        "authorization",
+        HeaderValue::from_static("Bearer token-of-ada"),
+    );
+    let initialize = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": { "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "t", "version": "0" } },
+    });
+    let init = session.post_with(headers, &initialize).await;
+    assert_eq!(init.status, StatusCode::OK);
+    session.session = Some(
+        init.headers["mcp-session-id"]
+            .to_str()
+            .expect("ASCII")
+            .to_owned(),
+    );
+    let body = session.request_body("tools/call", json!({ "name": "whoami", "arguments": {} }));
+    let mut headers = session.request_headers(&body);
+    assert_eq!(
+        session.post_raw(headers.clone(), &body).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+    headers.insert(
+        "authorization",
+        HeaderValue::from_static("Bearer token-of-ada"),
+    );
+    let call = session.post_with(headers, &body).await;
+    assert_eq!(call.response()["result"]["content"][0]["text"], "ada");
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Run the official MCP conformance suite (@modelcontextprotocol/conformance, pinned in
+# node/package.json; every server scenario, `--suite all`) against the conformance fixture
+# server over Streamable HTTP, checked against the expected-failures baseline
+# interop/conformance-baseline.yml: exits non-zero on any failure not in the baseline, and on
+# any baseline entry that now passes.
+#
+#   interop/conformance_suite.sh PATH/TO/conformance
+#
+# Installs nothing: run interop/setup.sh first. The server listens on a free loopback port
+# and is stopped (SIGTERM) at the end; its log goes to stderr on failure.
+set -uo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+[ $# -eq 1 ] || { echo "usage: interop/conformance_suite.sh PATH/TO/conformance" >&2; exit 2; }
+server="$1"
+node22="$here/node/node_modules/node/bin/node"
+suite="$here/node/node_modules/@modelcontextprotocol/conformance/dist/index.js"
+[ -x "$node22" ] && [ -f "$suite" ] || {
+  echo "interop/conformance_suite.sh: the suite is not installed; run interop/setup.sh first" >&2
+  exit 2
+}
+
+port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+log="$(mktemp)"
+"$server" --http "127.0.0.1:$port" 2>"$log" &
+pid=$!
+trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -f "$log"' EXIT
+
+for _ in $(seq 1 100); do
+  (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+  kill -0 "$pid" 2>/dev/null || { echo "the server exited:" >&2; cat "$log" >&2; exit 1; }
+  sleep 0.1
+done
+
+echo "== conformance suite against http://127.0.0.1:$port/mcp"
+"$node22" "$suite" server --url "http://127.0.0.1:$port/mcp" --suite all \
+  --expected-failures "$here/conformance-baseline.yml" | grep -v '^Running client scenario'
+status=${PIPESTATUS[0]}
+if [ "$status" -ne 0 ]; then
+  echo "conformance suite: FAILED (server log follows)" >&2
+  cat "$log" >&2
+fi
+exit "$status"

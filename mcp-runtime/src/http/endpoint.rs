@@ -1,0 +1,497 @@
+//! The MCP endpoint: POST, GET and DELETE, for both protocol eras.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+use super::auth::AnyPrincipal;
+use super::guard::Guard;
+use super::sessions::{HttpSession, Sessions};
+use super::sse;
+use crate::connection::{Calls, Running};
+use crate::jsonrpc::{RpcError, UnknownId, code};
+use crate::outbox::Outbox;
+use crate::session::{Outcome, Reply, ServerCore, Session};
+use crate::version::ProtocolVersion;
+
+const SESSION_ID: &str = "mcp-session-id";
+const PROTOCOL_VERSION: &str = "mcp-protocol-version";
+const METHOD: &str = "mcp-method";
+const NAME: &str = "mcp-name";
+const PROTOCOL_VERSION_META: &str = "io.modelcontextprotocol/protocolVersion";
+/// 2026-07-28: a header that disagrees with the body, or is missing.
+const HEADER_MISMATCH: i64 = -32020;
+
+/// Everything the endpoint's handlers share.
+pub(crate) struct Endpoint {
+    core: Arc<ServerCore>,
+    guard: Guard,
+    sessions: Sessions,
+    running: Running,
+    /// Fires when shutdown begins: long-lived streams end, sessions end.
+    closing: CancellationToken,
+    /// Fires once calls in flight are answered: the listener may stop accepting.
+    pub stopping: CancellationToken,
+    /// Fires when shutdown is complete.
+    pub stopped: CancellationToken,
+}
+
+impl Endpoint {
+    pub fn new(core: Arc<ServerCore>, guard: Guard, session_idle_timeout: Duration) -> Self {
+        Endpoint {
+            core,
+            guard,
+            sessions: Sessions::new(session_idle_timeout),
+            running: Running::default(),
+            closing: CancellationToken::new(),
+            stopping: CancellationToken::new(),
+            stopped: CancellationToken::new(),
+        }
+    }
+
+    /// Graceful shutdown: new connections are refused, listen and session streams end,
+    /// calls in flight get `grace` to finish (then they are answered with an error), and
+    /// the connections close once their responses are written.
+    pub async fn shut_down(&self, grace: Duration) {
+        tracing::info!("shutting down: finishing calls in flight");
+        self.stopping.cancel();
+        self.closing.cancel();
+        self.sessions.disconnect_all();
+        self.running.finish(grace).await;
+        self.stopped.cancel();
+    }
+}
+
+pub(crate) fn router(path: &str, endpoint: Arc<Endpoint>, body_limit: usize) -> Router {
+    let mut router = Router::new().route(
+        path,
+        post(post_message).get(open_stream).delete(end_session),
+    );
+    if let Some(resource) = &endpoint.guard.resource {
+        let document = resource.document();
+        for metadata_path in resource.paths() {
+            let document = document.clone();
+            router = router.route(
+                &metadata_path,
+                get(move || async move { json_response(StatusCode::OK, &document) }),
+            );
+        }
+    }
+    router
+        .layer(DefaultBodyLimit::max(body_limit))
+        .with_state(endpoint)
+}
+
+/// A JSON-RPC error response without an id, with an HTTP status.
+pub(crate) fn error_response(status: StatusCode, error: &RpcError) -> Response {
+    let body = crate::jsonrpc::failure(None, error, UnknownId::Omit);
+    json_response(status, &body)
+}
+
+/// A JSON-RPC error answering `message` (its id echoed when it has one), with an HTTP
+/// status: for requests refused before the protocol sees them.
+fn refusal(status: StatusCode, error: &RpcError, message: &Value) -> Response {
+    let id = message
+        .get("id")
+        .filter(|id| id.is_string() || id.is_i64() || id.is_u64());
+    let body = crate::jsonrpc::failure(id, error, UnknownId::Omit);
+    json_response(status, &body)
+}
+
+fn json_response(status: StatusCode, body: &Value) -> Response {
+    let body = serde_json::to_vec(body).expect("a JSON value always serializes");
+    (
+        status,
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        body,
+    )
+        .into_response()
+}
+
+fn bad_request(code: i64, message: impl Into<String>) -> Response {
+    error_response(StatusCode::BAD_REQUEST, &RpcError::new(code, message))
+}
+
+fn header_text<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers.get(name).and_then(|value| value.to_str().ok())
+}
+
+fn accepts_event_stream(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .any(|accept| accept.contains("text/event-stream") || accept.contains("*/*"))
+}
+
+/// Whether this request speaks the stateless revision: its header or its `_meta` says so.
+fn is_stateless(headers: &HeaderMap, message: &Value) -> bool {
+    let named_in_meta = message
+        .pointer("/params/_meta")
+        .and_then(Value::as_object)
+        .is_some_and(|meta| meta.contains_key(PROTOCOL_VERSION_META));
+    named_in_meta
+        || header_text(headers, PROTOCOL_VERSION)
+            .and_then(ProtocolVersion::parse)
+            .is_some_and(ProtocolVersion::is_stateless)
+}
+
+async fn post_message(
+    State(endpoint): State<Arc<Endpoint>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let principal = match endpoint.guard.admit(&headers) {
+        Ok(principal) => principal,
+        Err(refused) => return *refused,
+    };
+    let message: Value = match serde_json::from_slice(&body) {
+        Ok(message) => message,
+        Err(error) => {
+            return bad_request(code::PARSE_ERROR, format!("Parse error: {error}."));
+        }
+    };
+    if is_stateless(&headers, &message) {
+        post_stateless(&endpoint, &headers, message, principal).await
+    } else {
+        post_handshake(&endpoint, &headers, message, principal).await
+    }
+}
+
+/// 2026-07-28: a request that stands alone, served by a session that lives as long as it.
+async fn post_stateless(
+    endpoint: &Endpoint,
+    headers: &HeaderMap,
+    message: Value,
+    principal: Option<AnyPrincipal>,
+) -> Response {
+    if let Err(refused) = check_stateless_headers(headers, &message) {
+        return refused;
+    }
+    let mut session = Session::new(Arc::clone(&endpoint.core), endpoint.closing.clone());
+    session.set_principal(principal);
+    let (outbox, queued) = Outbox::channel();
+    let outcome = session.handle_json(message, &outbox);
+    let calls = Calls::new(endpoint.running.clone());
+    match outcome {
+        Outcome::Nothing | Outcome::Cancel(_) => StatusCode::ACCEPTED.into_response(),
+        Outcome::Reply(Reply::Ready(response)) => {
+            json_response(stateless_status(&response), &response)
+        }
+        Outcome::Reply(reply @ Reply::Pending { .. }) => {
+            let Reply::Pending { id, .. } = &reply else {
+                unreachable!("matched as pending")
+            };
+            // Closing the stream cancels the request.
+            let cancel = {
+                let (calls, outbox, id) = (calls.clone(), outbox.clone(), id.clone());
+                async move {
+                    outbox.closed().await;
+                    calls.cancel(&id);
+                }
+            };
+            calls.spawn(reply, outbox, session.unknown_id(), true);
+            tokio::spawn(cancel);
+            respond_later(headers, queued, StatusCode::OK).await
+        }
+        Outcome::Batch(_) => bad_request(
+            code::INVALID_REQUEST,
+            "Invalid request: JSON-RPC batches are not part of protocol revision 2026-07-28.",
+        ),
+    }
+}
+
+/// The HTTP status of a 2026-07-28 response, from its error code.
+fn stateless_status(response: &Value) -> StatusCode {
+    match response.pointer("/error/code").and_then(Value::as_i64) {
+        None => StatusCode::OK,
+        Some(code::METHOD_NOT_FOUND) => StatusCode::NOT_FOUND,
+        Some(code::INTERNAL_ERROR) => StatusCode::INTERNAL_SERVER_ERROR,
+        Some(_) => StatusCode::BAD_REQUEST,
+    }
+}
+
+/// 2026-07-28: the routing headers must repeat what the body says (-32020 otherwise), so
+/// proxies and load balancers can route on them without reading the body.
+#[allow(clippy::result_large_err)]
+fn check_stateless_headers(headers: &HeaderMap, message: &Value) -> Result<(), Response> {
+    if message.is_array() {
+        return Err(bad_request(
+            code::INVALID_REQUEST,
+            "Invalid request: JSON-RPC batches are not part of protocol revision 2026-07-28.",
+        ));
+    }
+    let Some(method) = message.get("method").and_then(Value::as_str) else {
+        // Responses are never sent to a 2026-07-28 server; the session answers -32600.
+        return Ok(());
+    };
+    let meta_version = message
+        .pointer("/params/_meta")
+        .and_then(|meta| meta.get(PROTOCOL_VERSION_META))
+        .and_then(Value::as_str);
+    let Some(meta_version) = meta_version else {
+        return Err(refusal(
+            StatusCode::BAD_REQUEST,
+            &RpcError::invalid_params(format!(
+                "Invalid params: params._meta[\"{PROTOCOL_VERSION_META}\"] is required with MCP-Protocol-Version 2026-07-28."
+            )),
+            message,
+        ));
+    };
+    let expect = |header: &str, wanted: &str| -> Result<(), Response> {
+        match header_text(headers, header) {
+            Some(sent) if sent == wanted => Ok(()),
+            Some(sent) => Err(refusal(
+                StatusCode::BAD_REQUEST,
+                &RpcError::new(
+                    HEADER_MISMATCH,
+                    format!(
+                        "Header mismatch: the {header} header says `{sent}`, the body `{wanted}`."
+                    ),
+                ),
+                message,
+            )),
+            None => Err(refusal(
+                StatusCode::BAD_REQUEST,
+                &RpcError::new(
+                    HEADER_MISMATCH,
+                    format!(
+                        "Header mismatch: the {header} header is required (the body says `{wanted}`)."
+                    ),
+                ),
+                message,
+            )),
+        }
+    };
+    expect(PROTOCOL_VERSION, meta_version)?;
+    expect(METHOD, method)?;
+    let named = match method {
+        "tools/call" | "prompts/get" => message.pointer("/params/name"),
+        "resources/read" => message.pointer("/params/uri"),
+        _ => None,
+    };
+    if let Some(name) = named.and_then(Value::as_str) {
+        expect(NAME, name)?;
+    }
+    Ok(())
+}
+
+/// 2025-03-26 … 2025-11-25: `initialize` opens a session; everything else belongs to one.
+async fn post_handshake(
+    endpoint: &Endpoint,
+    headers: &HeaderMap,
+    message: Value,
+    principal: Option<AnyPrincipal>,
+) -> Response {
+    if message.get("method").and_then(Value::as_str) == Some("initialize") {
+        return initialize(endpoint, message);
+    }
+    let session = match find_session(endpoint, headers) {
+        Ok(session) => session,
+        Err((status, error)) => return refusal(status, &error, &message),
+    };
+    if let Some(version) = header_text(headers, PROTOCOL_VERSION)
+        && ProtocolVersion::parse(version).is_none_or(ProtocolVersion::is_stateless)
+    {
+        let error = RpcError::new(
+            code::INVALID_REQUEST,
+            format!("Invalid request: unsupported MCP-Protocol-Version header `{version}`."),
+        );
+        return refusal(StatusCode::BAD_REQUEST, &error, &message);
+    }
+    let (outbox, queued) = Outbox::channel();
+    let (outcome, unknown_id) = {
+        let mut protocol = session.protocol.lock().expect("session poisoned");
+        // Each request carries its own credentials; its tools see who sent this one.
+        protocol.set_principal(principal);
+        (
+            protocol.handle_json(message, &outbox),
+            protocol.unknown_id(),
+        )
+    };
+    match outcome {
+        Outcome::Nothing => StatusCode::ACCEPTED.into_response(),
+        Outcome::Cancel(id) => {
+            session.calls.cancel(&id);
+            StatusCode::ACCEPTED.into_response()
+        }
+        Outcome::Reply(Reply::Ready(response)) => {
+            let status = if response.get("error").is_some() && response.get("id").is_none() {
+                StatusCode::BAD_REQUEST
+            } else {
+                StatusCode::OK
+            };
+            json_response(status, &response)
+        }
+        Outcome::Reply(reply) => {
+            session.calls.spawn(reply, outbox, unknown_id, true);
+            respond_later(headers, queued, StatusCode::OK).await
+        }
+        Outcome::Batch(replies) => {
+            session.calls.spawn_batch(replies, outbox, unknown_id, true);
+            respond_later(headers, queued, StatusCode::OK).await
+        }
+    }
+}
+
+/// Answers `initialize` and, when it succeeds, opens a session under a new id.
+fn initialize(endpoint: &Endpoint, message: Value) -> Response {
+    let session = endpoint
+        .sessions
+        .create(&endpoint.core, &endpoint.closing, &endpoint.running);
+    let (outbox, _queued) = Outbox::channel();
+    let outcome = session
+        .protocol
+        .lock()
+        .expect("session poisoned")
+        .handle_json(message, &outbox);
+    let Outcome::Reply(Reply::Ready(response)) = outcome else {
+        unreachable!("`initialize` is always answered at once")
+    };
+    if response.get("result").is_none() {
+        return json_response(StatusCode::BAD_REQUEST, &response);
+    }
+    let id = endpoint.sessions.register(&session, &endpoint.core);
+    let mut answer = json_response(StatusCode::OK, &response);
+    answer.headers_mut().insert(
+        SESSION_ID,
+        HeaderValue::from_str(&id).expect("a hex session id is a valid header value"),
+    );
+    answer
+}
+
+/// The session a request names: 400 without the header, 404 for an unknown (ended or
+/// expired) session.
+fn find_session(
+    endpoint: &Endpoint,
+    headers: &HeaderMap,
+) -> Result<Arc<HttpSession>, (StatusCode, RpcError)> {
+    let Some(id) = header_text(headers, SESSION_ID) else {
+        return Err((
+            StatusCode::BAD_REQUEST,
+            RpcError::new(
+                code::INVALID_REQUEST,
+                "Invalid request: the Mcp-Session-Id header is required (send `initialize` first to get one).",
+            ),
+        ));
+    };
+    endpoint.sessions.get(id).ok_or_else(|| {
+        (
+            StatusCode::NOT_FOUND,
+            RpcError::new(
+                code::INVALID_REQUEST,
+                "Invalid request: no such session (it ended or expired); send `initialize` to start a new one.",
+            ),
+        )
+    })
+}
+
+/// The response to a request answered later: its SSE stream, or, for a client that does
+/// not accept SSE, the response alone as JSON once it is ready.
+async fn respond_later(
+    headers: &HeaderMap,
+    queued: tokio::sync::mpsc::UnboundedReceiver<Vec<u8>>,
+    status: StatusCode,
+) -> Response {
+    if accepts_event_stream(headers) {
+        return sse::response(queued, None);
+    }
+    match sse::last_message(queued).await {
+        Some(line) => {
+            let mut response = (status, line).into_response();
+            response.headers_mut().insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            );
+            response
+        }
+        None => StatusCode::ACCEPTED.into_response(),
+    }
+}
+
+fn method_not_allowed(message: &str) -> Response {
+    let mut response = error_response(
+        StatusCode::METHOD_NOT_ALLOWED,
+        &RpcError::new(code::INVALID_REQUEST, message),
+    );
+    response
+        .headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static("GET, POST, DELETE"));
+    response
+}
+
+fn speaks_stateless(headers: &HeaderMap) -> bool {
+    is_stateless(headers, &Value::Null)
+}
+
+/// GET: the session's standalone stream (tool list changes). 2026-07-28 has none.
+async fn open_stream(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap) -> Response {
+    if let Err(refused) = endpoint.guard.admit(&headers) {
+        return *refused;
+    }
+    if speaks_stateless(&headers) || header_text(&headers, SESSION_ID).is_none() {
+        return method_not_allowed(
+            "Method not allowed: GET opens the stream of a session; without a session (or under 2026-07-28) there is none.",
+        );
+    }
+    if !accepts_event_stream(&headers) {
+        return error_response(
+            StatusCode::NOT_ACCEPTABLE,
+            &RpcError::new(
+                code::INVALID_REQUEST,
+                "Not acceptable: the stream is text/event-stream.",
+            ),
+        );
+    }
+    let session = match find_session(&endpoint, &headers) {
+        Ok(session) => session,
+        Err((status, error)) => return error_response(status, &error),
+    };
+    match session.open_standalone() {
+        Some(queued) => sse::response(queued, Some(session.ended.clone())),
+        None => error_response(
+            StatusCode::CONFLICT,
+            &RpcError::new(
+                code::INVALID_REQUEST,
+                "Conflict: this session's stream is already open.",
+            ),
+        ),
+    }
+}
+
+/// DELETE: ends a session; its calls in flight are cancelled.
+async fn end_session(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap) -> Response {
+    if let Err(refused) = endpoint.guard.admit(&headers) {
+        return *refused;
+    }
+    if speaks_stateless(&headers) {
+        return method_not_allowed(
+            "Method not allowed: protocol revision 2026-07-28 has no sessions to end.",
+        );
+    }
+    let Some(id) = header_text(&headers, SESSION_ID) else {
+        return bad_request(
+            code::INVALID_REQUEST,
+            "Invalid request: the Mcp-Session-Id header names the session to end.",
+        );
+    };
+    if endpoint.sessions.remove(id) {
+        StatusCode::OK.into_response()
+    } else {
+        error_response(
+            StatusCode::NOT_FOUND,
+            &RpcError::new(code::INVALID_REQUEST, "Invalid request: no such session."),
+        )
+    }
+}

@@ -1,0 +1,171 @@
+//! What every request must pass before the protocol sees it: `Host` and `Origin`
+//! allow-lists, so a web page cannot reach a local server through DNS rebinding.
+
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::Response;
+
+use super::auth::{AnyPrincipal, Authenticator, ProtectedResource};
+use super::endpoint::error_response;
+use crate::jsonrpc::{RpcError, code};
+
+/// The names a local server is reached under.
+const LOCAL_HOSTS: [&str; 4] = ["localhost", "127.0.0.1", "[::1]", "::1"];
+
+#[derive(Clone)]
+pub(crate) struct Guard {
+    /// Accepted `Host` names (without port); `None` accepts any.
+    hosts: Option<Vec<String>>,
+    /// Accepted browser origins besides local ones, exactly as browsers send them.
+    origins: Vec<String>,
+    authenticator: Option<Authenticator>,
+    /// OAuth resource-server mode: the metadata 401 challenges point to.
+    pub resource: Option<ProtectedResource>,
+}
+
+impl Default for Guard {
+    fn default() -> Self {
+        Guard {
+            hosts: Some(LOCAL_HOSTS.iter().map(|host| (*host).to_owned()).collect()),
+            origins: Vec::new(),
+            authenticator: None,
+            resource: None,
+        }
+    }
+}
+
+impl Guard {
+    pub fn allow_host(&mut self, host: String) {
+        if let Some(hosts) = &mut self.hosts {
+            hosts.push(host.to_ascii_lowercase());
+        }
+    }
+
+    pub fn allow_any_host(&mut self) {
+        self.hosts = None;
+    }
+
+    pub fn allow_origin(&mut self, origin: String) {
+        self.origins
+            .push(origin.trim_end_matches('/').to_ascii_lowercase());
+    }
+
+    pub fn authenticate(&mut self, authenticator: Authenticator) {
+        self.authenticator = Some(authenticator);
+    }
+
+    pub fn protected_resource(&mut self, resource: ProtectedResource) {
+        self.resource = Some(resource);
+    }
+
+    /// Checks the request: `Host`/`Origin` first, then credentials. The verified principal
+    /// (if a hook is set), or the response that refuses the request.
+    pub fn admit(&self, headers: &HeaderMap) -> Result<Option<AnyPrincipal>, Box<Response>> {
+        if let Some(refused) = self.refusal(headers) {
+            return Err(Box::new(refused));
+        }
+        let Some(authenticator) = &self.authenticator else {
+            return Ok(None);
+        };
+        authenticator(headers).map(Some).map_err(|rejection| {
+            let metadata = self.resource.as_ref().map(ProtectedResource::url);
+            Box::new(rejection.into_response(metadata.as_deref()))
+        })
+    }
+
+    /// The response that refuses the request, or `None` when it may proceed.
+    pub fn refusal(&self, headers: &HeaderMap) -> Option<Response> {
+        if let (Some(hosts), Some(host)) = (&self.hosts, headers.get(header::HOST)) {
+            let host = host.to_str().unwrap_or_default().to_ascii_lowercase();
+            if !hosts.iter().any(|allowed| *allowed == host_name(&host)) {
+                return Some(forbidden(format!(
+                    "Forbidden: the Host header `{host}` is not one this server answers to."
+                )));
+            }
+        }
+        if let Some(origin) = headers.get(header::ORIGIN) {
+            let origin = origin.to_str().unwrap_or_default().to_ascii_lowercase();
+            let local = origin.split_once("://").is_some_and(|(scheme, rest)| {
+                matches!(scheme, "http" | "https") && LOCAL_HOSTS.contains(&host_name(rest))
+            });
+            if !local && !self.origins.contains(&origin) {
+                return Some(forbidden(format!(
+                    "Forbidden: requests from origin `{origin}` are not allowed."
+                )));
+            }
+        }
+        None
+    }
+}
+
+/// The host name of `host[:port]` (IPv6 addresses keep their brackets).
+fn host_name(authority: &str) -> &str {
+    let authority = authority.split('/').next().unwrap_or_default();
+    if authority.starts_with('[') {
+        return authority
+            .find(']')
+            .map_or(authority, |end| &authority[..=end]);
+    }
+    authority
+        .rsplit_once(':')
+        .map_or(authority, |(name, _port)| name)
+}
+
+fn forbidden(message: String) -> Response {
+    error_response(
+        StatusCode::FORBIDDEN,
+        &RpcError::new(code::INVALID_REQUEST, message),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(header::HeaderName, &str)]) -> HeaderMap {
+        pairs
+            .iter()
+            .map(|(name, value)| (name.clone(), value.parse().expect("a header value")))
+            .collect()
+    }
+
+    #[test]
+    fn local_hosts_and_origins_pass_and_others_are_refused() {
+        let guard = Guard::default();
+        for host in ["localhost:8080", "127.0.0.1", "[::1]:3000"] {
+            assert!(
+                guard.refusal(&headers(&[(header::HOST, host)])).is_none(),
+                "{host}"
+            );
+        }
+        let evil = headers(&[(header::HOST, "evil.example.com")]);
+        assert_eq!(
+            guard.refusal(&evil).expect("refused").status(),
+            StatusCode::FORBIDDEN
+        );
+        let evil_origin = headers(&[
+            (header::HOST, "localhost:1"),
+            (header::ORIGIN, "http://evil.example.com"),
+        ]);
+        assert!(guard.refusal(&evil_origin).is_some());
+        let local_origin = headers(&[(header::ORIGIN, "http://localhost:5173")]);
+        assert!(guard.refusal(&local_origin).is_none());
+    }
+
+    #[test]
+    fn configured_hosts_and_origins_pass() {
+        let mut guard = Guard::default();
+        guard.allow_host("mcp.example.com".into());
+        guard.allow_origin("https://app.example.com/".into());
+        let request = headers(&[
+            (header::HOST, "mcp.example.com:443"),
+            (header::ORIGIN, "https://app.example.com"),
+        ]);
+        assert!(guard.refusal(&request).is_none());
+        guard.allow_any_host();
+        assert!(
+            guard
+                .refusal(&headers(&[(header::HOST, "anything")]))
+                .is_none()
+        );
+    }
+}

@@ -1,0 +1,205 @@
+//! The Streamable HTTP transport (feature `http`): the same tools, served to remote clients.
+//!
+//! One endpoint (`/mcp` by default) speaks both protocol eras:
+//!
+//! - **2025-03-26 … 2025-11-25** (handshake): `initialize` mints an `Mcp-Session-Id`; later
+//!   POSTs carry it. A POST holding only notifications or responses is answered `202`; a
+//!   request is answered with JSON when its answer is ready at once, and with an SSE stream
+//!   otherwise (every `tools/call` that runs a tool): the call's progress, log messages and
+//!   requests to the client travel on that stream, and its response ends it. GET opens the
+//!   session's own stream (tool list changes); DELETE ends the session.
+//! - **2026-07-28** (stateless): no session; every POST stands alone, so any instance
+//!   behind a load balancer can serve it. The `MCP-Protocol-Version`, `Mcp-Method` and
+//!   `Mcp-Name` headers must agree with the body. Closing a response stream cancels its
+//!   request; `subscriptions/listen` is a long-lived stream. GET and DELETE are `405`.
+//!
+//! Every request first passes the guard: `Host` and `Origin` allow-lists (DNS-rebinding
+//! protection), then the optional authentication hook.
+
+mod auth;
+mod endpoint;
+mod guard;
+mod sessions;
+mod sse;
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::net::{TcpListener, ToSocketAddrs};
+
+pub use auth::{AuthRejection, Authenticate, ProtectedResource, bearer_token};
+
+use crate::error::Error;
+use crate::server::Server;
+use endpoint::Endpoint;
+use guard::Guard;
+
+/// The default path of the MCP endpoint.
+pub const DEFAULT_ENDPOINT: &str = "/mcp";
+/// Default time an HTTP session may stay unused before it expires (then its id answers 404).
+pub const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(30 * 60);
+
+/// A [`Server`] configured for Streamable HTTP: made by [`Server::http`].
+///
+/// ```no_run
+/// # async fn run() -> Result<(), mcp_runtime::Error> {
+/// mcp_runtime::Server::new("calculator", "1.0.0")
+///     .http()
+///     .allow_host("mcp.example.com")
+///     .serve("127.0.0.1:8080")
+///     .await
+/// # }
+/// ```
+#[must_use = "an HTTP server does nothing until you call `serve(addr).await` or `router()`"]
+pub struct HttpServer {
+    server: Server,
+    endpoint: String,
+    guard: Guard,
+    session_idle_timeout: Duration,
+    shutdown: Option<std::pin::Pin<Box<dyn Future<Output = ()> + Send>>>,
+}
+
+impl Server {
+    /// Configures this server for Streamable HTTP (feature `http`); see [`HttpServer`].
+    pub fn http(self) -> HttpServer {
+        HttpServer {
+            server: self,
+            endpoint: DEFAULT_ENDPOINT.to_owned(),
+            guard: Guard::default(),
+            session_idle_timeout: DEFAULT_SESSION_IDLE_TIMEOUT,
+            shutdown: None,
+        }
+    }
+
+    /// Serves Streamable HTTP on `addr` (e.g. `"127.0.0.1:8080"`) with the default
+    /// settings, until SIGINT or SIGTERM: `self.http().serve(addr)`.
+    pub async fn serve_http(self, addr: impl ToSocketAddrs) -> Result<(), Error> {
+        self.http().serve(addr).await
+    }
+}
+
+impl HttpServer {
+    /// The path of the MCP endpoint (default [`DEFAULT_ENDPOINT`]).
+    pub fn endpoint(mut self, path: impl Into<String>) -> Self {
+        self.endpoint = path.into();
+        self
+    }
+
+    /// Accepts requests whose `Host` header names `host` (a name or address, without port).
+    /// By default only `localhost`, `127.0.0.1` and `[::1]` are accepted, which protects a
+    /// local server from DNS rebinding; a server reached under another name must list it.
+    pub fn allow_host(mut self, host: impl Into<String>) -> Self {
+        self.guard.allow_host(host.into());
+        self
+    }
+
+    /// Accepts any `Host` header (e.g. behind a proxy that checks it). `Origin` is still
+    /// checked.
+    pub fn allow_any_host(mut self) -> Self {
+        self.guard.allow_any_host();
+        self
+    }
+
+    /// Accepts requests from browser pages of this origin (e.g. `https://app.example.com`).
+    /// Requests without an `Origin` header (non-browser clients) and from local origins
+    /// (`http://localhost:*` and the like) are always accepted; any other origin is refused
+    /// with `403`.
+    pub fn allow_origin(mut self, origin: impl Into<String>) -> Self {
+        self.guard.allow_origin(origin.into());
+        self
+    }
+
+    /// Checks every request with `authenticate` (after `Host`/`Origin`): a rejection is
+    /// answered `401` with a `WWW-Authenticate: Bearer` challenge (or `403` for
+    /// [`AuthRejection::insufficient_scope`]), and the principal it returns reaches tools
+    /// through the [`Principal`](crate::Principal) extractor.
+    pub fn authenticate(mut self, authenticate: impl Authenticate) -> Self {
+        self.guard.authenticate(auth::erase(authenticate));
+        self
+    }
+
+    /// OAuth 2.1 resource-server mode: serves `metadata` at
+    /// `/.well-known/oauth-protected-resource` (and under the resource's path, as RFC 9728
+    /// places it), and points every `401` challenge there with
+    /// `WWW-Authenticate: Bearer resource_metadata="…"`. Pair it with
+    /// [`authenticate`](HttpServer::authenticate), which verifies the tokens.
+    pub fn protected_resource(mut self, metadata: ProtectedResource) -> Self {
+        self.guard.protected_resource(metadata);
+        self
+    }
+
+    /// How long a handshake-era session may stay unused before it expires (default
+    /// [`DEFAULT_SESSION_IDLE_TIMEOUT`]).
+    pub fn session_idle_timeout(mut self, idle: Duration) -> Self {
+        self.session_idle_timeout = idle;
+        self
+    }
+
+    /// Starts a graceful shutdown when `signal` resolves: long-lived streams (listen
+    /// streams, session streams) end, and calls in flight get the server's
+    /// [shutdown grace](Server::shutdown_grace) to finish. [`serve`](HttpServer::serve)
+    /// uses SIGINT/SIGTERM unless this is set; an embedding application passes the signal
+    /// it also gives `axum::serve(..).with_graceful_shutdown`.
+    pub fn shutdown_on(mut self, signal: impl Future<Output = ()> + Send + 'static) -> Self {
+        self.shutdown = Some(Box::pin(signal));
+        self
+    }
+
+    /// The MCP endpoint as an [`axum::Router`], to merge into an application (it answers
+    /// on [`endpoint`](HttpServer::endpoint) and, in resource-server mode, on the
+    /// protected-resource metadata path).
+    pub fn router(self) -> Result<axum::Router, Error> {
+        Ok(self.build()?.0)
+    }
+
+    /// Binds `addr` and serves until the shutdown signal (SIGINT/SIGTERM by default): then
+    /// the listener stops accepting, calls in flight finish (or are answered with an error
+    /// after the grace period), and this returns.
+    pub async fn serve(self, addr: impl ToSocketAddrs) -> Result<(), Error> {
+        crate::server::install_stderr_logging(self.server.forwards_tracing());
+        let listener = TcpListener::bind(addr).await?;
+        self.serve_on(listener).await
+    }
+
+    /// Like [`serve`](HttpServer::serve), on a listener already bound (e.g. to port 0).
+    pub async fn serve_on(mut self, listener: TcpListener) -> Result<(), Error> {
+        if self.shutdown.is_none() {
+            self.shutdown = Some(Box::pin(crate::server::termination_signal()));
+        }
+        if let Ok(address) = listener.local_addr() {
+            tracing::info!(%address, endpoint = %self.endpoint, "serving MCP over HTTP");
+        }
+        let (router, endpoint) = self.build()?;
+        let stop_accepting = endpoint.stopping.clone();
+        axum::serve(listener, router)
+            .with_graceful_shutdown(async move { stop_accepting.cancelled().await })
+            .await?;
+        // Streams were ended and calls answered before the connections could close.
+        endpoint.stopped.cancelled().await;
+        Ok(())
+    }
+
+    fn build(self) -> Result<(axum::Router, Arc<Endpoint>), Error> {
+        let HttpServer {
+            server,
+            endpoint: path,
+            guard,
+            session_idle_timeout,
+            shutdown,
+        } = self;
+        let limit = server.max_message_size_limit();
+        let grace = server.shutdown_grace_period();
+        let core = server.into_core()?;
+        let endpoint = Arc::new(Endpoint::new(core, guard, session_idle_timeout));
+        if let Some(signal) = shutdown {
+            let endpoint = Arc::clone(&endpoint);
+            tokio::spawn(async move {
+                signal.await;
+                endpoint.shut_down(grace).await;
+            });
+        }
+        let router = endpoint::router(&path, Arc::clone(&endpoint), limit);
+        Ok((router, endpoint))
+    }
+}

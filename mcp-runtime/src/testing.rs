@@ -1,0 +1,500 @@
+//! Test your server in-process: a client connected to a [`Server`] through an in-memory
+//! pipe, and checked-in snapshots of its tool contract. (Cargo feature `testing`.)
+//!
+//! [`TestClient`] speaks real JSON-RPC lines into [`Server::serve_io`], so a test covers
+//! the same path a remote client takes — framing, the session, argument validation, result
+//! shaping for the revision in use — without spawning a process.
+//!
+//! ```standalone_crate
+//! use mcp_runtime::testing::TestClient;
+//! use mcp_runtime::{Server, mcp_tool};
+//! use serde_json::json;
+//!
+//! /// Add two integers.
+//! #[mcp_tool]
+//! async fn add(a: i64, b: i64) -> i64 {
+//!     a + b
+//! }
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() {
+//! let client = TestClient::connect(Server::new("calculator", "1.0.0")).await.unwrap();
+//! let result = client.call_tool("add", json!({ "a": 2, "b": 3 })).await.unwrap();
+//! assert_eq!(result.text(), "5");
+//!
+//! let bad = client.call_tool("add", json!({ "a": "two" })).await.unwrap();
+//! assert!(bad.is_error);
+//! # }
+//! ```
+//!
+//! Add it to your tests with
+//! `mcp-runtime = { version = "0.1", features = ["testing"] }` under `[dev-dependencies]`.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::path::Path;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+
+use crate::client::{self, ClientCore, Handler, Introduction, Observer};
+pub use crate::client::{Notification, Progress, ResponseError, Tool, ToolResult};
+use crate::server::Server;
+use crate::version::ProtocolVersion;
+
+/// Set to `overwrite` to write snapshots instead of comparing them.
+pub const SNAPSHOTS_ENV: &str = "MCP_SNAPSHOTS";
+
+/// A client connected to a [`Server`] in the same process.
+///
+/// [`connect`](TestClient::connect) performs the handshake of 2025-11-25;
+/// [`builder`](TestClient::builder) picks another revision (2026-07-28 sends its `_meta`
+/// with every request instead), declares capabilities and answers the server's own
+/// requests (`roots/list`, `sampling/createMessage`, `elicitation/create`).
+pub struct TestClient {
+    core: ClientCore,
+}
+
+/// Configures a [`TestClient`] before it connects.
+///
+/// ```
+/// use mcp_runtime::testing::TestClient;
+/// use mcp_runtime::{ProtocolVersion, Server};
+/// use serde_json::json;
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let client = TestClient::builder()
+///     .revision(ProtocolVersion::V2026_07_28)
+///     .on_request("roots/list", |_params| async {
+///         Ok(json!({ "roots": [{ "uri": "file:///tmp" }] }))
+///     })
+///     .connect(Server::new("demo", "1.0.0"))
+///     .await
+///     .unwrap();
+/// assert_eq!(client.revision(), ProtocolVersion::V2026_07_28);
+/// # }
+/// ```
+#[must_use = "a builder does nothing until you call `connect(server).await`"]
+pub struct TestClientBuilder {
+    revision: ProtocolVersion,
+    capabilities: serde_json::Map<String, Value>,
+    client_info: Value,
+    handlers: HashMap<String, Handler>,
+    observer: Option<Observer>,
+}
+
+impl TestClientBuilder {
+    /// The revision to speak (default 2025-11-25). A handshake revision sends `initialize`;
+    /// 2026-07-28 sends `_meta` with each request.
+    pub fn revision(mut self, revision: ProtocolVersion) -> Self {
+        self.revision = revision;
+        self
+    }
+
+    /// Declares a client capability, e.g. `capability("elicitation", json!({}))`.
+    /// Registering a handler with [`on_request`](Self::on_request) declares the matching
+    /// capability already.
+    pub fn capability(mut self, name: &str, value: Value) -> Self {
+        self.capabilities.insert(name.to_owned(), value);
+        self
+    }
+
+    /// The `clientInfo` to send (default `{"name": "mcp-runtime-test-client", ...}`).
+    pub fn client_info(mut self, info: Value) -> Self {
+        self.client_info = info;
+        self
+    }
+
+    /// Answers the server's requests with this `method`: the handler gets their params and
+    /// returns the result (or an error response). Declares the matching capability for
+    /// `roots/list`, `sampling/createMessage` and `elicitation/create`.
+    pub fn on_request<F, Fut>(mut self, method: &str, handler: F) -> Self
+    where
+        F: Fn(Value) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Value, ResponseError>> + Send + 'static,
+    {
+        if let Some(capability) = capability_for(method) {
+            self.capabilities
+                .entry(capability)
+                .or_insert_with(|| json!({}));
+        }
+        self.handlers
+            .insert(method.to_owned(), client::handler(handler));
+        self
+    }
+
+    /// Calls `observer` with every message the server sends, before the client handles it
+    /// — e.g. to check each one against the protocol's schema.
+    pub fn observe(mut self, observer: impl Fn(&Value) + Send + Sync + 'static) -> Self {
+        self.observer = Some(Arc::new(observer));
+        self
+    }
+
+    /// Starts the server on an in-memory pipe and introduces the client. Fails if the
+    /// server does not start (e.g. a missing `State<T>`) or refuses the handshake.
+    pub async fn connect(self, server: Server) -> Result<TestClient, ResponseError> {
+        let introduction = Introduction {
+            revision: self.revision,
+            capabilities: Value::Object(self.capabilities),
+            client_info: self.client_info,
+        };
+        let core = ClientCore::connect(server, introduction, self.handlers, self.observer).await?;
+        Ok(TestClient { core })
+    }
+}
+
+fn capability_for(method: &str) -> Option<String> {
+    let capability = match method {
+        "roots/list" => "roots",
+        "sampling/createMessage" => "sampling",
+        "elicitation/create" => "elicitation",
+        _ => return None,
+    };
+    Some(capability.to_owned())
+}
+
+/// A `tools/call` sent and not answered yet (see [`TestClient::start_call`]).
+pub struct PendingCall<F> {
+    id: Value,
+    answer: F,
+}
+
+impl<F: Future<Output = Result<ToolResult, ResponseError>>> PendingCall<F> {
+    /// The request's JSON-RPC id, as [`TestClient::cancel`] needs it.
+    pub fn id(&self) -> &Value {
+        &self.id
+    }
+
+    /// Waits for the answer. (A cancelled call is never answered: wrap this in
+    /// `tokio::time::timeout` to check that.)
+    pub async fn result(self) -> Result<ToolResult, ResponseError> {
+        self.answer.await
+    }
+}
+
+impl TestClient {
+    /// Connects to `server` speaking 2025-11-25.
+    pub async fn connect(server: Server) -> Result<TestClient, ResponseError> {
+        TestClient::builder().connect(server).await
+    }
+
+    /// A client to configure before it connects.
+    pub fn builder() -> TestClientBuilder {
+        TestClientBuilder {
+            revision: ProtocolVersion::LATEST_HANDSHAKE,
+            capabilities: serde_json::Map::new(),
+            client_info: json!({
+                "name": "mcp-runtime-test-client",
+                "version": env!("CARGO_PKG_VERSION"),
+            }),
+            handlers: HashMap::new(),
+            observer: None,
+        }
+    }
+
+    /// The revision this client speaks.
+    pub fn revision(&self) -> ProtocolVersion {
+        self.core.revision()
+    }
+
+    /// The server's `initialize` result (`None` under 2026-07-28, which has no handshake).
+    pub fn initialize_result(&self) -> Option<&Value> {
+        self.core.initialize_result()
+    }
+
+    /// Every tool, following `nextCursor` through all pages.
+    pub async fn list_tools(&self) -> Result<Vec<Tool>, ResponseError> {
+        self.core.list_tools().await
+    }
+
+    /// The `tools/list` result as JSON, with the tools of every page in `tools`.
+    pub async fn list_tools_json(&self) -> Result<Value, ResponseError> {
+        self.core.list_tools_result().await
+    }
+
+    /// Calls a tool. A tool that fails is `Ok` with `is_error` set; `Err` is a protocol
+    /// error (unknown tool, non-object arguments, ...).
+    pub async fn call_tool(
+        &self,
+        name: &str,
+        arguments: Value,
+    ) -> Result<ToolResult, ResponseError> {
+        self.start_call(name, arguments).result().await
+    }
+
+    /// Calls a tool with a progress token; returns its result and every progress
+    /// notification it sent.
+    pub async fn call_tool_with_progress(
+        &self,
+        name: &str,
+        arguments: Value,
+    ) -> Result<(ToolResult, Vec<Progress>), ResponseError> {
+        let token = self.core.progress_token();
+        let (sink, mut received) = mpsc::unbounded_channel();
+        self.core.route_progress(&token, sink);
+        let (_, answer) = self.core.start_call(name, arguments, Some(&token));
+        let result = answer.await;
+        self.core.unroute_progress(&token);
+        let mut progress = Vec::new();
+        while let Ok(report) = received.try_recv() {
+            progress.push(report);
+        }
+        Ok((result?, progress))
+    }
+
+    /// Sends a `tools/call` without waiting, so it can be [cancelled](TestClient::cancel).
+    pub fn start_call(
+        &self,
+        name: &str,
+        arguments: Value,
+    ) -> PendingCall<impl Future<Output = Result<ToolResult, ResponseError>> + Send + 'static> {
+        let (id, answer) = self.core.start_call(name, arguments, None);
+        PendingCall { id, answer }
+    }
+
+    /// Sends `notifications/cancelled` for the request with this id.
+    pub fn cancel(&self, request_id: &Value, reason: Option<&str>) {
+        let mut params = json!({ "requestId": request_id });
+        if let Some(reason) = reason {
+            params["reason"] = reason.into();
+        }
+        self.core.notify("notifications/cancelled", params);
+    }
+
+    /// Sends any request and returns its result; under 2026-07-28 the `_meta` fields are
+    /// added to `params` (where not given).
+    pub async fn request(&self, method: &str, params: Value) -> Result<Value, ResponseError> {
+        self.core.request(method, params).await
+    }
+
+    /// Sends any notification, as is.
+    pub fn notify(&self, method: &str, params: Value) {
+        self.core.notify(method, params);
+    }
+
+    /// Answers the server's requests with this `method` from now on (see
+    /// [`TestClientBuilder::on_request`], which also declares the capability).
+    pub fn on_request<F, Fut>(&self, method: &str, handler: F)
+    where
+        F: Fn(Value) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Value, ResponseError>> + Send + 'static,
+    {
+        self.core.set_handler(method, client::handler(handler));
+    }
+
+    /// The next notification from the server (log messages, progress of calls not made
+    /// with [`call_tool_with_progress`](Self::call_tool_with_progress), ...), waiting for
+    /// it; `None` once the connection has closed.
+    pub async fn next_notification(&self) -> Option<Notification> {
+        self.core.next_notification().await
+    }
+
+    /// Every notification received so far, without waiting.
+    pub fn notifications(&self) -> Vec<Notification> {
+        std::iter::from_fn(|| self.core.try_next_notification()).collect()
+    }
+
+    /// Closes the connection: the server sees end of input, answers the calls in flight and
+    /// stops. `Err` carries the server's start-up error, if it had one.
+    pub async fn close(self) -> Result<(), String> {
+        self.core.close().await
+    }
+
+    /// Checks the server's tool contract (see the module docs): the `tools/list` surface
+    /// against the snapshot at `path`, every `outputSchema` against the JSON Schema
+    /// meta-schema, and for each `(tool, arguments)` sample, that the call succeeds and its
+    /// `structuredContent` matches the tool's `outputSchema`. Panics naming every problem.
+    ///
+    /// ```standalone_crate
+    /// use mcp_runtime::testing::TestClient;
+    /// use mcp_runtime::{Json, Server, mcp_tool};
+    /// use serde_json::json;
+    ///
+    /// /// Split a sentence into words.
+    /// #[mcp_tool]
+    /// async fn words(sentence: String) -> Json<Vec<String>> {
+    ///     Json(sentence.split_whitespace().map(str::to_owned).collect())
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// # let snapshot = std::env::temp_dir().join("mcp-runtime-doc-words.tools.json");
+    /// let client = TestClient::connect(Server::new("words", "1.0.0")).await.unwrap();
+    /// # let listing = client.list_tools_json().await.unwrap();
+    /// # let pretty = serde_json::to_string_pretty(&listing["tools"]).unwrap() + "\n";
+    /// # std::fs::write(&snapshot, pretty).unwrap();
+    /// client
+    ///     .assert_contract(&snapshot, &[("words", json!({ "sentence": "a b c" }))])
+    ///     .await;
+    /// # }
+    /// ```
+    pub async fn assert_contract(&self, path: impl AsRef<Path>, samples: &[(&str, Value)]) {
+        let listing = self
+            .list_tools_json()
+            .await
+            .unwrap_or_else(|error| panic!("tools/list failed: {error}"));
+        assert_json_snapshot(path, &listing["tools"]);
+        let tools = self
+            .list_tools()
+            .await
+            .unwrap_or_else(|error| panic!("tools/list failed: {error}"));
+        let mut problems: Vec<String> = tools
+            .iter()
+            .filter_map(|tool| tool.check_output_schema().err())
+            .collect();
+        for (name, arguments) in samples {
+            let Some(tool) = tools.iter().find(|tool| tool.name == *name) else {
+                problems.push(format!("`{name}`: no such tool"));
+                continue;
+            };
+            match self.call_tool(name, arguments.clone()).await {
+                Err(error) => problems.push(format!("`{name}` {arguments}: {error}")),
+                Ok(result) if result.is_error => problems.push(format!(
+                    "`{name}` {arguments}: the tool failed: {}",
+                    result.text()
+                )),
+                Ok(result) => {
+                    if let Err(problem) = tool.check_output(&result) {
+                        problems.push(format!("{arguments}: {problem}"));
+                    }
+                }
+            }
+        }
+        assert!(
+            problems.is_empty(),
+            "the tool contract is broken:\n  {}",
+            problems.join("\n  ")
+        );
+    }
+}
+
+impl Tool {
+    /// Checks that the tool's `outputSchema`, if any, is a valid JSON Schema (2020-12).
+    ///
+    /// ```
+    /// use mcp_runtime::testing::Tool;
+    /// use serde_json::json;
+    ///
+    /// let tool: Tool = serde_json::from_value(json!({
+    ///     "name": "broken",
+    ///     "inputSchema": { "type": "object" },
+    ///     "outputSchema": { "type": "object", "properties": { "n": { "type": "integr" } } },
+    /// })).unwrap();
+    /// assert!(tool.check_output_schema().unwrap_err().contains("`broken`"));
+    /// ```
+    pub fn check_output_schema(&self) -> Result<(), String> {
+        let Some(schema) = &self.output_schema else {
+            return Ok(());
+        };
+        jsonschema::meta::validate(schema).map_err(|error| {
+            format!(
+                "`{}`: outputSchema is not a valid JSON Schema: {error}",
+                self.name
+            )
+        })?;
+        if schema["type"] != "object" {
+            return Err(format!(
+                "`{}`: outputSchema must describe an object",
+                self.name
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks a call's result against the tool's `outputSchema`: a tool with one must send
+    /// `structuredContent` that matches it (unless the call failed).
+    ///
+    /// ```
+    /// use mcp_runtime::testing::{Tool, ToolResult};
+    /// use serde_json::json;
+    ///
+    /// let tool: Tool = serde_json::from_value(json!({
+    ///     "name": "count",
+    ///     "inputSchema": { "type": "object" },
+    ///     "outputSchema": { "type": "object", "properties": { "n": { "type": "integer" } } },
+    /// })).unwrap();
+    /// let result: ToolResult = serde_json::from_value(json!({
+    ///     "content": [], "structuredContent": { "n": "three" },
+    /// })).unwrap();
+    /// assert!(tool.check_output(&result).is_err());
+    /// ```
+    pub fn check_output(&self, result: &ToolResult) -> Result<(), String> {
+        let (Some(schema), false) = (&self.output_schema, result.is_error) else {
+            return Ok(());
+        };
+        let Some(structured) = &result.structured_content else {
+            return Err(format!(
+                "`{}`: has an outputSchema but sent no structuredContent",
+                self.name
+            ));
+        };
+        let validator = jsonschema::validator_for(schema)
+            .map_err(|error| format!("`{}`: outputSchema does not compile: {error}", self.name))?;
+        let problems: Vec<String> = validator
+            .iter_errors(structured)
+            .map(|error| format!("at `{}`: {error}", error.instance_path()))
+            .collect();
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "`{}`: structuredContent does not match the outputSchema: {}",
+                self.name,
+                problems.join("; ")
+            ))
+        }
+    }
+}
+
+/// Compares `value` with the JSON snapshot checked in at `path`, panicking with a line diff
+/// if they differ. With `MCP_SNAPSHOTS=overwrite` in the environment it writes the snapshot
+/// instead (creating directories as needed): review the diff, then commit it.
+///
+/// ```
+/// use mcp_runtime::testing::assert_json_snapshot;
+/// use serde_json::json;
+///
+/// let path = std::env::temp_dir().join("mcp-runtime-doc-snapshot.json");
+/// std::fs::write(&path, "{\n  \"answer\": 42\n}\n").unwrap();
+/// assert_json_snapshot(&path, &json!({ "answer": 42 }));
+///
+/// let changed = std::panic::catch_unwind(|| assert_json_snapshot(&path, &json!({ "answer": 43 })));
+/// # if std::env::var_os("MCP_SNAPSHOTS").is_none() {
+/// assert!(changed.is_err());
+/// # }
+/// ```
+pub fn assert_json_snapshot(path: impl AsRef<Path>, value: &Value) {
+    let path = path.as_ref();
+    let current =
+        serde_json::to_string_pretty(value).expect("a JSON value always serializes") + "\n";
+    if std::env::var_os(SNAPSHOTS_ENV).is_some_and(|mode| mode == "overwrite") {
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .unwrap_or_else(|error| panic!("cannot create {}: {error}", parent.display()));
+        }
+        std::fs::write(path, &current)
+            .unwrap_or_else(|error| panic!("cannot write {}: {error}", path.display()));
+        return;
+    }
+    let stored = match std::fs::read_to_string(path) {
+        Ok(stored) => stored,
+        Err(error) => panic!(
+            "no snapshot at {} ({error}); run with {SNAPSHOTS_ENV}=overwrite to create it, then \
+             review and commit it",
+            path.display()
+        ),
+    };
+    if stored != current {
+        let diff = similar::TextDiff::from_lines(&stored, &current);
+        panic!(
+            "{} is out of date (- checked in, + now); if the change is intended, rerun with \
+             {SNAPSHOTS_ENV}=overwrite and review the diff:\n{}",
+            path.display(),
+            diff.unified_diff()
+                .context_radius(3)
+                .header("checked in", "now")
+        );
+    }
+}

@@ -1,0 +1,131 @@
+//! The fixture server driven in-process by `mcp_runtime::testing::TestClient`: the same
+//! JSON-RPC path as over stdio, every message checked against the revision's schema.
+
+#[allow(dead_code)]
+#[path = "../src/bin/fixture.rs"]
+mod fixture;
+
+use std::time::Duration;
+
+use mcp_runtime::Server;
+use mcp_runtime::testing::{ResponseError, TestClient};
+use mcp_tests::{REVISIONS, checked_client};
+use serde_json::json;
+
+#[tokio::test]
+async fn every_revision_lists_and_calls() {
+    for revision in REVISIONS {
+        let client = checked_client(revision)
+            .connect(fixture::server())
+            .await
+            .unwrap();
+        assert_eq!(
+            client.initialize_result().is_none(),
+            revision == "2026-07-28"
+        );
+        let tools = client.list_tools().await.unwrap();
+        let echo = tools.iter().find(|tool| tool.name == "echo").unwrap();
+        let annotated = revision != "2024-11-05";
+        assert_eq!(
+            echo.hint("readOnlyHint"),
+            annotated.then_some(true),
+            "{revision}"
+        );
+        let result = client
+            .call_tool("echo", json!({ "text": "hi" }))
+            .await
+            .unwrap();
+        assert!(!result.is_error, "{revision}: {result:?}");
+        let bad = client
+            .call_tool("echo", json!({ "text": 5 }))
+            .await
+            .unwrap();
+        assert!(bad.is_error, "{revision}");
+        let unknown = client.call_tool("nope", json!({})).await.unwrap_err();
+        assert_eq!(unknown.code, ResponseError::INVALID_PARAMS, "{revision}");
+        client.close().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn follows_every_page() {
+    let all = TestClient::connect(fixture::server()).await.unwrap();
+    let paged = TestClient::connect(fixture::server().page_size(2))
+        .await
+        .unwrap();
+    let names = |tools: Vec<mcp_runtime::testing::Tool>| -> Vec<String> {
+        tools.into_iter().map(|tool| tool.name).collect()
+    };
+    let expected = names(all.list_tools().await.unwrap());
+    assert!(expected.len() > 2);
+    assert_eq!(names(paged.list_tools().await.unwrap()), expected);
+    assert_eq!(
+        paged.list_tools_json().await.unwrap()["tools"],
+        all.list_tools_json().await.unwrap()["tools"]
+    );
+}
+
+#[tokio::test]
+async fn receives_progress_and_log_messages() {
+    let client = checked_client("2025-11-25")
+        .connect(fixture::server())
+        .await
+        .unwrap();
+    let (result, progress) = client
+        .call_tool_with_progress("progress_and_logs", json!({ "steps": 3 }))
+        .await
+        .unwrap();
+    assert_eq!(result.text(), "3 steps");
+    assert!(!progress.is_empty());
+    assert!(
+        progress
+            .windows(2)
+            .all(|pair| pair[0].progress < pair[1].progress)
+    );
+    assert_eq!(progress.last().unwrap().message.as_deref(), Some("last"));
+    let levels: Vec<String> = client
+        .notifications()
+        .into_iter()
+        .filter(|notification| notification.method == "notifications/message")
+        .map(|notification| notification.params["level"].as_str().unwrap().to_owned())
+        .collect();
+    // `info` is the default level: debug is filtered out.
+    assert_eq!(levels, ["info", "warning", "error"]);
+}
+
+#[tokio::test]
+async fn cancels_a_call_in_flight() {
+    let client = checked_client("2025-11-25")
+        .connect(fixture::server())
+        .await
+        .unwrap();
+    let call = client.start_call("wait_for_cancel", json!({}));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    client.cancel(call.id(), Some("test"));
+    let answered = tokio::time::timeout(Duration::from_millis(300), call.result()).await;
+    assert!(answered.is_err(), "a cancelled call gets no response");
+    let seen = client
+        .call_tool("cancellations_seen", json!({}))
+        .await
+        .unwrap();
+    assert_eq!(seen.text(), "1");
+}
+
+#[tokio::test]
+async fn raw_requests_and_start_up_errors() {
+    let client = TestClient::connect(fixture::server()).await.unwrap();
+    assert_eq!(client.request("ping", json!({})).await.unwrap(), json!({}));
+    let missing = client
+        .request("resources/list", json!({}))
+        .await
+        .unwrap_err();
+    assert_eq!(missing.code, ResponseError::METHOD_NOT_FOUND);
+
+    // The fixture's tools need state this server lacks: it refuses to start.
+    let refused = TestClient::connect(Server::new("bare", "1.0.0"))
+        .await
+        .err()
+        .expect("the server does not start");
+    assert_eq!(refused.code, ResponseError::CONNECTION_CLOSED);
+    assert!(refused.message.contains("CancellationsSeen"), "{refused}");
+}
