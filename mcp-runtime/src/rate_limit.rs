@@ -7,16 +7,24 @@
 //! 100 ms — a token bucket of 10 refilled evenly over the second, kept in one atomic word
 //! and shared by every connection of the server.
 //!
+//! The limiters read tokio's clock, the one `tokio::time::sleep` waits on, so a call that
+//! waits for its turn wakes when the limit allows it, and a test on a paused clock
+//! (`#[tokio::test(start_paused = true)]`) sees limits refill as its virtual time passes.
+//!
 //! [`DynamicTool::rate`]: crate::DynamicTool::rate
 //! [`Server::rate_limit`]: crate::Server::rate_limit
 
 use std::fmt;
 use std::num::NonZeroU32;
 use std::str::FromStr;
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
-use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
+use governor::clock::Clock;
+use governor::middleware::NoOpMiddleware;
+use governor::nanos::Nanos;
+use governor::state::{InMemoryState, NotKeyed};
+use governor::{Quota, RateLimiter};
 
 use crate::catalog::CatalogTool;
 use crate::result::CallToolResult;
@@ -163,17 +171,33 @@ pub enum RateLimitMode {
     Wait,
 }
 
+/// tokio's clock, as time since the limiter's first check (taken then rather than when the
+/// limiter is made, which may be outside the runtime whose clock a test pauses).
+#[derive(Debug, Default)]
+struct TokioClock {
+    origin: OnceLock<tokio::time::Instant>,
+}
+
+impl Clock for TokioClock {
+    type Instant = Nanos;
+
+    fn now(&self) -> Nanos {
+        let now = tokio::time::Instant::now();
+        Nanos::from(now.saturating_duration_since(*self.origin.get_or_init(|| now)))
+    }
+}
+
 /// One limit: a rate and its GCRA state.
 pub(crate) struct Limiter {
     rate: Rate,
-    state: DefaultDirectRateLimiter,
+    state: RateLimiter<NotKeyed, InMemoryState, TokioClock, NoOpMiddleware<Nanos>>,
 }
 
 impl Limiter {
     pub fn new(rate: Rate) -> Arc<Limiter> {
         Arc::new(Limiter {
             rate,
-            state: RateLimiter::direct(rate.quota()),
+            state: RateLimiter::direct_with_clock(rate.quota(), TokioClock::default()),
         })
     }
 
@@ -181,7 +205,7 @@ impl Limiter {
     fn try_admit(&self) -> Result<(), Duration> {
         self.state
             .check()
-            .map_err(|not_until| not_until.wait_time_from(Instant::now()))
+            .map_err(|not_until| not_until.wait_time_from(self.state.clock().now()))
     }
 }
 
@@ -301,6 +325,90 @@ mod tests {
             .try_admit()
             .expect_err("the fourth call is over the limit");
         assert!(retry_in > Duration::from_secs(1000), "{retry_in:?}");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_allowance_refills_as_tokios_clock_advances() {
+        let limiter = Limiter::new(Rate::per_second(4));
+        assert!((0..4).all(|_| limiter.try_admit().is_ok()));
+        let retry_in = limiter
+            .try_admit()
+            .expect_err("a fifth call in the same instant");
+        assert!(retry_in <= Duration::from_millis(250), "{retry_in:?}");
+        tokio::time::advance(retry_in).await;
+        assert!(limiter.try_admit().is_ok(), "one more after 250 ms");
+        assert!(limiter.try_admit().is_err());
+        tokio::time::advance(Duration::from_secs(1)).await;
+        assert!(
+            (0..4).all(|_| limiter.try_admit().is_ok()),
+            "a whole burst again"
+        );
+    }
+
+    fn admission(tool: Option<Rate>, server: Option<Rate>, mode: RateLimitMode) -> Admission {
+        Admission {
+            tool: tool.map(Limiter::new),
+            server: server.map(Limiter::new),
+            mode,
+        }
+    }
+
+    fn refusal_text(refused: CallToolResult) -> String {
+        assert!(refused.is_error, "{refused:?}");
+        assert_eq!(refused.content.len(), 1, "{refused:?}");
+        refused.content[0]
+            .as_text()
+            .expect("a text block")
+            .to_owned()
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn refusals_name_the_limit_and_when_to_retry() {
+        let tool = Limiter::new(Rate::per_second(2));
+        let server = Limiter::new(Rate::per_minute(3));
+        let admit = || {
+            Admission {
+                tool: Some(Arc::clone(&tool)),
+                server: Some(Arc::clone(&server)),
+                mode: RateLimitMode::Reject,
+            }
+            .admit("search")
+        };
+        assert!(admit().await.is_ok());
+        assert!(admit().await.is_ok());
+        let refused = admit().await.expect_err("the tool's limit: 2 per second");
+        assert_eq!(
+            refusal_text(refused),
+            "Tool `search` is rate-limited to 2 calls per second; this call was refused. \
+             Retry in 500 ms."
+        );
+        tokio::time::advance(Duration::from_secs(1)).await;
+        assert!(admit().await.is_ok(), "the server's third call this minute");
+        let refused = admit().await.expect_err("the server's limit: 3 per minute");
+        assert_eq!(
+            refusal_text(refused),
+            "The server is rate-limited to 3 calls per minute across all tools; this call to \
+             `search` was refused. Retry in 19 s."
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn in_wait_mode_every_call_is_admitted_in_turn() {
+        let server = Limiter::new(Rate::per_second(5));
+        let calls = (0..12).map(|_| {
+            Admission {
+                tool: None,
+                server: Some(Arc::clone(&server)),
+                mode: RateLimitMode::Wait,
+            }
+            .admit("search")
+        });
+        let admitted = futures_util::future::join_all(calls).await;
+        assert_eq!(admitted.iter().filter(|result| result.is_ok()).count(), 12);
+        // Then the allowance is used up: the next call, rejected, would have to wait.
+        let next = admission(None, None, RateLimitMode::Reject);
+        assert!(next.admit("search").await.is_ok(), "no limit, no wait");
+        assert!(server.try_admit().is_err());
     }
 
     #[test]

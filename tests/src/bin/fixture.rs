@@ -7,8 +7,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use mcp_runtime::{
-    Annotations, CallToolResult, Content, Context, Elicitation, Json, LogLevel, RateLimitMode,
-    ResourceLink, Role, SamplingRequest, Server, State, mcp_tool,
+    Annotations, CallToolResult, Content, Context, DynamicTool, Elicitation, Json, LogLevel, Rate,
+    RateLimitMode, ResourceLink, Role, SamplingRequest, Server, State, mcp_tool,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -558,5 +558,18 @@ async fn main() -> Result<(), mcp_runtime::Error> {
             other => panic!("unknown argument: {other}"),
         };
     }
+    // A tool built at run time with its own rate limit (2 calls an hour).
+    server
+        .tool_set()
+        .add(
+            DynamicTool::new(
+                "rationed_dynamic",
+                serde_json::json!({ "type": "object" }),
+                |_arguments, _context| async { "granted" },
+            )
+            .description("Two calls an hour.")
+            .rate(Rate::per_hour(2)),
+        )
+        .expect("a new tool name");
     server.serve_stdio().await
 }
