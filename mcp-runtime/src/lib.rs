@@ -60,6 +60,7 @@ mod outbox;
 mod rate_limit;
 mod registry;
 mod result;
+pub mod sanitize;
 mod schema;
 mod server;
 mod session;
