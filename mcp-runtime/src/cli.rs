@@ -15,7 +15,9 @@ use std::io::Write as _;
 use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 use serde_json::{Map, Value, json};
 
-use crate::client::{ClientCore, Introduction, Notification, ResponseError, Tool, ToolResult};
+use crate::client::{
+    ClientCore, Introduction, Notification, Progress, ResponseError, Tool, ToolResult,
+};
 use crate::server::Server;
 use crate::version::ProtocolVersion;
 
@@ -207,22 +209,36 @@ async fn call(client: &ClientCore, tool: &str, arguments: &[String]) -> Result<i
     client.route_progress(&token, progress);
     let (_, answer) = client.start_call(tool, arguments, Some(&token));
     tokio::pin!(answer);
-    // Progress and log messages go to stderr while the tool runs.
+    // Progress and log messages go to stderr while the tool runs. They come before the
+    // response on the wire, so once it is in, whatever is still queued is printed first.
     let result = loop {
         tokio::select! {
-            result = &mut answer => break result?,
-            Some(report) = reports.recv() => {
-                let total = report.total.map(|total| format!("/{total}")).unwrap_or_default();
-                let message = report.message.map(|message| format!(" {message}")).unwrap_or_default();
-                eprintln!("progress {}{total}{message}", report.progress);
-            }
+            biased;
+            Some(report) = reports.recv() => print_progress(&report),
             Some(notification) = client.next_notification() => print_notification(&notification),
+            result = &mut answer => break result?,
         }
     };
+    while let Ok(report) = reports.try_recv() {
+        print_progress(&report);
+    }
     while let Some(notification) = client.try_next_notification() {
         print_notification(&notification);
     }
     Ok(print_result(&result))
+}
+
+fn print_progress(report: &Progress) {
+    let total = report
+        .total
+        .map(|total| format!("/{total}"))
+        .unwrap_or_default();
+    let message = report
+        .message
+        .as_ref()
+        .map(|message| format!(" {message}"))
+        .unwrap_or_default();
+    eprintln!("progress {}{total}{message}", report.progress);
 }
 
 fn print_notification(notification: &Notification) {
