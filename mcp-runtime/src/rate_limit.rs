@@ -82,17 +82,17 @@ impl Rate {
         Rate { calls, period }
     }
 
-    /// `calls` calls per second (at least 1).
+    /// `calls` calls per second (at least 1: `0` is taken as 1).
     pub const fn per_second(calls: u32) -> Rate {
         Rate::new(calls, Period::Second)
     }
 
-    /// `calls` calls per minute (at least 1).
+    /// `calls` calls per minute (at least 1: `0` is taken as 1).
     pub const fn per_minute(calls: u32) -> Rate {
         Rate::new(calls, Period::Minute)
     }
 
-    /// `calls` calls per hour (at least 1).
+    /// `calls` calls per hour (at least 1: `0` is taken as 1).
     pub const fn per_hour(calls: u32) -> Rate {
         Rate::new(calls, Period::Hour)
     }
