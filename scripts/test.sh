@@ -3,7 +3,7 @@
 #   1. the Rust suites: unit tests, end-to-end tests over real stdio processes (every message
 #      checked against ../shared/spec/<revision>/schema.json), the reliability tests (bad input,
 #      load: 100,000 calls; soak: 60 s, MCP_SOAK_SECS to change; faults), compile-error (ui)
-#      tests, and doc examples;
+#      tests, and doc examples; then the fuzz targets (scripts/fuzz.sh: 60 s each);
 #   2. the real-client interop suites: the official Python SDK, TypeScript SDK (1.x and 2.x)
 #      and MCP Inspector drive each example server (pinned versions; see interop/README.md);
 #   3. the official conformance suite against the conformance example over Streamable HTTP,
@@ -16,6 +16,9 @@ bash interop/setup.sh
 
 cargo test --workspace --all-targets
 cargo test --workspace --doc
+
+# The fuzz targets, 60 s each (FUZZ_SECS to change; needs cargo-fuzz, see README "Fuzzing").
+bash scripts/fuzz.sh
 
 # The binaries the interop suites drive (built above; this only makes sure): the examples, and the
 # test fixture server for the progress, logging and cancellation round-trips.
