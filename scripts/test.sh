@@ -25,6 +25,7 @@ bin="${CARGO_TARGET_DIR:-target}/debug"
 bash interop/run.sh interop/expectations/files.json -- "$bin/files" interop/fixtures/files-root
 bash interop/run.sh interop/expectations/conformance.json -- "$bin/conformance"
 bash interop/run.sh interop/expectations/calculator.json -- "$bin/calculator"
+bash interop/run.sh interop/expectations/notes.json -- "$bin/notes"
 bash interop/run.sh interop/expectations/fixture.json -- "$bin/fixture"
 
 bash interop/conformance_suite.sh "$bin/conformance"

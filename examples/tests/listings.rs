@@ -36,6 +36,7 @@ fn every_example_listing_matches_its_snapshot() {
             vec![root.to_str().unwrap().to_owned()],
         ),
         ("conformance", env!("CARGO_BIN_EXE_conformance"), vec![]),
+        ("notes", env!("CARGO_BIN_EXE_notes"), vec![]),
     ];
     for (example, program, args) in examples {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
