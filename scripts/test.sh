@@ -26,6 +26,7 @@ bash interop/run.sh interop/expectations/files.json -- "$bin/files" interop/fixt
 bash interop/run.sh interop/expectations/conformance.json -- "$bin/conformance"
 bash interop/run.sh interop/expectations/calculator.json -- "$bin/calculator"
 bash interop/run.sh interop/expectations/notes.json -- "$bin/notes"
+bash interop/run.sh interop/expectations/jobs.json -- "$bin/jobs"
 bash interop/run.sh interop/expectations/fixture.json -- "$bin/fixture"
 
 bash interop/conformance_suite.sh "$bin/conformance"

@@ -37,6 +37,7 @@ fn every_example_listing_matches_its_snapshot() {
         ),
         ("conformance", env!("CARGO_BIN_EXE_conformance"), vec![]),
         ("notes", env!("CARGO_BIN_EXE_notes"), vec![]),
+        ("jobs", env!("CARGO_BIN_EXE_jobs"), vec![]),
     ];
     for (example, program, args) in examples {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
