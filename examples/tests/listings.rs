@@ -1,5 +1,6 @@
 //! The `tools/list` surface of every example, checked in: a renamed parameter, a changed
 //! description or schema shows up in review as a diff of `snapshots/<example>.tools.json`.
+//! (The HTTP example's listing is checked over HTTP, in `http.rs`.)
 //! Refresh with `MCP_SNAPSHOTS=overwrite cargo test -p mcp-examples --test listings`.
 
 use std::path::Path;
