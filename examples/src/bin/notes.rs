@@ -152,14 +152,14 @@ fn find(
 ) -> Result<NoteList, ToolError> {
     let total = db
         .query_row(
-            &format!("SELECT count(*) FROM notes WHERE {filter}"),
+            &format!("SELECT count(*) FROM notes WHERE ({filter})"),
             [parameter],
             |row| row.get(0),
         )
         .map_err(internal)?;
     let mut statement = db
         .prepare(&format!(
-            "{SELECT_NOTES} WHERE {filter} ORDER BY id DESC LIMIT ?2"
+            "{SELECT_NOTES} WHERE ({filter}) ORDER BY id DESC LIMIT ?2"
         ))
         .map_err(internal)?;
     let notes = statement
