@@ -5,7 +5,8 @@
 #      load: 100,000 calls; soak: 60 s, MCP_SOAK_SECS to change; faults), compile-error (ui)
 #      tests, and doc examples;
 #   2. the real-client interop suites: the official Python SDK, TypeScript SDK (1.x and 2.x)
-#      and MCP Inspector drive each example server (pinned versions; see interop/README.md);
+#      and MCP Inspector drive each stdio example server (pinned versions; see
+#      interop/README.md; the http example is tested over HTTP in step 1);
 #   3. the official conformance suite against the conformance example over Streamable HTTP,
 #      checked against interop/conformance-baseline.yml.
 # Installs the pinned interop clients first (interop/setup.sh; a no-op when up to date).
@@ -25,6 +26,8 @@ bin="${CARGO_TARGET_DIR:-target}/debug"
 bash interop/run.sh interop/expectations/files.json -- "$bin/files" interop/fixtures/files-root
 bash interop/run.sh interop/expectations/conformance.json -- "$bin/conformance"
 bash interop/run.sh interop/expectations/calculator.json -- "$bin/calculator"
+bash interop/run.sh interop/expectations/notes.json -- "$bin/notes"
+bash interop/run.sh interop/expectations/jobs.json -- "$bin/jobs"
 bash interop/run.sh interop/expectations/fixture.json -- "$bin/fixture"
 
 bash interop/conformance_suite.sh "$bin/conformance"
