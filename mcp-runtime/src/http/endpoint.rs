@@ -458,7 +458,7 @@ async fn respond_resumably(
     let settings = endpoint.streams;
     replay.respond(
         None,
-        None,
+        Some(session.ended.clone()),
         settings.polling.filter(|_| polls),
         polls.then_some(settings.retry),
     )
@@ -522,6 +522,11 @@ async fn open_stream(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap) 
                 ),
             );
         };
+        if replay.finished_after(seq) {
+            // Nothing more will come after the response: 204 tells the client to stop
+            // reconnecting.
+            return StatusCode::NO_CONTENT.into_response();
+        }
         let standalone = Arc::ptr_eq(&replay, &session.standalone());
         let polling = endpoint.streams.polling.filter(|_| polls && !standalone);
         return replay.respond(Some(seq), Some(session.ended.clone()), polling, retry);

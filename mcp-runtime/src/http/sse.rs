@@ -123,8 +123,12 @@ struct Log {
     /// event).
     events: VecDeque<(u64, Arc<str>)>,
     bytes: usize,
-    /// When the last event (the response) was added: nothing more will come.
+    /// When the outbox ended: nothing more will come.
     ended: Option<Instant>,
+    /// Whether the stream carried its request's response. One that ended without it (the
+    /// request was cancelled) is left open, idle, until its client or session goes: ending it
+    /// would only make the client reconnect to get the response that never comes.
+    answered: bool,
     /// The connection allowed to read: a newer one (a resumption) takes over.
     reader: u64,
     /// Whether that connection is still open.
@@ -138,6 +142,7 @@ impl Replay {
             events: VecDeque::new(),
             bytes: 0,
             ended: None,
+            answered: false,
             reader: 0,
             attached: false,
         });
@@ -151,7 +156,9 @@ impl Replay {
     /// Appends an event; the oldest ones go once the buffer is over its bounds.
     pub fn push(&self, data: &str) {
         let data: Arc<str> = Arc::from(data);
+        let response = is_response(&data);
         self.log.send_modify(|log| {
+            log.answered |= response;
             log.bytes += data.len();
             log.events.push_back((log.next_seq, data));
             log.next_seq += 1;
@@ -175,6 +182,13 @@ impl Replay {
     /// When the stream finished, if it did.
     pub fn ended_at(&self) -> Option<Instant> {
         self.log.borrow().ended
+    }
+
+    /// Whether the stream carried its response and holds nothing after `seq`: resuming it
+    /// would only give an empty stream.
+    pub fn finished_after(&self, seq: u64) -> bool {
+        let log = self.log.borrow();
+        log.ended.is_some() && log.answered && log.next_seq <= seq + 1
     }
 
     /// Whether a connection is reading the stream now.
@@ -287,6 +301,18 @@ enum Step {
     Wait,
 }
 
+/// Whether a message is a response (or a batch of them): the last event of its stream.
+fn is_response(data: &str) -> bool {
+    match serde_json::from_str::<serde_json::Value>(data) {
+        Ok(serde_json::Value::Array(_)) => true,
+        Ok(message) => {
+            message.get("method").is_none()
+                && (message.get("result").is_some() || message.get("error").is_some())
+        }
+        Err(_) => false,
+    }
+}
+
 /// One SSE event: its id, the `retry` field if any, and `data` (an empty `data:` line for
 /// a priming event).
 fn frame(id: &str, retry: Option<Duration>, data: &str) -> Bytes {
@@ -318,8 +344,13 @@ impl ReaderState {
                     Step::Finish
                 } else if let Some((seq, data)) = next {
                     Step::Send(*seq, Arc::clone(data))
-                } else if log.ended.is_some() {
+                } else if log.ended.is_some() && log.answered {
                     Step::Finish
+                } else if log.ended.is_some() {
+                    // Cancelled: nothing will come, so polling would only bring the client
+                    // back; the stream idles until the client or the session goes.
+                    self.close_at = None;
+                    Step::Wait
                 } else {
                     Step::Wait
                 }
