@@ -26,5 +26,8 @@ bash interop/run.sh interop/expectations/files.json -- "$bin/files" interop/fixt
 bash interop/run.sh interop/expectations/conformance.json -- "$bin/conformance"
 bash interop/run.sh interop/expectations/calculator.json -- "$bin/calculator"
 bash interop/run.sh interop/expectations/fixture.json -- "$bin/fixture"
+# The same SDK clients over Streamable HTTP (servers started with --http 127.0.0.1:PORT).
+bash interop/http_run.sh interop/expectations/conformance.json -- "$bin/conformance"
+bash interop/http_run.sh interop/expectations/fixture.json -- "$bin/fixture" --sse-polling-ms 250
 
 bash interop/conformance_suite.sh "$bin/conformance"

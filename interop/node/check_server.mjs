@@ -297,7 +297,7 @@ async function checkSession(sdkKey, mod, client, transport, plan, label, negotia
     if (m) droppedProgress.push(JSON.parse(m[1]));
     else if (process.env.INTEROP_DEBUG) console.error(`client onerror: ${describe(e)}`);
   };
-  const wireSeen = { responses, cancelsSent, logs, droppedProgress, rounds, asks };
+  const wireSeen = { responses, cancelsSent, logs, droppedProgress, rounds, asks, http };
 
   // tools/list, following nextCursor across every page.
   const tools = [];
@@ -433,7 +433,7 @@ function recordingFetch(wire) {
         // not JSON: recorded without a method
       }
     }
-    wire.exchanges.push({
+    const entry = {
       method,
       status: response.status,
       type: (response.headers.get('content-type') ?? '').split(';')[0].trim(),
@@ -442,7 +442,12 @@ function recordingFetch(wire) {
       lastEventId: headers.get('last-event-id'),
       rpc,
       id,
+      aborted: Boolean(init.signal?.aborted),
+    };
+    init.signal?.addEventListener('abort', () => {
+      entry.aborted = true;
     });
+    wire.exchanges.push(entry);
     return response;
   };
 }
@@ -563,14 +568,19 @@ async function runCancel(sdkKey, client, call, params, title, label, rep, ms, wi
   if (id === before) problems.push('the SDK sent no tools/call');
   else {
     await sleep(CANCEL_GRACE_MS);
-    if (abort.signal.aborted && !wireSeen.cancelsSent.has(id)) problems.push(`the SDK sent no notifications/cancelled for request ${js(id)}`);
+    // Over HTTP in 2026-07-28 a request is cancelled by closing its stream: the SDK aborts
+    // the POST (recorded by the fetch wrapper) instead of sending notifications/cancelled.
+    const closed = wireSeen.http?.exchanges.some((e) => e.method === 'POST' && e.rpc === 'tools/call' && e.id === id && e.aborted);
+    if (abort.signal.aborted && !wireSeen.cancelsSent.has(id) && !closed) {
+      problems.push(`the SDK sent no notifications/cancelled for request ${js(id)}${wireSeen.http ? ' and did not close its POST stream' : ''}`);
+    }
     const raw = wireSeen.responses.get(id);
     if (raw && abort.signal.aborted) problems.push(`the server answered the cancelled request: ${js(raw, 200)}`);
   }
   rep.check(
     !problems.length,
     label,
-    `${title} cancelled after ${after} ms (AbortSignal -> notifications/cancelled) -> expecting no response within ${CANCEL_GRACE_MS} ms` + (problems.length ? ` :: ${problems.join('; ')}` : ''),
+    `${title} cancelled after ${after} ms (AbortSignal -> notifications/cancelled, or over HTTP in 2026-07-28 the POST stream closed) -> expecting no response within ${CANCEL_GRACE_MS} ms` + (problems.length ? ` :: ${problems.join('; ')}` : ''),
   );
 }
 
