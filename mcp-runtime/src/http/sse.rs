@@ -246,6 +246,7 @@ impl Replay {
             retry,
             // A resuming client already holds an id.
             sent_any: after.is_some(),
+            session_over: false,
         };
         // Framed here rather than with axum's `Event`, which cannot write the empty
         // `data:` line of a priming event.
@@ -293,6 +294,8 @@ struct ReaderState {
     close_at: Option<tokio::time::Instant>,
     retry: Option<Duration>,
     sent_any: bool,
+    /// The session ended: a call stream that ended without a response finishes too.
+    session_over: bool,
 }
 
 enum Step {
@@ -346,6 +349,8 @@ impl ReaderState {
                     Step::Send(*seq, Arc::clone(data))
                 } else if log.ended.is_some() && log.answered {
                     Step::Finish
+                } else if log.ended.is_some() && self.session_over {
+                    Step::Finish
                 } else if log.ended.is_some() {
                     // Cancelled: nothing will come, so polling would only bring the client
                     // back; the stream idles until the client or the session goes.
@@ -391,7 +396,16 @@ impl ReaderState {
                     return Some((Ok(Bytes::from_static(b":\n\n")), self));
                 }
                 () = closed => return None,
-                () = ended => return None,
+                () = ended => {
+                    // The session ended (DELETE, expiry, shutdown). Its GET stream ends now;
+                    // a call stream still delivers what its call sends, up to its response
+                    // (a call in flight at shutdown gets its grace period to finish).
+                    if self.guard.replay.number == 0 {
+                        return None;
+                    }
+                    self.until = None;
+                    self.session_over = true;
+                }
             }
         }
     }
