@@ -347,9 +347,7 @@ impl ReaderState {
                     Step::Finish
                 } else if let Some((seq, data)) = next {
                     Step::Send(*seq, Arc::clone(data))
-                } else if log.ended.is_some() && log.answered {
-                    Step::Finish
-                } else if log.ended.is_some() && self.session_over {
+                } else if log.ended.is_some() && (log.answered || self.session_over) {
                     Step::Finish
                 } else if log.ended.is_some() {
                     // Cancelled: nothing will come, so polling would only bring the client
