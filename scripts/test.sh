@@ -29,5 +29,8 @@ bash interop/run.sh interop/expectations/calculator.json -- "$bin/calculator"
 bash interop/run.sh interop/expectations/notes.json -- "$bin/notes"
 bash interop/run.sh interop/expectations/jobs.json -- "$bin/jobs"
 bash interop/run.sh interop/expectations/fixture.json -- "$bin/fixture"
+# The same SDK clients over Streamable HTTP (servers started with --http 127.0.0.1:PORT).
+bash interop/http_run.sh interop/expectations/conformance.json -- "$bin/conformance"
+bash interop/http_run.sh interop/expectations/fixture.json -- "$bin/fixture" --sse-polling-ms 250
 
 bash interop/conformance_suite.sh "$bin/conformance"
