@@ -212,6 +212,7 @@ impl Calls {
                 request,
             } => (id, response, request),
         };
+        let handle = request.clone();
         let Some(abort) = self.in_flight.register(&id, request) else {
             let error = RpcError::new(
                 code::INVALID_REQUEST,
@@ -229,7 +230,14 @@ impl Calls {
             let running = Abortable::new(response, abort.registration);
             let response = tokio::select! {
                 response = running => response.ok(),
-                () = grace_over.cancelled() => Some(jsonrpc::failure(Some(&id), &shutting_down(), unknown_id)),
+                () = grace_over.cancelled() => {
+                    // Work the tool handed off (threads, spawned tasks) learns it should stop.
+                    if let Some(handle) = &handle {
+                        handle.silence();
+                        handle.cancel();
+                    }
+                    Some(jsonrpc::failure(Some(&id), &shutting_down(), unknown_id))
+                }
             };
             // A call cancelled while finishing on another thread is not answered.
             let still_wanted = in_flight.finish(&abort.key);

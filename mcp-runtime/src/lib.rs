@@ -58,8 +58,8 @@ pub use error::Error;
 pub use extract::{Extract, Principal, Rejection, State, States, ToolCall};
 #[cfg(feature = "http")]
 pub use http::{
-    AuthRejection, Authenticate, DEFAULT_ENDPOINT, DEFAULT_SESSION_IDLE_TIMEOUT, HttpServer,
-    ProtectedResource, bearer_token,
+    AuthRejection, Authenticate, DEFAULT_ENDPOINT, DEFAULT_SESSION_IDLE_TIMEOUT, DEFAULT_SSE_RETRY,
+    HttpServer, ProtectedResource, bearer_token,
 };
 pub use mcp_macros::mcp_tool;
 pub use rate_limit::{ParseRateError, Rate, RateLimitMode};

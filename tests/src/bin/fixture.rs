@@ -1,6 +1,9 @@
 //! A server exercising every tool shape the runtime supports, for the end-to-end tests.
 //! `fixture [--page-size N] [--client-request-timeout-ms N] [--mask-errors] [--forward-tracing]
-//! [--call-timeout-ms N] [--shutdown-grace-ms N] [--rate-limit RATE] [--rate-limit-wait]`.
+//! [--call-timeout-ms N] [--shutdown-grace-ms N] [--rate-limit RATE] [--rate-limit-wait]
+//! [--http ADDR [--sse-polling-ms N]]`: over stdio, or over Streamable HTTP on `ADDR` (e.g.
+//! `127.0.0.1:8080`, endpoint `/mcp`), optionally closing call streams of 2025-11-25 sessions
+//! after N ms (SSE polling; clients resume them).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -537,10 +540,22 @@ pub(crate) fn server() -> Server {
 #[tokio::main]
 async fn main() -> Result<(), mcp_runtime::Error> {
     let mut server = server();
+    let mut http: Option<String> = None;
+    let mut sse_polling: Option<Duration> = None;
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let mut value = || args.next().expect("a value after the flag");
         server = match flag.as_str() {
+            "--http" => {
+                http = Some(value());
+                server
+            }
+            "--sse-polling-ms" => {
+                sse_polling = Some(Duration::from_millis(
+                    value().parse().expect("milliseconds"),
+                ));
+                server
+            }
             "--page-size" => server.page_size(value().parse().expect("a page size")),
             "--client-request-timeout-ms" => server.client_request_timeout(Duration::from_millis(
                 value().parse().expect("milliseconds"),
@@ -571,5 +586,14 @@ async fn main() -> Result<(), mcp_runtime::Error> {
             .rate(Rate::per_hour(2)),
         )
         .expect("a new tool name");
-    server.serve_stdio().await
+    match http {
+        Some(address) => {
+            let mut http = server.http().sse_retry(Duration::from_millis(100));
+            if let Some(interval) = sse_polling {
+                http = http.sse_polling(interval);
+            }
+            http.serve(address).await
+        }
+        None => server.serve_stdio().await,
+    }
 }
