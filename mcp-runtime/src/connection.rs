@@ -46,9 +46,7 @@ impl InFlightCall {
         // worker thread and be answered after all.
         self.abort.abort();
         if let Some(request) = &self.request {
-            // The tool sees the cancellation (for cleanup) and sends nothing more.
-            request.silence();
-            request.cancel();
+            request.abandon();
         }
     }
 }
@@ -233,8 +231,7 @@ impl Calls {
                 () = grace_over.cancelled() => {
                     // Work the tool handed off (threads, spawned tasks) learns it should stop.
                     if let Some(handle) = &handle {
-                        handle.silence();
-                        handle.cancel();
+                        handle.abandon();
                     }
                     Some(jsonrpc::failure(Some(&id), &shutting_down(), unknown_id))
                 }

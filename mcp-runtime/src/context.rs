@@ -279,6 +279,13 @@ impl RequestHandle {
     pub fn cancel(&self) {
         self.cancellation.cancel();
     }
+
+    /// The call will not be answered by its tool (cancelled, or cut off at shutdown): nothing
+    /// more about it is sent, and the tool's handed-off work learns it should stop.
+    pub fn abandon(&self) {
+        self.silence();
+        self.cancel();
+    }
 }
 
 impl Context {
