@@ -39,6 +39,9 @@ if [ ! -x "$py" ] || [ ! -x "$node22" ] || [ ! -d "$here/node/node_modules/@mode
   exit 2
 fi
 timeout_s="${INTEROP_TIMEOUT:-30}"
+# INTEROP_HTTP=1 (what http_run.sh sets): Streamable HTTP instead of stdio.
+http=()
+[ "${INTEROP_HTTP:-0}" = 1 ] && http=(--http)
 clients="${INTEROP_CLIENTS:-python node-sdk node-client inspector}"
 
 log="$(mktemp)"
@@ -58,9 +61,9 @@ run_client() {
 
 for client in $clients; do
   case "$client" in
-    python) run_client python "$py" "$here/python/check_server.py" --timeout "$timeout_s" "$expectations" -- "$@" ;;
-    node-sdk) run_client node-sdk "$node22" "$here/node/check_server.mjs" --sdk sdk --timeout "$timeout_s" "$expectations" -- "$@" ;;
-    node-client) run_client node-client "$node22" "$here/node/check_server.mjs" --sdk client --timeout "$timeout_s" "$expectations" -- "$@" ;;
+    python) run_client python "$py" "$here/python/check_server.py" "${http[@]}" --timeout "$timeout_s" "$expectations" -- "$@" ;;
+    node-sdk) run_client node-sdk "$node22" "$here/node/check_server.mjs" "${http[@]}" --sdk sdk --timeout "$timeout_s" "$expectations" -- "$@" ;;
+    node-client) run_client node-client "$node22" "$here/node/check_server.mjs" "${http[@]}" --sdk client --timeout "$timeout_s" "$expectations" -- "$@" ;;
     inspector) run_client inspector "$node22" "$here/node/inspector_check.mjs" --timeout "$timeout_s" "$expectations" -- "$@" ;;
     *) echo "interop/run.sh: unknown client '$client' in INTEROP_CLIENTS" >&2; exit 2 ;;
   esac

@@ -3,9 +3,10 @@
 #   1. the Rust suites: unit tests, end-to-end tests over real stdio processes (every message
 #      checked against ../shared/spec/<revision>/schema.json), the reliability tests (bad input,
 #      load: 100,000 calls; soak: 60 s, MCP_SOAK_SECS to change; faults), compile-error (ui)
-#      tests, and doc examples;
+#      tests, and doc examples; then the fuzz targets (scripts/fuzz.sh: 60 s each);
 #   2. the real-client interop suites: the official Python SDK, TypeScript SDK (1.x and 2.x)
-#      and MCP Inspector drive each example server (pinned versions; see interop/README.md);
+#      and MCP Inspector drive each stdio example server (pinned versions; see
+#      interop/README.md; the http example is tested over HTTP in step 1);
 #   3. the official conformance suite against the conformance example over Streamable HTTP,
 #      checked against interop/conformance-baseline.yml.
 # Installs the pinned interop clients first (interop/setup.sh; a no-op when up to date).
@@ -17,6 +18,9 @@ bash interop/setup.sh
 cargo test --workspace --all-targets
 cargo test --workspace --doc
 
+# The fuzz targets, 60 s each (FUZZ_SECS to change; needs cargo-fuzz, see README "Fuzzing").
+bash scripts/fuzz.sh
+
 # The binaries the interop suites drive (built above; this only makes sure): the examples, and the
 # test fixture server for the progress, logging and cancellation round-trips.
 cargo build --package mcp-examples --bins
@@ -25,6 +29,11 @@ bin="${CARGO_TARGET_DIR:-target}/debug"
 bash interop/run.sh interop/expectations/files.json -- "$bin/files" interop/fixtures/files-root
 bash interop/run.sh interop/expectations/conformance.json -- "$bin/conformance"
 bash interop/run.sh interop/expectations/calculator.json -- "$bin/calculator"
+bash interop/run.sh interop/expectations/notes.json -- "$bin/notes"
+bash interop/run.sh interop/expectations/jobs.json -- "$bin/jobs"
 bash interop/run.sh interop/expectations/fixture.json -- "$bin/fixture"
+# The same SDK clients over Streamable HTTP (servers started with --http 127.0.0.1:PORT).
+bash interop/http_run.sh interop/expectations/conformance.json -- "$bin/conformance"
+bash interop/http_run.sh interop/expectations/fixture.json -- "$bin/fixture" --sse-polling-ms 250
 
 bash interop/conformance_suite.sh "$bin/conformance"

@@ -1,5 +1,6 @@
 //! The `tools/list` surface of every example, checked in: a renamed parameter, a changed
 //! description or schema shows up in review as a diff of `snapshots/<example>.tools.json`.
+//! (The HTTP example's listing is checked over HTTP, in `http.rs`.)
 //! Refresh with `MCP_SNAPSHOTS=overwrite cargo test -p mcp-examples --test listings`.
 
 use std::path::Path;
@@ -36,6 +37,8 @@ fn every_example_listing_matches_its_snapshot() {
             vec![root.to_str().unwrap().to_owned()],
         ),
         ("conformance", env!("CARGO_BIN_EXE_conformance"), vec![]),
+        ("notes", env!("CARGO_BIN_EXE_notes"), vec![]),
+        ("jobs", env!("CARGO_BIN_EXE_jobs"), vec![]),
     ];
     for (example, program, args) in examples {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();

@@ -230,12 +230,27 @@ impl HttpClient {
 
     /// GET on the endpoint with this client's headers, unread.
     pub async fn get(&self) -> Response {
+        self.get_with(self.base_headers()).await
+    }
+
+    /// GET on the endpoint with exactly `headers`, unread.
+    pub async fn get_with(&self, headers: HeaderMap) -> Response {
         self.http
             .get(&self.url)
-            .headers(self.base_headers())
+            .headers(headers)
             .send()
             .await
             .expect("the GET reaches the server")
+    }
+
+    /// GET with `Last-Event-ID: last`: resumes the stream that event belongs to.
+    pub async fn resume(&self, last: &str) -> Response {
+        let mut headers = self.base_headers();
+        headers.insert(
+            "last-event-id",
+            HeaderValue::from_str(last).expect("an ASCII event id"),
+        );
+        self.get_with(headers).await
     }
 }
 
@@ -247,6 +262,10 @@ pub struct EventStream {
     revision: String,
     /// The raw SSE text read so far, for framing assertions.
     pub raw: String,
+    /// The `id` of every event read so far, in order (priming events included).
+    pub ids: Vec<String>,
+    /// The last `retry` field read, in milliseconds.
+    pub retry: Option<u64>,
 }
 
 impl EventStream {
@@ -262,6 +281,8 @@ impl EventStream {
             buffer: Vec::new(),
             revision: revision.to_owned(),
             raw: String::new(),
+            ids: Vec::new(),
+            retry: None,
         }
     }
 
@@ -324,11 +345,15 @@ impl EventStream {
     }
 
     /// One event's message; `None` for comments and events without data.
-    fn parse_event(&self, event: &str) -> Option<Value> {
+    fn parse_event(&mut self, event: &str) -> Option<Value> {
         let mut data = Vec::new();
         for line in event.lines() {
             if let Some(value) = line.strip_prefix("data:") {
                 data.push(value.strip_prefix(' ').unwrap_or(value));
+            } else if let Some(id) = line.strip_prefix("id:") {
+                self.ids.push(id.trim_start().to_owned());
+            } else if let Some(retry) = line.strip_prefix("retry:") {
+                self.retry = Some(retry.trim().parse().expect("retry is milliseconds"));
             } else {
                 assert!(
                     line.is_empty()
@@ -340,7 +365,8 @@ impl EventStream {
                 );
             }
         }
-        if data.is_empty() {
+        if data.iter().all(|line| line.is_empty()) {
+            // A comment, or a priming event (an id and empty data).
             return None;
         }
         let message: Value = serde_json::from_str(&data.join("\n"))

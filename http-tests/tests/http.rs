@@ -635,3 +635,189 @@ async fn the_authentication_hook_admits_requests_and_its_principal_reaches_tools
     let call = session.post_with(headers, &body).await;
     assert_eq!(call.response()["result"]["content"][0]["text"], "ada");
 }
+
+/// The progress values among `messages`.
+fn progress_of(messages: &[Value]) -> Vec<f64> {
+    messages
+        .iter()
+        .filter(|message| message["method"] == "notifications/progress")
+        .map(|message| message["params"]["progress"].as_f64().expect("a number"))
+        .collect()
+}
+
+/// Reads `stream` to its end.
+async fn read_all(stream: &mut mcp_http_tests::EventStream) -> Vec<Value> {
+    let mut messages = Vec::new();
+    while let Some(message) = stream.next().await {
+        messages.push(message);
+    }
+    messages
+}
+
+#[tokio::test]
+async fn a_dropped_call_stream_resumes_with_last_event_id() {
+    let server = Running::start().await;
+    for revision in SESSION_REVISIONS {
+        let mut client = server.client(revision);
+        client.initialize(json!({})).await;
+        let mut stream = client
+            .request_stream(
+                "tools/call",
+                json!({ "name": "count", "arguments": { "steps": 6 }, "_meta": { "progressToken": "p" } }),
+            )
+            .await;
+        // From 2025-11-25 the stream opens with a priming event: an id, `retry`, no data.
+        let primed = revision >= "2025-11-25";
+        let mut seen = Vec::new();
+        while progress_of(&seen).len() < 2 {
+            seen.push(stream.next().await.expect("progress"));
+        }
+        assert_eq!(
+            stream.retry,
+            primed.then_some(1000),
+            "{revision}: {}",
+            stream.raw
+        );
+        if primed {
+            assert!(
+                stream.raw.starts_with("id: ") && stream.raw.contains("\ndata: \n\n"),
+                "{revision}: the priming event comes first: {}",
+                stream.raw
+            );
+        }
+        // Every event has an id, in order.
+        let ids = stream.ids.clone();
+        assert_eq!(ids.len(), seen.len() + usize::from(primed), "{revision}");
+        let last = ids.last().expect("an id").clone();
+        drop(stream);
+        // The call goes on while nobody reads; what it sends waits in the buffer.
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        let resumed = client.resume(&last).await;
+        assert_eq!(resumed.status(), StatusCode::OK, "{revision}");
+        let mut resumed = mcp_http_tests::EventStream::new(resumed, revision);
+        let rest = read_all(&mut resumed).await;
+        let response = rest.last().expect("the response");
+        assert_eq!(
+            response["result"]["content"][0]["text"], "counted to 6",
+            "{revision}"
+        );
+        // Each event exactly once across both connections: progress 1..=6, logs 6.
+        let all: Vec<Value> = seen.iter().chain(&rest).cloned().collect();
+        assert_eq!(
+            progress_of(&all),
+            [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+            "{revision}"
+        );
+        let logs = all
+            .iter()
+            .filter(|message| message["method"] == "notifications/message")
+            .count();
+        assert_eq!(logs, 6, "{revision}");
+        let mut all_ids = ids.clone();
+        all_ids.extend(resumed.ids.iter().cloned());
+        let mut unique = all_ids.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), all_ids.len(), "{revision}: ids are unique");
+        // Resuming from the response's id: nothing more will come, so 204 (which tells a
+        // client to stop reconnecting).
+        let end = resumed.ids.last().expect("ids").clone();
+        assert_eq!(
+            client.resume(&end).await.status(),
+            StatusCode::NO_CONTENT,
+            "{revision}"
+        );
+        // Ids that are not this server's, or of no stream, are refused.
+        assert_eq!(
+            client.resume("nonsense").await.status(),
+            StatusCode::BAD_REQUEST
+        );
+        assert_eq!(
+            client.resume("999-0").await.status(),
+            StatusCode::BAD_REQUEST
+        );
+        assert_eq!(client.delete().await, StatusCode::OK);
+    }
+}
+
+#[tokio::test]
+async fn sse_polling_closes_call_streams_and_clients_resume_them() {
+    let server = Running::start_with(|http| {
+        http.sse_polling(Duration::from_millis(150))
+            .sse_retry(Duration::from_millis(50))
+    })
+    .await;
+    let mut client = server.client("2025-11-25");
+    client.initialize(json!({})).await;
+    let mut stream = client
+        .request_stream(
+            "tools/call",
+            json!({ "name": "count", "arguments": { "steps": 10 }, "_meta": { "progressToken": 7 } }),
+        )
+        .await;
+    let mut messages = read_all(&mut stream).await;
+    assert_eq!(stream.retry, Some(50));
+    assert!(
+        messages.last().is_none_or(|last| last.get("id").is_none()),
+        "the server closed the stream before the response (the call takes 600 ms)"
+    );
+    let mut last = stream.ids.last().expect("the priming event's id").clone();
+    let mut reconnections = 0;
+    let response = loop {
+        reconnections += 1;
+        assert!(reconnections < 50, "the response never came");
+        let mut resumed =
+            mcp_http_tests::EventStream::new(client.resume(&last).await, "2025-11-25");
+        let more = read_all(&mut resumed).await;
+        if let Some(id) = resumed.ids.last() {
+            last = id.clone();
+        }
+        messages.extend(more);
+        if let Some(response) = messages.last().filter(|last| last.get("id").is_some()) {
+            break response.clone();
+        }
+    };
+    assert!(reconnections >= 2, "polling closed the resumed streams too");
+    assert_eq!(response["result"]["content"][0]["text"], "counted to 10");
+    assert_eq!(
+        progress_of(&messages),
+        (1..=10).map(f64::from).collect::<Vec<_>>()
+    );
+    // Older revisions keep their streams open.
+    let mut old = server.client("2025-06-18");
+    old.initialize(json!({})).await;
+    let reply = old
+        .request(
+            "tools/call",
+            json!({ "name": "count", "arguments": { "steps": 4 } }),
+        )
+        .await;
+    assert_eq!(
+        reply.response()["result"]["content"][0]["text"],
+        "counted to 4"
+    );
+}
+
+#[tokio::test]
+async fn a_session_stream_resumes_with_what_it_missed() {
+    let server = Running::start().await;
+    let mut client = server.client("2025-11-25");
+    client.initialize(json!({})).await;
+    let mut stream = mcp_http_tests::EventStream::new(client.get().await, "2025-11-25");
+    assert!(!stream.ends_within(Duration::from_millis(300)).await);
+    let primed = stream.ids.last().expect("a priming event").clone();
+    drop(stream);
+    // Changes while no GET stream is open wait in its buffer.
+    assert!(server.tools.disable("slow"));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut resumed = mcp_http_tests::EventStream::new(client.resume(&primed).await, "2025-11-25");
+    let changed = resumed.next().await.expect("the missed notification");
+    assert_eq!(changed["method"], "notifications/tools/list_changed");
+    // The resumed stream is the session's stream now: a second plain GET conflicts.
+    assert_eq!(client.get().await.status(), StatusCode::CONFLICT);
+    assert!(server.tools.enable("slow"));
+    let again = resumed.next().await.expect("a live notification");
+    assert_eq!(again["method"], "notifications/tools/list_changed");
+    assert_eq!(client.delete().await, StatusCode::OK);
+    assert!(resumed.ends_within(Duration::from_secs(5)).await);
+}

@@ -30,7 +30,9 @@
 // One PASS/FAIL line per check, then `<label>: N passed, M failed`; exit 1 on any failure.
 // The expectation format is documented in interop/README.md; expect.mjs implements it.
 
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import net from 'node:net';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import {
   CANCEL_GRACE_MS,
@@ -66,6 +68,7 @@ const SDKS = {
     async load() {
       const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
       const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+      const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
       const { LoggingMessageNotificationSchema, ElicitRequestSchema, CreateMessageRequestSchema, ListRootsRequestSchema, McpError } = await import(
         '@modelcontextprotocol/sdk/types.js'
       );
@@ -74,7 +77,7 @@ const SDKS = {
       const schemas = { 'elicitation/create': ElicitRequestSchema, 'sampling/createMessage': CreateMessageRequestSchema, 'roots/list': ListRootsRequestSchema };
       const onRequest = (client, method, handler) => client.setRequestHandler(schemas[method], handler);
       const refusal = (code, message) => new McpError(code, message);
-      return { Client, StdioClientTransport, onLog, onRequest, refusal };
+      return { Client, StdioClientTransport, StreamableHTTPClientTransport, onLog, onRequest, refusal };
     },
   },
   client: {
@@ -84,11 +87,11 @@ const SDKS = {
     async load() {
       const { Client } = await import('@modelcontextprotocol/client');
       const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
-      const { ProtocolError } = await import('@modelcontextprotocol/client');
+      const { ProtocolError, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
       const onLog = (client, handler) => client.setNotificationHandler('notifications/message', handler);
       const onRequest = (client, method, handler) => client.setRequestHandler(method, handler);
       const refusal = (code, message) => new ProtocolError(code, message);
-      return { Client, StdioClientTransport, onLog, onRequest, refusal };
+      return { Client, StdioClientTransport, StreamableHTTPClientTransport, onLog, onRequest, refusal };
     },
   },
 };
@@ -98,13 +101,14 @@ function parseArgs(argv) {
   if (split < 0) usage('no `--` before the server command');
   const own = argv.slice(0, split);
   const command = argv.slice(split + 1);
-  const opts = { sdk: 'sdk', era: 'all', timeout: 30, showStderr: false, expectations: null, command };
+  const opts = { sdk: 'sdk', era: 'all', timeout: 30, showStderr: false, http: false, expectations: null, command };
   for (let i = 0; i < own.length; i++) {
     const a = own[i];
     if (a === '--sdk') opts.sdk = own[++i];
     else if (a === '--era') opts.era = own[++i];
     else if (a === '--timeout') opts.timeout = Number(own[++i]);
     else if (a === '--show-server-stderr') opts.showStderr = true;
+    else if (a === '--http') opts.http = true;
     else if (a.startsWith('--')) usage(`unknown option ${a}`);
     else if (opts.expectations === null) opts.expectations = a;
     else usage(`unexpected argument ${a}`);
@@ -117,7 +121,7 @@ function parseArgs(argv) {
 }
 
 function usage(why) {
-  console.error(`error: ${why}\nusage: check_server.mjs [--sdk sdk|client] [--era ERA|all] [--timeout S] [--show-server-stderr] EXPECTATIONS.json -- SERVER_COMMAND...`);
+  console.error(`error: ${why}\nusage: check_server.mjs [--sdk sdk|client] [--era ERA|all] [--timeout S] [--show-server-stderr] [--http] EXPECTATIONS.json -- SERVER_COMMAND...`);
   process.exit(2);
 }
 
@@ -159,21 +163,42 @@ function eraPlan(sdkKey, era) {
 
 async function runEra(sdkKey, sdk, mod, eraName, opts, exp, rep) {
   const plan = eraPlan(sdkKey, eraName);
-  const label = `${sdk.label}/${eraName}`;
+  const label = `${opts.http ? `${sdk.label}-http` : sdk.label}/${eraName}`;
   const version_ = pkgVersion(sdk.pkg);
-  rep.section(`${label}: ${sdk.pkg} ${version_} Client + StdioClientTransport (${plan.how}), expecting protocol ${plan.want}`);
+  const kind = opts.http ? 'StreamableHTTPClientTransport' : 'StdioClientTransport';
+  rep.section(`${label}: ${sdk.pkg} ${version_} Client + ${kind} (${plan.how}), expecting protocol ${plan.want}`);
   const ms = opts.timeout * 1000;
   const [cmd, ...args] = opts.command;
-  const transport = new mod.StdioClientTransport({ command: cmd, args, env: { ...process.env }, stderr: opts.showStderr ? 'inherit' : 'pipe' });
+  let transport;
+  let server;
   let stderr = '';
-  transport.stderr?.on('data', (chunk) => {
-    stderr = (stderr + chunk.toString()).slice(-20000);
-  });
+  const wire = { exchanges: [] };
+  if (opts.http) {
+    let url;
+    try {
+      [server, url] = await startHttpServer(opts.command, opts.showStderr, (chunk) => {
+        stderr = (stderr + chunk.toString()).slice(-20000);
+      });
+    } catch (e) {
+      rep.fail(label, `server: ${describe(e)}`);
+      return;
+    }
+    wire.url = url;
+    transport = new mod.StreamableHTTPClientTransport(new URL(url), { fetch: recordingFetch(wire) });
+  } else {
+    transport = new mod.StdioClientTransport({ command: cmd, args, env: { ...process.env }, stderr: opts.showStderr ? 'inherit' : 'pipe' });
+    transport.stderr?.on('data', (chunk) => {
+      stderr = (stderr + chunk.toString()).slice(-20000);
+    });
+  }
   let negotiated;
   if (sdkKey === 'sdk') {
-    // The 1.x Client does not expose the negotiated revision; it hands it to the transport.
+    // The 1.x Client does not expose the negotiated revision; it hands it to the transport
+    // (which, over HTTP, needs it for the MCP-Protocol-Version header).
+    const set = transport.setProtocolVersion?.bind(transport);
     transport.setProtocolVersion = (v) => {
       negotiated = v;
+      set?.(v);
     };
   }
   const client = new mod.Client(
@@ -196,19 +221,32 @@ async function runEra(sdkKey, sdk, mod, eraName, opts, exp, rep) {
   const before = rep.failed;
   try {
     await withTimeout(client.connect(transport, { timeout: ms }), ms * 2, 'connect');
-    await withTimeout(checkSession(sdkKey, mod, client, transport, plan, label, negotiated, exp, rep, ms, asks), ms * 4, 'session');
+    await withTimeout(checkSession(sdkKey, mod, client, transport, plan, label, negotiated, exp, rep, ms, asks, opts.http ? wire : null), ms * 4, 'session');
+    if (opts.http) {
+      // The SDK's own session end: DELETE (a no-op without a session id, as in 2026-07-28).
+      await withTimeout(transport.terminateSession(), ms, 'terminateSession');
+      await client.close();
+      await checkHttpSession(wire, plan.era, label, rep);
+    }
   } catch (e) {
     rep.fail(label, `session aborted: ${describe(e)}`);
     if (process.env.INTEROP_DEBUG) console.error(e);
   } finally {
     await client.close().catch(() => {});
+    if (server) {
+      server.kill('SIGTERM');
+      await new Promise((resolve) => {
+        if (server.exitCode !== null || server.signalCode !== null) resolve();
+        else server.once('exit', resolve);
+      });
+    }
   }
   if (rep.failed > before && !opts.showStderr && stderr.trim()) {
     console.log(`---- server stderr (last 3000 chars) for ${label} ----\n${stderr.slice(-3000)}\n---- end server stderr ----`);
   }
 }
 
-async function checkSession(sdkKey, mod, client, transport, plan, label, negotiatedV1, exp, rep, ms, asks) {
+async function checkSession(sdkKey, mod, client, transport, plan, label, negotiatedV1, exp, rep, ms, asks, http) {
   const who = SDKS[sdkKey].label;
   const version = sdkKey === 'sdk' ? negotiatedV1 : client.getNegotiatedProtocolVersion();
   const info = client.getServerVersion();
@@ -259,7 +297,7 @@ async function checkSession(sdkKey, mod, client, transport, plan, label, negotia
     if (m) droppedProgress.push(JSON.parse(m[1]));
     else if (process.env.INTEROP_DEBUG) console.error(`client onerror: ${describe(e)}`);
   };
-  const wireSeen = { responses, cancelsSent, logs, droppedProgress, rounds, asks };
+  const wireSeen = { responses, cancelsSent, logs, droppedProgress, rounds, asks, http };
 
   // tools/list, following nextCursor across every page.
   const tools = [];
@@ -336,10 +374,151 @@ async function checkSession(sdkKey, mod, client, transport, plan, label, negotia
       await client.listTools(c === undefined ? undefined : { cursor: c }, { timeout: ms });
     }
     if (sdkKey === 'sdk' && tool?.outputSchema) (client.getToolOutputValidator(name) ? armed : unarmed).add(name);
+    const start = http ? http.exchanges.length : 0;
     await runCall(sdkKey, client, call, tool, version, plan.era, label, rep, ms, ajv, wireSeen, () => lastCallId);
+    if (http) checkCallWire(http, start, call, name, plan.era, version, label, rep);
   }
   if (armed.size || unarmed.size) {
     rep.check(!unarmed.size, label, `SDK output-schema validation was armed when calling ${armed.size + unarmed.size} tool(s) with an outputSchema` + (unarmed.size ? `; NOT for ${js([...unarmed])}` : ''));
+  }
+}
+
+/** Starts `command --http 127.0.0.1:PORT` (a free port); resolves once it accepts connections. */
+async function startHttpServer(command, showStderr, onStderr) {
+  const port = await new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+  const [cmd, ...args] = command;
+  const child = spawn(cmd, [...args, '--http', `127.0.0.1:${port}`], { stdio: ['ignore', 'ignore', showStderr ? 'inherit' : 'pipe'] });
+  child.stderr?.on('data', onStderr);
+  const deadline = Date.now() + 30000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode} before listening`);
+    const up = await new Promise((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (up) return [child, `http://127.0.0.1:${port}/mcp`];
+    if (Date.now() > deadline) {
+      child.kill();
+      throw new Error('the server did not listen within 30 s');
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A fetch for the SDK's transport that records every exchange: method, the JSON-RPC method
+ * and id of a POST body, the session and resumption headers, status and content type. */
+function recordingFetch(wire) {
+  return async (url, init = {}) => {
+    const response = await fetch(url, init);
+    const headers = new Headers(init.headers ?? {});
+    const method = init.method ?? 'GET';
+    let rpc = null;
+    let id = null;
+    if (method === 'POST' && typeof init.body === 'string') {
+      try {
+        const body = JSON.parse(init.body);
+        rpc = body.method ?? ('result' in body || 'error' in body ? 'response' : null);
+        id = body.id ?? null;
+      } catch {
+        // not JSON: recorded without a method
+      }
+    }
+    const entry = {
+      method,
+      status: response.status,
+      type: (response.headers.get('content-type') ?? '').split(';')[0].trim(),
+      session: headers.get('mcp-session-id'),
+      issued: response.headers.get('mcp-session-id'),
+      lastEventId: headers.get('last-event-id'),
+      rpc,
+      id,
+      aborted: Boolean(init.signal?.aborted),
+    };
+    init.signal?.addEventListener('abort', () => {
+      entry.aborted = true;
+    });
+    wire.exchanges.push(entry);
+    return response;
+  };
+}
+
+/** The HTTP exchanges of one call (same checks as check_server.py --http). */
+function checkCallWire(wire, start, call, name, era, version, label, rep) {
+  const ex = wire.exchanges.slice(start);
+  const calls = ex.filter((e) => e.method === 'POST' && e.rpc === 'tools/call');
+  if ('progress' in call || 'logs' in call || (call.answers && era !== 'modern')) {
+    rep.check(
+      calls.some((e) => e.type === 'text/event-stream'),
+      label,
+      `${name}: http: tools/call POST(s) answered with ${js(calls.map((e) => e.type || e.status))} (progress, logs and requests travel on its SSE stream)`,
+    );
+  }
+  if (call.httpResumes) {
+    const resumes = ex.filter((e) => e.method === 'GET' && e.lastEventId);
+    if (era === 'legacy' && version >= '2025-11-25') {
+      rep.check(
+        resumes.length > 0 && resumes.every((e) => e.status === 200),
+        label,
+        `${name}: http: the server closed the call's stream mid-call; the SDK resumed it: ${js(resumes.map((e) => [e.lastEventId, e.status]))} (GET + Last-Event-ID)`,
+      );
+    } else {
+      rep.check(!resumes.length, label, `${name}: http: no resumption under ${version} (no SSE polling there): ${resumes.length} GET(s) with Last-Event-ID`);
+    }
+  }
+}
+
+/** What the wire showed over the whole session, once the SDK ended it. */
+async function checkHttpSession(wire, era, label, rep) {
+  const ex = wire.exchanges;
+  const posts = ex.filter((e) => e.method === 'POST');
+  const resumes = ex.filter((e) => e.method === 'GET' && e.lastEventId);
+  const badResumes = resumes.filter((e) => e.status !== 200);
+  rep.check(
+    !badResumes.length,
+    label,
+    `http: ${resumes.length} resumption(s) (GET + Last-Event-ID: ${js([...new Set(resumes.map((e) => e.lastEventId))].slice(0, 8))}), all answered 200` +
+      (badResumes.length ? ` :: ${js(badResumes, 200)}` : ''),
+  );
+  if (era === 'modern') {
+    const issued = ex.filter((e) => e.issued);
+    const deletes = ex.filter((e) => e.method === 'DELETE');
+    rep.check(
+      !issued.length && !resumes.length && !deletes.length,
+      label,
+      `http: 2026-07-28 stands alone: ${posts.length} POSTs, no Mcp-Session-Id issued, no resumption, no DELETE` +
+        (issued.length || resumes.length || deletes.length ? ` :: issued ${issued.length}, resumes ${resumes.length}, deletes ${deletes.length}` : ''),
+    );
+    return;
+  }
+  const init = posts.find((e) => e.rpc === 'initialize');
+  const session = init?.issued;
+  rep.check(Boolean(session), label, `http: initialize answered with Mcp-Session-Id ${session}`);
+  const later = ex.filter((e) => e !== init);
+  const strays = later.filter((e) => e.session !== session);
+  rep.check(later.length > 0 && !strays.length, label, `http: all ${later.length} later requests carry that session id` + (strays.length ? ` :: ${js(strays, 200)}` : ''));
+  const deletes = ex.filter((e) => e.method === 'DELETE');
+  rep.check(
+    deletes.length === 1 && deletes[0].status === 200,
+    label,
+    `http: terminateSession() ended the session: DELETE -> ${js(deletes.map((d) => d.status))} (expected [200])`,
+  );
+  if (session) {
+    const after = await fetch(wire.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': session },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    rep.check(after.status === 404, label, `http: a request on the ended session -> ${after.status} (expected 404)`);
   }
 }
 
@@ -389,14 +568,19 @@ async function runCancel(sdkKey, client, call, params, title, label, rep, ms, wi
   if (id === before) problems.push('the SDK sent no tools/call');
   else {
     await sleep(CANCEL_GRACE_MS);
-    if (abort.signal.aborted && !wireSeen.cancelsSent.has(id)) problems.push(`the SDK sent no notifications/cancelled for request ${js(id)}`);
+    // Over HTTP in 2026-07-28 a request is cancelled by closing its stream: the SDK aborts
+    // the POST (recorded by the fetch wrapper) instead of sending notifications/cancelled.
+    const closed = wireSeen.http?.exchanges.some((e) => e.method === 'POST' && e.rpc === 'tools/call' && e.id === id && e.aborted);
+    if (abort.signal.aborted && !wireSeen.cancelsSent.has(id) && !closed) {
+      problems.push(`the SDK sent no notifications/cancelled for request ${js(id)}${wireSeen.http ? ' and did not close its POST stream' : ''}`);
+    }
     const raw = wireSeen.responses.get(id);
     if (raw && abort.signal.aborted) problems.push(`the server answered the cancelled request: ${js(raw, 200)}`);
   }
   rep.check(
     !problems.length,
     label,
-    `${title} cancelled after ${after} ms (AbortSignal -> notifications/cancelled) -> expecting no response within ${CANCEL_GRACE_MS} ms` + (problems.length ? ` :: ${problems.join('; ')}` : ''),
+    `${title} cancelled after ${after} ms (AbortSignal -> notifications/cancelled, or over HTTP in 2026-07-28 the POST stream closed) -> expecting no response within ${CANCEL_GRACE_MS} ms` + (problems.length ? ` :: ${problems.join('; ')}` : ''),
   );
 }
 
@@ -513,10 +697,16 @@ async function main() {
   if (opts.era === 'all') eras = sdk.eras;
   else if (sdk.eras.includes(opts.era) || (opts.era === 'legacy' && opts.sdk === 'client')) eras = [opts.era];
   else usage(`${sdk.pkg} has no era ${opts.era}; it has: ${sdk.eras.join(', ')}`);
+  if (opts.http && opts.era === 'all' && eras.includes('2024-11-05')) {
+    // 2024-11-05 has no Streamable HTTP (its HTTP transport was HTTP+SSE, which the runtime
+    // does not offer; 2024-11-05 clients use stdio).
+    console.log(`SKIP ${sdk.label}-http/2024-11-05: Streamable HTTP starts with 2025-03-26; the 2024-11-05 HTTP+SSE transport is not offered (stdio covers 2024-11-05)`);
+    eras = eras.filter((e) => e !== '2024-11-05');
+  }
   const speaks = opts.sdk === 'sdk' ? `handshake revisions ${HANDSHAKE_REVISIONS.join(', ')} (always offers 2025-11-25); NOT ${MODERN}` : `handshake revisions ${HANDSHAKE_REVISIONS.join(', ')} and stateless ${MODERN}`;
   console.log(`${sdk.label}: ${sdk.pkg} ${pkgVersion(sdk.pkg)} speaks ${speaks}; running era(s): ${eras.join(', ')}`);
   for (const era of eras) await runEra(opts.sdk, sdk, mod, era, opts, exp, rep);
-  rep.summary(sdk.label);
+  rep.summary(opts.http ? `${sdk.label}-http` : sdk.label);
   process.exitCode = rep.failed ? 1 : 0;
 }
 

@@ -11,7 +11,7 @@ export const STRUCTURED_SINCE = '2025-06-18'; // structuredContent / outputSchem
 export const MODERN_SINCE = '2026-07-28'; // stateless era: outputSchema may have any root (SEP-2106)
 
 const TOP_KEYS = ['$comment', 'server', 'tools', 'allowExtraTools', 'requireDescriptions', 'allowDowngrade', 'toolChecks', 'calls'];
-const CALL_KEYS = ['$comment', 'label', 'tool', 'arguments', 'expect', 'eras', 'minRevision', 'maxRevision', 'clients', 'progress', 'logLevel', 'logs', 'cancelAfterMs', 'answers', 'asked', 'rounds'];
+const CALL_KEYS = ['$comment', 'label', 'tool', 'arguments', 'expect', 'eras', 'minRevision', 'maxRevision', 'clients', 'progress', 'logLevel', 'logs', 'cancelAfterMs', 'answers', 'asked', 'rounds', 'httpResumes'];
 const PROGRESS_KEYS = ['$comment', 'min', 'max', 'last', 'total'];
 // The requests a server may send a client during a call (handshake eras), or embed in an
 // `input_required` result (2026-07-28).

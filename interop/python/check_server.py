@@ -2,7 +2,15 @@
 """Drive a stdio MCP server with the official Python SDK (`mcp` on PyPI) and check what it sees.
 
 Usage:
-    check_server.py [--era legacy|modern|all] [--timeout SECONDS] EXPECTATIONS.json -- SERVER_COMMAND...
+    check_server.py [--http] [--era legacy|modern|all] [--timeout SECONDS] EXPECTATIONS.json -- SERVER_COMMAND...
+
+Transport: stdio (`stdio_client`) by default. With --http, each era starts the server as
+`SERVER_COMMAND... --http 127.0.0.1:PORT` (a free port) and connects the SDK's Streamable HTTP
+client (`streamable_http_client`) to http://127.0.0.1:PORT/mcp; every HTTP exchange is recorded
+(through httpx event hooks) and checked too: the session id on every request after `initialize`,
+each call's POST answered with `text/event-stream`, resumptions (GET + Last-Event-ID) answered 200
+(and required for calls with `httpResumes` in 2025-11-25 sessions), the SDK's DELETE on close
+answered 200 and the ended session then answering 404; in the modern era no session at all.
 
 Eras (mcp 2.3.0 speaks both):
     legacy  `Client(mode="legacy")`: the `initialize` handshake; the SDK offers 2025-11-25
@@ -29,6 +37,9 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import socket
+import subprocess
+import time
 import json
 import logging
 import os
@@ -44,6 +55,8 @@ import anyio
 import jsonschema
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+import httpx2
 from mcp.shared import jsonrpc_dispatcher
 from mcp.shared.exceptions import MCPError
 from mcp import types
@@ -178,18 +191,166 @@ class ClientAnswers:
         return True
 
 
+class HttpWire:
+    """Every HTTP exchange of the SDK's Streamable HTTP client, via httpx event hooks: method,
+    JSON-RPC method and id of a POST body, the headers that matter, status and content type."""
+
+    def __init__(self) -> None:
+        self.exchanges: list[dict[str, Any]] = []
+
+    async def on_response(self, response: Any) -> None:
+        request = response.request
+        entry: dict[str, Any] = {
+            "method": request.method,
+            "status": response.status_code,
+            "type": response.headers.get("content-type", "").partition(";")[0].strip(),
+            "session": request.headers.get("mcp-session-id"),
+            "issued": response.headers.get("mcp-session-id"),
+            "lastEventId": request.headers.get("last-event-id"),
+            "rpc": None,
+            "id": None,
+        }
+        if request.method == "POST":
+            try:
+                body = json.loads(request.content or b"null")
+                if isinstance(body, dict):
+                    entry["rpc"] = body.get("method") or ("response" if "result" in body or "error" in body else None)
+                    entry["id"] = body.get("id")
+            except (ValueError, httpx2.RequestNotRead):
+                pass
+        self.exchanges.append(entry)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_http_server(command: list[str], errlog: Any) -> tuple[subprocess.Popen[bytes], str]:
+    """Start `command --http 127.0.0.1:PORT`; return it and its endpoint once it accepts."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [*command, "--http", f"127.0.0.1:{port}"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=errlog
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server exited with {proc.returncode} before listening")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return proc, f"http://127.0.0.1:{port}/mcp"
+        except OSError:
+            time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError("the server did not listen within 30 s")
+
+
+async def check_http_session(wire: HttpWire, url: str, era: str, label: str, rep: Reporter) -> None:
+    """What the wire showed over the whole session, checked once it is closed."""
+    ex = wire.exchanges
+    posts = [e for e in ex if e["method"] == "POST"]
+    resumes = [e for e in ex if e["method"] == "GET" and e["lastEventId"]]
+    bad_resumes = [e for e in resumes if e["status"] != 200]
+    rep.check(
+        not bad_resumes,
+        label,
+        f"http: {len(resumes)} resumption(s) (GET + Last-Event-ID: {sorted({e['lastEventId'] for e in resumes})[:8]}), all answered 200"
+        + ("" if not bad_resumes else f" :: {js(bad_resumes, 200)}"),
+    )
+    if era == "modern":
+        issued = [e for e in ex if e["issued"]]
+        gets = [e for e in ex if e["method"] == "GET"]
+        rep.check(
+            not issued and not resumes,
+            label,
+            f"http: 2026-07-28 stands alone: {len(posts)} POSTs, no Mcp-Session-Id issued, no resumption"
+            + ("" if not issued and not resumes else f" :: issued {js(issued, 120)}, resumes {len(resumes)}"),
+        )
+        _ = gets
+        return
+    init = next((e for e in posts if e["rpc"] == "initialize"), None)
+    session = init and init["issued"]
+    rep.check(bool(session), label, f"http: initialize answered with Mcp-Session-Id {session}")
+    later = [e for e in ex if e is not init]
+    strays = [e for e in later if e["session"] != session]
+    rep.check(
+        bool(later) and not strays,
+        label,
+        f"http: all {len(later)} later requests carry that session id" + ("" if not strays else f" :: {js(strays, 200)}"),
+    )
+    deletes = [e for e in ex if e["method"] == "DELETE"]
+    rep.check(
+        len(deletes) == 1 and deletes[0]["status"] == 200,
+        label,
+        f"http: the SDK ended the session on close: DELETE -> {[d['status'] for d in deletes]} (expected [200])",
+    )
+    if session:
+        async with httpx2.AsyncClient(timeout=10) as raw:
+            after = await raw.post(
+                url,
+                headers={"content-type": "application/json", "accept": "application/json, text/event-stream", "mcp-session-id": session},
+                content=json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+            )
+        rep.check(after.status_code == 404, label, f"http: a request on the ended session -> {after.status_code} (expected 404)")
+
+
+def check_call_wire(wire: HttpWire, start: int, call: dict[str, Any], name: str, era: str, version: str, label: str, rep: Reporter) -> None:
+    """The HTTP exchanges of one call: its POST streamed (SSE) when it sent progress, logs or
+    requests; resumed when the server closes its stream mid-call (`httpResumes`, 2025-11-25)."""
+    ex = wire.exchanges[start:]
+    calls = [e for e in ex if e["method"] == "POST" and e["rpc"] == "tools/call"]
+    streamed = [e for e in calls if e["type"] == "text/event-stream"]
+    if "progress" in call or "logs" in call or (call.get("answers") and era != "modern"):
+        rep.check(
+            bool(streamed),
+            label,
+            f"{name}: http: tools/call POST(s) answered with {[e['type'] or e['status'] for e in calls]} (progress, logs and requests travel on its SSE stream)",
+        )
+    if call.get("httpResumes"):
+        resumes = [e for e in ex if e["method"] == "GET" and e["lastEventId"]]
+        if era == "legacy" and version >= "2025-11-25":
+            rep.check(
+                bool(resumes) and all(e["status"] == 200 for e in resumes),
+                label,
+                f"{name}: http: the server closed the call's stream mid-call; the SDK resumed it: "
+                f"{[(e['lastEventId'], e['status']) for e in resumes]} (GET + Last-Event-ID)",
+            )
+        else:
+            rep.check(
+                not resumes,
+                label,
+                f"{name}: http: no resumption under {version} (no SSE polling there): {len(resumes)} GET(s) with Last-Event-ID",
+            )
+
+
 async def run_era(
-    era: str, command: list[str], exp: dict[str, Any], rep: Reporter, timeout: float, show_stderr: bool
+    era: str, command: list[str], exp: dict[str, Any], rep: Reporter, timeout: float, show_stderr: bool, http: bool = False
 ) -> None:
     mode, want_version = ERAS[era]
-    label = f"python/{era}"
-    rep.section(f"{label}: mcp {metadata.version('mcp')} Client(mode={mode!r}), expecting protocol {want_version}")
+    label = f"python-http/{era}" if http else f"python/{era}"
+    how = "streamable_http_client" if http else "stdio_client"
+    rep.section(f"{label}: mcp {metadata.version('mcp')} Client(mode={mode!r}) over {how}, expecting protocol {want_version}")
     params = StdioServerParameters(command=command[0], args=command[1:], env=dict(os.environ))
     notes = Notifications()
     asks = ClientAnswers()
+    wire = HttpWire() if http else None
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
+        proc = None
+        if http:
+            try:
+                proc, url = start_http_server(command, sys.stderr if show_stderr else errlog)
+            except RuntimeError as e:
+                rep.fail(label, f"server: {e}")
+                return
+            http_client = httpx2.AsyncClient(
+                timeout=httpx2.Timeout(timeout, read=300), event_hooks={"response": [wire.on_response]}
+            )
+            transport = streamable_http_client(url, http_client=http_client)
+        else:
+            transport = stdio_client(params, errlog=sys.stderr if show_stderr else errlog)
         client = Client(
-            stdio_client(params, errlog=sys.stderr if show_stderr else errlog),
+            transport,
             mode=mode,
             read_timeout_seconds=timeout,
             client_info=Implementation(name="mcp-runtime-interop-python", version=metadata.version("mcp")),
@@ -203,14 +364,26 @@ async def run_era(
         failures_before = rep.failed
         try:
             with anyio.fail_after(timeout * 4):
-                async with client:
-                    await check_session(client, era, label, want_version, exp, rep, notes, asks)
+                if http:
+                    async with http_client:
+                        async with client:
+                            await check_session(client, era, label, want_version, exp, rep, notes, asks, wire)
+                        await check_http_session(wire, url, era, label, rep)
+                else:
+                    async with client:
+                        await check_session(client, era, label, want_version, exp, rep, notes, asks)
         except TimeoutError:
             rep.fail(label, f"session timed out after {timeout * 4:.0f}s")
         except Exception as e:  # noqa: BLE001 - anything escaping is a failed run, reported, never a crash
             rep.fail(label, f"session aborted: {describe(e)}")
             if os.environ.get("INTEROP_DEBUG"):
                 traceback.print_exc()
+        if proc is not None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
         if rep.failed > failures_before and not show_stderr:
             errlog.seek(0)
             tail = errlog.read()[-3000:]
@@ -228,6 +401,7 @@ async def check_session(
     rep: Reporter,
     notes: Notifications,
     asks: ClientAnswers,
+    wire: HttpWire | None = None,
 ) -> None:
     version = client.protocol_version
     info = client.server_info
@@ -282,7 +456,10 @@ async def check_session(
     for i, call in enumerate(exp["calls"]):
         if not selected(call, era, version):
             continue
+        start = len(wire.exchanges) if wire else 0
         await run_call(client, call, i, by_name, version, era, label, rep, notes, asks)
+        if wire is not None:
+            check_call_wire(wire, start, call, call["tool"], era, version, label, rep)
 
 
 async def run_call(
@@ -466,6 +643,7 @@ def main() -> int:
     ap.add_argument("--era", choices=["legacy", "modern", "all"], default="all")
     ap.add_argument("--timeout", type=float, default=30.0, help="per-request timeout in seconds (default 30)")
     ap.add_argument("--show-server-stderr", action="store_true", help="pass the server's stderr through live")
+    ap.add_argument("--http", action="store_true", help="Streamable HTTP: start the server with --http 127.0.0.1:PORT")
     opts = ap.parse_args(own)
     if not command:
         ap.error("no server command after --")
@@ -483,8 +661,8 @@ def main() -> int:
         f" and stateless {LATEST_MODERN_VERSION}; running era(s): {', '.join(eras)}"
     )
     for era in eras:
-        anyio.run(run_era, era, command, exp, rep, opts.timeout, opts.show_server_stderr)
-    rep.summary("python")
+        anyio.run(run_era, era, command, exp, rep, opts.timeout, opts.show_server_stderr, opts.http)
+    rep.summary("python-http" if opts.http else "python")
     return 1 if rep.failed else 0
 
 

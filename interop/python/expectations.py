@@ -35,6 +35,7 @@ CALL_KEYS = {
     "answers",
     "asked",
     "rounds",
+    "httpResumes",
 }
 PROGRESS_KEYS = {"$comment", "min", "max", "last", "total"}
 # The requests a server may send a client during a call (handshake eras), or embed in an

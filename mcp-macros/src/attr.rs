@@ -10,7 +10,7 @@ use syn::{Attribute, Expr, ExprArray, ExprLit, Lit, LitBool, LitStr, Meta, Token
 use crate::model::Errors;
 
 /// Every option the attribute accepts, as listed in error messages.
-const OPTIONS: [&str; 11] = [
+const OPTIONS: [&str; 12] = [
     "name",
     "title",
     "description",
@@ -21,6 +21,7 @@ const OPTIONS: [&str; 11] = [
     "open_world",
     "timeout",
     "max_concurrency",
+    "rate",
     "crate",
 ];
 
@@ -48,6 +49,22 @@ pub struct Options {
     pub timeout_ms: Option<u64>,
     /// `max_concurrency = 4`.
     pub max_concurrency: Option<u32>,
+    /// `rate = "10/s"`.
+    pub rate: Option<Rate>,
+}
+
+/// `rate = "10/s"`: calls per second, minute or hour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rate {
+    pub calls: u32,
+    pub per: RatePeriod,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RatePeriod {
+    Second,
+    Minute,
+    Hour,
 }
 
 impl Options {
@@ -157,6 +174,16 @@ impl Options {
                     positive
                 });
                 set(&mut self.max_concurrency, limit, &meta, errors)
+            }
+            "rate" => {
+                let rate = string_value(&meta, errors).and_then(|literal| {
+                    let rate = parse_rate(&literal.value());
+                    if let Err(problem) = &rate {
+                        errors.push(syn::Error::new(literal.span(), problem));
+                    }
+                    rate.ok()
+                });
+                set(&mut self.rate, rate, &meta, errors)
             }
             "crate" => {
                 let path = string_value(&meta, errors).and_then(|literal| match literal.parse() {
@@ -349,6 +376,41 @@ fn parse_duration_ms(text: &str) -> Option<u64> {
     number.checked_mul(factor)
 }
 
+/// `"10/s"`, `"100/min"`, `"1000/h"`; the error says what is wrong and how to write it.
+fn parse_rate(text: &str) -> Result<Rate, String> {
+    const USAGE: &str =
+        "write calls per `s`, `min` or `h`: `rate = \"10/s\"`, `\"100/min\"` or `\"1000/h\"`";
+    let Some((calls, unit)) = text.split_once('/') else {
+        return Err(format!("`{text}` is not a rate; {USAGE}"));
+    };
+    let per = match unit.trim() {
+        "s" => RatePeriod::Second,
+        "min" => RatePeriod::Minute,
+        "h" => RatePeriod::Hour,
+        "sec" | "second" => return Err(format!("unknown unit `{unit}`; write `/s`")),
+        "m" | "minute" => return Err(format!("unknown unit `{unit}`; write `/min`")),
+        "hour" => return Err(format!("unknown unit `{unit}`; write `/h`")),
+        _ => return Err(format!("unknown unit `{unit}`; {USAGE}")),
+    };
+    let calls = match calls.trim().parse::<u32>() {
+        Ok(0) => {
+            return Err(format!(
+                "a rate of 0 would refuse every call; allow at least 1, or disable the tool \
+                 with `ToolSet::disable`; {USAGE}"
+            ));
+        }
+        Ok(calls) => calls,
+        Err(_) => {
+            return Err(format!(
+                "`{}` is not a number of calls (a whole number from 1 to {}); {USAGE}",
+                calls.trim(),
+                u32::MAX
+            ));
+        }
+    };
+    Ok(Rate { calls, per })
+}
+
 fn hint_value(meta: &Meta, errors: &mut Errors) -> Option<Hint> {
     let key = quote::ToTokens::to_token_stream(meta.path()).to_string();
     match meta {
@@ -489,6 +551,26 @@ mod tests {
         assert_eq!(parse_duration_ms("30"), None);
         assert_eq!(parse_duration_ms("s"), None);
         assert_eq!(parse_duration_ms("3 days"), None);
+    }
+
+    #[test]
+    fn reads_rates() {
+        let rate = |calls, per| Ok(Rate { calls, per });
+        assert_eq!(parse_rate("10/s"), rate(10, RatePeriod::Second));
+        assert_eq!(parse_rate("100 / min"), rate(100, RatePeriod::Minute));
+        assert_eq!(parse_rate("1000/h"), rate(1000, RatePeriod::Hour));
+        for bad in [
+            "10",
+            "0/s",
+            "10/sec",
+            "10/m",
+            "ten/s",
+            "-1/s",
+            "4294967296/s",
+            "10/day",
+        ] {
+            assert!(parse_rate(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -8,7 +8,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{FnArg, ItemFn};
 
-use crate::attr::{Options, is_param_attribute};
+use crate::attr::{Options, Rate, RatePeriod, is_param_attribute};
 use crate::docs;
 use crate::model::{Errors, Tool, return_type};
 
@@ -230,6 +230,17 @@ fn registration(tool: &Tool<'_>) -> TokenStream {
         Some(limit) => quote!(::core::option::Option::Some(#limit)),
         None => quote!(::core::option::Option::None),
     };
+    let rate = match tool.rate {
+        Some(Rate { calls, per }) => {
+            let constructor = match per {
+                RatePeriod::Second => quote!(per_second),
+                RatePeriod::Minute => quote!(per_minute),
+                RatePeriod::Hour => quote!(per_hour),
+            };
+            quote!(::core::option::Option::Some(#private::Rate::#constructor(#calls)))
+        }
+        None => quote!(::core::option::Option::None),
+    };
     let tags = &tool.tags;
     let unique_name = unique_name_guard(&tool.name, tool.name_span);
 
@@ -255,6 +266,7 @@ fn registration(tool: &Tool<'_>) -> TokenStream {
                     policy: #private::ToolPolicy {
                         timeout_ms: #timeout_ms,
                         max_concurrency: #max_concurrency,
+                        rate: #rate,
                     },
                     invoke: #invoke,
                     location: #private::SourceLocation {

@@ -6,7 +6,7 @@ use quote::quote;
 use syn::spanned::Spanned;
 use syn::{FnArg, GenericArgument, Ident, ItemFn, LitStr, Pat, PathArguments, ReturnType, Type};
 
-use crate::attr::{DefaultValue, Hint, Options, ParamOptions};
+use crate::attr::{DefaultValue, Hint, Options, ParamOptions, Rate};
 use crate::docs;
 
 /// Collects errors so one compile reports all of them.
@@ -66,6 +66,7 @@ pub struct Tool<'a> {
     pub params: Vec<Param<'a>>,
     pub timeout_ms: Option<u64>,
     pub max_concurrency: Option<u32>,
+    pub rate: Option<Rate>,
     /// The root path of the runtime crate in generated code.
     pub krate: TokenStream,
 }
@@ -110,6 +111,7 @@ impl<'a> Tool<'a> {
             params,
             timeout_ms: options.timeout_ms,
             max_concurrency: options.max_concurrency,
+            rate: options.rate,
             krate,
         }
     }

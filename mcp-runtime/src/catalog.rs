@@ -18,6 +18,7 @@ use crate::error::Error;
 use crate::extract::{States, ToolCall};
 use crate::invoke::ToolFuture;
 use crate::jsonrpc::RpcError;
+use crate::rate_limit::Limiter;
 use crate::registry::{ToolDescriptor, ToolHints, ToolPolicy};
 use crate::schema;
 use crate::tool_set::DynamicTool;
@@ -71,6 +72,8 @@ pub(crate) struct CatalogTool {
     pub source: ToolSource,
     /// `max_concurrency`: slots for this tool's calls, if it limits them.
     pub slots: Option<Arc<tokio::sync::Semaphore>>,
+    /// `rate`: this tool's rate limit, if it has one.
+    pub rate_limiter: Option<Arc<Limiter>>,
     schemas: OnceLock<ToolSchemas>,
     validator: OnceLock<Result<jsonschema::Validator, String>>,
     listings: [OnceLock<Box<RawValue>>; 3],
@@ -78,12 +81,14 @@ pub(crate) struct CatalogTool {
 
 impl CatalogTool {
     pub fn new(source: ToolSource) -> Self {
-        let max_concurrency = match &source {
-            ToolSource::Static(descriptor) => descriptor.policy.max_concurrency,
-            ToolSource::Dynamic(tool) => tool.policy.max_concurrency,
+        let policy = match &source {
+            ToolSource::Static(descriptor) => descriptor.policy,
+            ToolSource::Dynamic(tool) => tool.policy,
         };
         CatalogTool {
-            slots: max_concurrency
+            rate_limiter: policy.rate.map(Limiter::new),
+            slots: policy
+                .max_concurrency
                 .map(|limit| Arc::new(tokio::sync::Semaphore::new(limit as usize))),
             source,
             schemas: OnceLock::new(),

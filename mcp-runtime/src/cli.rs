@@ -209,18 +209,18 @@ async fn call(client: &ClientCore, tool: &str, arguments: &[String]) -> Result<i
     client.route_progress(&token, progress);
     let (_, answer) = client.start_call(tool, arguments, Some(&token));
     tokio::pin!(answer);
-    // Progress and log messages go to stderr while the tool runs.
+    // Progress and log messages go to stderr while the tool runs. They come before the
+    // response on the wire, so once it is in, whatever is still queued is printed first.
     let result = loop {
         tokio::select! {
-            result = &mut answer => break result?,
-            Some(report) = reports.recv() => print_progress(report),
+            biased;
+            Some(report) = reports.recv() => print_progress(&report),
             Some(notification) = client.next_notification() => print_notification(&notification),
+            result = &mut answer => break result?,
         }
     };
-    // The answer may win the race against messages the server sent before it: those are
-    // already here, and printed now.
     while let Ok(report) = reports.try_recv() {
-        print_progress(report);
+        print_progress(&report);
     }
     while let Some(notification) = client.try_next_notification() {
         print_notification(&notification);
@@ -228,13 +228,14 @@ async fn call(client: &ClientCore, tool: &str, arguments: &[String]) -> Result<i
     Ok(print_result(&result))
 }
 
-fn print_progress(report: Progress) {
+fn print_progress(report: &Progress) {
     let total = report
         .total
         .map(|total| format!("/{total}"))
         .unwrap_or_default();
     let message = report
         .message
+        .as_ref()
         .map(|message| format!(" {message}"))
         .unwrap_or_default();
     eprintln!("progress {}{total}{message}", report.progress);

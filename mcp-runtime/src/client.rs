@@ -216,16 +216,29 @@ struct Routes {
 
 /// A connection from an in-process client to a server.
 pub(crate) struct ClientCore {
-    introduction: Introduction,
+    /// The only strong handle on the pipe to the server: dropping it closes the pipe.
     outbox: mpsc::UnboundedSender<Vec<u8>>,
-    routes: Arc<Mutex<Routes>>,
+    requester: Requester,
     notifications: tokio::sync::Mutex<mpsc::UnboundedReceiver<Notification>>,
-    next_id: AtomicI64,
-    /// Whether the in-process server stopped, and with which error.
-    server_state: watch::Receiver<ServerState>,
     server: Option<tokio::task::JoinHandle<()>>,
     initialized: Option<Value>,
 }
+
+/// What sending a request takes, cheap to clone into the future of a call that needs
+/// further requests (a 2026-07-28 call answered with `input_required` is sent again).
+#[derive(Clone)]
+struct Requester {
+    introduction: Arc<Introduction>,
+    /// Weak, so that a pending call does not keep the pipe open after the client closed.
+    outbox: mpsc::WeakUnboundedSender<Vec<u8>>,
+    routes: Arc<Mutex<Routes>>,
+    next_id: Arc<AtomicI64>,
+    /// Whether the in-process server stopped, and with which error.
+    server_state: watch::Receiver<ServerState>,
+}
+
+/// How many `input_required` rounds one call may take before the client gives up.
+const MAX_INPUT_ROUNDS: usize = 16;
 
 impl ClientCore {
     /// Starts `server` on an in-memory pipe and introduces the client: `initialize` (then
@@ -247,7 +260,7 @@ impl ClientCore {
         });
         let (input, output) = tokio::io::split(client_end);
         let mut client = ClientCore::over(input, output, introduction, handlers, observer);
-        client.server_state = server_state;
+        client.requester.server_state = server_state;
         client.server = Some(server);
         client.introduce().await?;
         Ok(client)
@@ -280,30 +293,35 @@ impl ClientCore {
             notify,
             observer,
         ));
-        ClientCore {
-            introduction,
-            outbox,
+        let requester = Requester {
+            introduction: Arc::new(introduction),
+            outbox: outbox.downgrade(),
             routes,
-            notifications: tokio::sync::Mutex::new(notifications),
-            next_id: AtomicI64::new(1),
+            next_id: Arc::new(AtomicI64::new(1)),
             // No server of ours to wait for.
             server_state: watch::channel(ServerState::Stopped(None)).1,
+        };
+        ClientCore {
+            outbox,
+            requester,
+            notifications: tokio::sync::Mutex::new(notifications),
             server: None,
             initialized: None,
         }
     }
 
     async fn introduce(&mut self) -> Result<(), ResponseError> {
-        if self.introduction.revision.is_stateless() {
+        let introduction = self.requester.introduction.clone();
+        if introduction.revision.is_stateless() {
             return Ok(());
         }
         let result = self
             .request(
                 "initialize",
                 json!({
-                    "protocolVersion": self.introduction.revision.as_str(),
-                    "capabilities": self.introduction.capabilities,
-                    "clientInfo": self.introduction.client_info,
+                    "protocolVersion": introduction.revision.as_str(),
+                    "capabilities": introduction.capabilities,
+                    "clientInfo": introduction.client_info,
                 }),
             )
             .await?;
@@ -314,7 +332,7 @@ impl ClientCore {
 
     /// The revision this client speaks.
     pub fn revision(&self) -> ProtocolVersion {
-        self.introduction.revision
+        self.requester.introduction.revision
     }
 
     /// The server's answer to `initialize` (`None` for the stateless revision).
@@ -330,7 +348,7 @@ impl ClientCore {
     }
 
     fn lock_routes(&self) -> std::sync::MutexGuard<'_, Routes> {
-        self.routes.lock().expect("client routes poisoned")
+        self.requester.lock_routes()
     }
 
     /// Sends a request and waits for its answer.
@@ -347,30 +365,7 @@ impl ClientCore {
         Value,
         impl Future<Output = Result<Value, ResponseError>> + Send + 'static,
     ) {
-        let id = Value::from(self.next_id.fetch_add(1, Ordering::Relaxed));
-        let (answer, response) = oneshot::channel();
-        let closed = {
-            let mut routes = self.lock_routes();
-            if !routes.closed {
-                routes.pending.insert(id.to_string(), answer);
-            }
-            routes.closed
-        };
-        if !closed {
-            let params = self.with_meta(params);
-            self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        }
-        let server_state = self.server_state.clone();
-        let answer = async move {
-            let Ok(response) = response.await else {
-                return Err(connection_closed(server_state).await);
-            };
-            match response.get("error") {
-                Some(error) => Err(ResponseError::from_response(error)),
-                None => Ok(response.get("result").cloned().unwrap_or(Value::Null)),
-            }
-        };
-        (id, answer)
+        self.requester.start(method, params)
     }
 
     /// Sends a notification.
@@ -436,15 +431,33 @@ impl ClientCore {
         if let Some(token) = progress_token {
             params["_meta"] = json!({ "progressToken": token });
         }
-        let (id, answer) = self.start("tools/call", params);
+        let requester = self.requester.clone();
+        let (id, answer) = requester.start("tools/call", params.clone());
         (id, async move {
-            serde_json::from_value(answer.await?).map_err(|error| malformed(&error))
+            let mut result = answer.await?;
+            let mut rounds = 0;
+            while result.get("resultType").and_then(Value::as_str) == Some("input_required") {
+                rounds += 1;
+                if rounds > MAX_INPUT_ROUNDS {
+                    return Err(ResponseError::new(
+                        ResponseError::CONNECTION_CLOSED,
+                        format!("the server still asked for input after {MAX_INPUT_ROUNDS} rounds"),
+                    ));
+                }
+                let mut retry = params.clone();
+                retry["inputResponses"] = requester.fulfil(&result).await?;
+                if let Some(state) = result.get("requestState") {
+                    retry["requestState"] = state.clone();
+                }
+                result = requester.start("tools/call", retry).1.await?;
+            }
+            serde_json::from_value(result).map_err(|error| malformed(&error))
         })
     }
 
     /// A fresh progress token.
     pub fn progress_token(&self) -> Value {
-        let n = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let n = self.requester.next_id.fetch_add(1, Ordering::Relaxed);
         Value::from(format!("progress-{n}"))
     }
 
@@ -455,10 +468,84 @@ impl ClientCore {
         if let Some(server) = self.server.take() {
             let _ = server.await;
         }
-        match &*self.server_state.borrow() {
+        match &*self.requester.server_state.borrow() {
             ServerState::Stopped(Some(error)) => Err(error.clone()),
             _ => Ok(()),
         }
+    }
+
+    fn send(&self, message: &Value) {
+        send(&self.outbox, message);
+    }
+}
+
+impl Requester {
+    fn lock_routes(&self) -> std::sync::MutexGuard<'_, Routes> {
+        self.routes.lock().expect("client routes poisoned")
+    }
+
+    /// Sends a request; returns its id and the future of its answer.
+    fn start(
+        &self,
+        method: &str,
+        params: Value,
+    ) -> (
+        Value,
+        impl Future<Output = Result<Value, ResponseError>> + Send + 'static + use<>,
+    ) {
+        let id = Value::from(self.next_id.fetch_add(1, Ordering::Relaxed));
+        let (answer, response) = oneshot::channel();
+        let closed = {
+            let mut routes = self.lock_routes();
+            if !routes.closed {
+                routes.pending.insert(id.to_string(), answer);
+            }
+            routes.closed
+        };
+        if !closed {
+            let params = self.with_meta(params);
+            let request = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+            match self.outbox.upgrade() {
+                Some(outbox) => send(&outbox, &request),
+                // The client closed: dropping the waiting sender fails the answer below.
+                None => drop(self.lock_routes().pending.remove(&id.to_string())),
+            }
+        }
+        let server_state = self.server_state.clone();
+        let answer = async move {
+            let Ok(response) = response.await else {
+                return Err(connection_closed(server_state).await);
+            };
+            match response.get("error") {
+                Some(error) => Err(ResponseError::from_response(error)),
+                None => Ok(response.get("result").cloned().unwrap_or(Value::Null)),
+            }
+        };
+        (id, answer)
+    }
+
+    /// Answers each request of an `input_required` result with this client's handlers:
+    /// the `inputResponses` to send the call again with.
+    async fn fulfil(&self, input_required: &Value) -> Result<Value, ResponseError> {
+        let mut responses = Map::new();
+        let requests = input_required
+            .get("inputRequests")
+            .and_then(Value::as_object);
+        for (key, request) in requests.into_iter().flatten() {
+            let method = request.get("method").and_then(Value::as_str).unwrap_or("");
+            let params = request.get("params").cloned().unwrap_or(Value::Null);
+            let handler = self.lock_routes().handlers.get(method).cloned();
+            let Some(handler) = handler else {
+                return Err(ResponseError::new(
+                    ResponseError::METHOD_NOT_FOUND,
+                    format!(
+                        "the server asked for `{method}`, which this client has no handler for"
+                    ),
+                ));
+            };
+            responses.insert(key.clone(), handler(params).await?);
+        }
+        Ok(Value::Object(responses))
     }
 
     /// Adds the 2026-07-28 `_meta` fields to a request's params (where not given).
@@ -481,10 +568,6 @@ impl ClientCore {
                 .or_insert_with(|| introduction.client_info.clone());
         }
         Value::Object(params)
-    }
-
-    fn send(&self, message: &Value) {
-        send(&self.outbox, message);
     }
 }
 

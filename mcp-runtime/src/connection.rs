@@ -41,9 +41,7 @@ impl InFlightCall {
         // worker thread and be answered after all.
         self.abort.abort();
         if let Some(request) = &self.request {
-            // The tool sees the cancellation (for cleanup) and sends nothing more.
-            request.silence();
-            request.cancel();
+            request.abandon();
         }
     }
 }
@@ -196,6 +194,7 @@ impl Calls {
                 request,
             } => (id, response, request),
         };
+        let handle = request.clone();
         let Some(abort) = self.in_flight.register(&id, request) else {
             let error = RpcError::new(
                 code::INVALID_REQUEST,
@@ -213,7 +212,13 @@ impl Calls {
             let running = Abortable::new(response, abort.registration);
             let response = tokio::select! {
                 response = running => response.ok(),
-                () = grace_over.cancelled() => Some(Response::failure(Some(&id), &shutting_down(), unknown_id)),
+                () = grace_over.cancelled() => {
+                    // Work the tool handed off (threads, spawned tasks) learns it should stop.
+                    if let Some(handle) = &handle {
+                        handle.abandon();
+                    }
+                    Some(Response::failure(Some(&id), &shutting_down(), unknown_id))
+                }
             };
             // A call cancelled while finishing on another thread is not answered.
             let still_wanted = in_flight.finish(&abort.key);

@@ -150,6 +150,21 @@ impl Content {
         Content::new(ContentBody::Text { text: text.into() })
     }
 
+    /// A text block of text from outside the tool — a subprocess's output, a file, a web
+    /// page — with ANSI escape sequences removed and other control characters (but `\n`
+    /// and `\t`) escaped, so a client that prints it in a terminal is not steered by it.
+    /// See [`sanitize`](crate::sanitize) for exactly what changes.
+    ///
+    /// ```
+    /// use mcp_runtime::Content;
+    ///
+    /// let block = Content::text_sanitized("\x1b[32mok\x1b[0m\x07");
+    /// assert_eq!(block.as_text(), Some("ok\\u{7}"));
+    /// ```
+    pub fn text_sanitized(text: impl AsRef<str>) -> Self {
+        Content::text(crate::sanitize::text(text.as_ref()))
+    }
+
     /// An image block from raw bytes (base64-encoded for you).
     pub fn image(bytes: impl AsRef<[u8]>, mime_type: impl Into<String>) -> Self {
         Content::image_base64(base64(bytes.as_ref()), mime_type)

@@ -280,6 +280,13 @@ impl RequestHandle {
     pub fn cancel(&self) {
         self.cancellation.cancel();
     }
+
+    /// The call will not be answered by its tool (cancelled, or cut off at shutdown): nothing
+    /// more about it is sent, and the tool's handed-off work learns it should stop.
+    pub fn abandon(&self) {
+        self.silence();
+        self.cancel();
+    }
 }
 
 impl Context {
@@ -346,15 +353,32 @@ impl Context {
         &self.inner.info.client_capabilities
     }
 
-    /// Whether the client cancelled the request (or it timed out). An async tool is simply
-    /// stopped at its next `.await`; a plain `fn` tool should check this in long loops.
+    /// Whether the client cancelled the request (or it timed out).
+    ///
+    /// An async tool is stopped at its next `.await` (its future is dropped, so clean up in
+    /// `Drop`); code that runs without awaiting — a plain `fn` tool, or a long computation
+    /// inside an async one — cannot be interrupted and should check this in its loops.
     pub fn is_cancelled(&self) -> bool {
         self.inner.cancellation.is_cancelled()
     }
 
-    /// Resolves when the request is cancelled or times out, for cleanup in `select!`.
+    /// Resolves when the request is cancelled or times out.
+    ///
+    /// For work the tool hands off — a spawned task, a job on another service — that must
+    /// stop when the call does: move a clone of the `Context` (or a
+    /// [`cancellation_token`](Context::cancellation_token)) into it. Inside the tool's own
+    /// future this never resolves first: the runtime drops that future before firing the
+    /// token, so put the tool's own cleanup in a `Drop` guard.
     pub async fn cancelled(&self) {
         self.inner.cancellation.cancelled().await;
+    }
+
+    /// A token cancelled with the request (when the client cancels it, it times out, or
+    /// shutdown's grace period ends), to hand to code that takes a tokio-util
+    /// [`CancellationToken`](tokio_util::sync::CancellationToken). It is a child token:
+    /// cancelling it does not cancel the request.
+    pub fn cancellation_token(&self) -> tokio_util::sync::CancellationToken {
+        self.inner.cancellation.child_token()
     }
 
     /// Reports progress: `progress` done out of `total` (if known), with an optional message.

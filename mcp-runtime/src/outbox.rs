@@ -56,12 +56,6 @@ impl Outbox {
         let _ = self.0.send(END_OF_OUTPUT);
     }
 
-    /// Whether the reader is gone.
-    #[cfg(feature = "http")]
-    pub fn is_closed(&self) -> bool {
-        self.0.is_closed()
-    }
-
     /// Resolves once the reader is gone (the client stopped reading).
     #[cfg(feature = "http")]
     pub async fn closed(&self) {

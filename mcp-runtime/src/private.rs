@@ -9,6 +9,7 @@ pub use serde;
 
 pub use crate::extract::{DefaultArgument, Extract, States, ToolCall};
 pub use crate::invoke::{ToolFuture, call_async, call_blocking};
+pub use crate::rate_limit::Rate;
 pub use crate::registry::{ParamDescriptor, SourceLocation, ToolDescriptor, ToolHints, ToolPolicy};
 pub use crate::result::IntoCallToolResult;
 

@@ -81,6 +81,9 @@ pub struct ToolPolicy {
     pub timeout_ms: Option<u64>,
     /// `max_concurrency = 4`: calls of this tool beyond this many wait their turn.
     pub max_concurrency: Option<u32>,
+    /// `rate = "10/s"`: calls of this tool beyond this rate are refused or wait (as the
+    /// server's [`RateLimitMode`](crate::RateLimitMode) says).
+    pub rate: Option<crate::rate_limit::Rate>,
 }
 
 /// A place in the user's source code.

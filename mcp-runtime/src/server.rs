@@ -8,6 +8,7 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use crate::connection::{Ending, serve_connection};
 use crate::error::Error;
 use crate::extract::States;
+use crate::rate_limit::{Rate, RateLimitMode, RateLimits};
 use crate::session::{ServerCore, ServerInfo};
 use crate::stdio;
 use crate::tool_set::ToolSet;
@@ -44,6 +45,8 @@ pub struct Server {
     client_request_timeout: Duration,
     mask_error_details: bool,
     forward_tracing: bool,
+    rate_limit: Option<Rate>,
+    rate_limit_mode: RateLimitMode,
     states: States,
     tools: ToolSet,
 }
@@ -76,6 +79,8 @@ impl Server {
             client_request_timeout: DEFAULT_CLIENT_REQUEST_TIMEOUT,
             mask_error_details: false,
             forward_tracing: false,
+            rate_limit: None,
+            rate_limit_mode: RateLimitMode::Reject,
             states: States::default(),
             tools: ToolSet::new(),
         }
@@ -126,6 +131,30 @@ impl Server {
     /// Calls beyond the limit wait for a free slot; none is refused.
     pub fn max_in_flight(mut self, calls: usize) -> Self {
         self.max_in_flight = calls.max(1);
+        self
+    }
+
+    /// Limits the calls of all tools together, across all connections, to `rate` (default:
+    /// no limit). A tool's own limit (`#[mcp_tool(rate = "10/s")]`) is checked first, then
+    /// this one. Calls over a limit are refused with an `isError` result naming the limit
+    /// and when to retry, or wait: see [`rate_limit_mode`](Server::rate_limit_mode).
+    ///
+    /// ```
+    /// use mcp_runtime::{Rate, RateLimitMode, Server};
+    ///
+    /// let server = Server::new("search", "1.0.0")
+    ///     .rate_limit(Rate::per_minute(600))
+    ///     .rate_limit_mode(RateLimitMode::Wait);
+    /// ```
+    pub fn rate_limit(mut self, rate: Rate) -> Self {
+        self.rate_limit = Some(rate);
+        self
+    }
+
+    /// What happens to a call over a rate limit, the server's or a tool's (default
+    /// [`RateLimitMode::Reject`]: an `isError` result saying which limit and when to retry).
+    pub fn rate_limit_mode(mut self, mode: RateLimitMode) -> Self {
+        self.rate_limit_mode = mode;
         self
     }
 
@@ -231,6 +260,7 @@ impl Server {
             list_ttl_ms: u64::try_from(self.list_ttl.as_millis()).unwrap_or(u64::MAX),
             call_slots: Arc::new(tokio::sync::Semaphore::new(self.max_in_flight)),
             call_timeout: self.call_timeout,
+            rate_limits: RateLimits::new(self.rate_limit, self.rate_limit_mode),
             client_request_timeout: self.client_request_timeout,
             mask_error_details: self.mask_error_details,
             forward_tracing: self.forward_tracing,

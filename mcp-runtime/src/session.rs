@@ -62,6 +62,8 @@ pub(crate) struct ServerCore {
     pub call_slots: Arc<tokio::sync::Semaphore>,
     /// How long a call may run before it is stopped with an `isError` result.
     pub call_timeout: Option<std::time::Duration>,
+    /// The server-wide rate limit, and what happens to calls over any rate limit.
+    pub rate_limits: crate::rate_limit::RateLimits,
     /// Whether `tracing` events inside tools are forwarded to clients as log messages.
     pub forward_tracing: bool,
     /// Whether the messages of errors not marked public are hidden from clients.
@@ -201,6 +203,11 @@ impl Session {
             client_capabilities: Arc::new(json!({})),
             log_level: SessionLogLevel::default(),
         }
+    }
+
+    /// The revision `initialize` negotiated, once it has succeeded.
+    pub fn negotiated(&self) -> Option<ProtocolVersion> {
+        self.negotiated
     }
 
     /// The notification that tells a handshake-era client the tool list changed, if this
@@ -705,6 +712,7 @@ impl Session {
             tool.invoke(arguments, context, Arc::clone(&self.core.states))
         };
         let slots = Arc::clone(&self.core.call_slots);
+        let admission = self.core.rate_limits.admission(&tool);
         let tool_slots = tool.slots.clone();
         let timeout = tool
             .policy()
@@ -714,6 +722,10 @@ impl Session {
         let finished_request = Arc::clone(&request);
         let mask_errors = self.core.mask_error_details;
         let result = async move {
+            if let Err(refused) = admission.admit(&name).await {
+                finished_request.finish();
+                return Body::ToolResult(ShapedResult::new(refused, version, wraps_output));
+            }
             // Waits, rather than failing, while the tool's own limit or the server-wide one
             // is reached; the tool's first, so a busy tool does not hold server-wide slots.
             let _tool_slot = match tool_slots {

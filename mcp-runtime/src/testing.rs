@@ -51,7 +51,12 @@ pub const SNAPSHOTS_ENV: &str = "MCP_SNAPSHOTS";
 /// [`connect`](TestClient::connect) performs the handshake of 2025-11-25;
 /// [`builder`](TestClient::builder) picks another revision (2026-07-28 sends its `_meta`
 /// with every request instead), declares capabilities and answers the server's own
-/// requests (`roots/list`, `sampling/createMessage`, `elicitation/create`).
+/// requests (`roots/list`, `sampling/createMessage`, `elicitation/create`). The same
+/// handlers serve both eras: under 2026-07-28 a call answered with `input_required` is
+/// fulfilled through them and sent again (with `inputResponses` and `requestState`) until
+/// it completes, as a real client does, so [`call_tool`](TestClient::call_tool) returns the
+/// final result. ([`PendingCall::id`] is the first round's id: cancelling by it stops only
+/// that round.)
 pub struct TestClient {
     core: ClientCore,
 }

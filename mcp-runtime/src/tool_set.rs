@@ -17,6 +17,7 @@ use crate::context::Context;
 use crate::error::Error;
 use crate::extract::States;
 use crate::invoke::ToolFuture;
+use crate::rate_limit::Rate;
 use crate::registry::{ToolHints, ToolPolicy, registered_tools};
 use crate::result::IntoCallToolResult;
 
@@ -159,6 +160,13 @@ impl DynamicTool {
     /// At most `calls` calls of this tool run at once; the rest wait.
     pub fn max_concurrency(mut self, calls: u32) -> Self {
         self.policy.max_concurrency = Some(calls.max(1));
+        self
+    }
+
+    /// Limits the calls of this tool to `rate` (as `#[mcp_tool(rate = "10/s")]`); calls
+    /// over it are refused or wait, as [`Server::rate_limit_mode`](crate::Server::rate_limit_mode) says.
+    pub fn rate(mut self, rate: Rate) -> Self {
+        self.policy.rate = Some(rate);
         self
     }
 

@@ -129,3 +129,81 @@ async fn raw_requests_and_start_up_errors() {
     assert_eq!(refused.code, ResponseError::CONNECTION_CLOSED);
     assert!(refused.message.contains("CancellationsSeen"), "{refused}");
 }
+
+/// The client's handlers answer the server's questions in both eras: as requests from the
+/// server (2025-11-25) and as the `input_required` rounds of a 2026-07-28 call, which the
+/// test client fulfils and sends again by itself.
+#[tokio::test]
+async fn answers_elicitation_sampling_and_roots_in_both_eras() {
+    for revision in ["2025-11-25", "2026-07-28"] {
+        let asked = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+        let record = asked.clone();
+        let client = checked_client(revision)
+            .on_request("elicitation/create", move |params| {
+                let message = params["message"].as_str().unwrap_or_default().to_owned();
+                record.lock().unwrap().push(message.clone());
+                async move {
+                    Ok(if message == "Name?" {
+                        json!({ "action": "accept", "content": { "name": "Ada" } })
+                    } else {
+                        json!({ "action": "accept", "content": { "confirm": true } })
+                    })
+                }
+            })
+            .on_request("sampling/createMessage", |params| async move {
+                assert_eq!(params["systemPrompt"], "You write haiku.");
+                Ok(json!({
+                    "role": "assistant",
+                    "content": { "type": "text", "text": "old pond, a frog" },
+                    "model": "test-model",
+                }))
+            })
+            .on_request("roots/list", |_| async {
+                Ok(json!({ "roots": [{ "uri": "file:///work", "name": "work" }] }))
+            })
+            .connect(fixture::server())
+            .await
+            .unwrap();
+
+        let twice = client.call_tool("ask_twice", json!({})).await.unwrap();
+        assert_eq!(twice.text(), "going ahead with Ada", "{revision}");
+        assert_eq!(
+            *asked.lock().unwrap(),
+            ["Name?", "Go ahead with Ada?"],
+            "{revision}"
+        );
+        let haiku = client
+            .call_tool("haiku", json!({ "topic": "frogs" }))
+            .await
+            .unwrap();
+        assert_eq!(
+            haiku.text(),
+            "old pond, a frog (by test-model)",
+            "{revision}"
+        );
+        let roots = client.call_tool("client_roots", json!({})).await.unwrap();
+        assert_eq!(roots.text(), "work", "{revision}");
+        client.close().await.unwrap();
+    }
+}
+
+/// A 2026-07-28 question the client has no handler for fails the call with a clear error
+/// rather than leaving it waiting.
+#[tokio::test]
+async fn an_unanswerable_input_round_is_an_error() {
+    let client = checked_client("2026-07-28")
+        .capability("elicitation", json!({}))
+        .connect(fixture::server())
+        .await
+        .unwrap();
+    let error = client
+        .call_tool("ask_contact", json!({}))
+        .await
+        .unwrap_err();
+    assert!(
+        error.message.contains("elicitation/create"),
+        "{}",
+        error.message
+    );
+    client.close().await.unwrap();
+}

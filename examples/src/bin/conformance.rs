@@ -2,7 +2,8 @@
 //! (`@modelcontextprotocol/conformance`; exact behaviour in `interop/CONFORMANCE_FIXTURES.md`).
 //!
 //! Served over stdio, or over Streamable HTTP with `--http ADDR` (the suite speaks only
-//! HTTP: `interop/conformance_suite.sh` runs it). All 13 fixture tools are here: the sampling
+//! HTTP: `interop/conformance_suite.sh` runs it; there the server closes call streams after
+//! 300 ms, "SSE polling", and clients resume them). All 14 fixture tools are here: the sampling
 //! and elicitation ones ask the client during the call (under 2026-07-28 through an
 //! `input_required` round), and `json_schema_2020_12_tool` is a [`DynamicTool`] with a
 //! hand-written 2020-12 input schema.
@@ -70,6 +71,21 @@ async fn test_tool_with_logging(ctx: Context) -> &'static str {
     tokio::time::sleep(Duration::from_millis(50)).await;
     ctx.log(LogLevel::Info, "Tool execution completed");
     "Tool with logging executed successfully"
+}
+
+/// How long a call stream stays open over HTTP before the server closes it mid-call (SSE
+/// polling, 2025-11-25 sessions), and how long clients wait before they reconnect.
+const SSE_POLLING: Duration = Duration::from_millis(300);
+const SSE_RETRY: Duration = Duration::from_millis(200);
+
+/// Tests SSE stream disconnection and client reconnection (SEP-1699)
+#[mcp_tool]
+async fn test_reconnection() -> &'static str {
+    // Over HTTP the server closes this call's stream after `SSE_POLLING` (the client then
+    // resumes it with `Last-Event-ID`); the answer comes half a polling interval later, on
+    // the resumed stream, before that one is closed too.
+    tokio::time::sleep(SSE_POLLING * 3 / 2).await;
+    "Reconnection test completed successfully"
 }
 
 /// Tests error response handling
@@ -290,7 +306,14 @@ async fn main() -> Result<(), mcp_runtime::Error> {
     let mut args = std::env::args().skip(1);
     match (args.next().as_deref(), args.next()) {
         (None, _) => server.serve_stdio().await,
-        (Some("--http"), Some(address)) => server.serve_http(address).await,
+        (Some("--http"), Some(address)) => {
+            server
+                .http()
+                .sse_polling(SSE_POLLING)
+                .sse_retry(SSE_RETRY)
+                .serve(address)
+                .await
+        }
         _ => {
             eprintln!("usage: conformance [--http ADDRESS:PORT]");
             std::process::exit(2)

@@ -26,6 +26,7 @@ const _: () = {
             policy: ::mcp_runtime::__private::ToolPolicy {
                 timeout_ms: ::core::option::Option::None,
                 max_concurrency: ::core::option::Option::None,
+                rate: ::core::option::Option::None,
             },
             invoke: |__mcp_tool_call| {
                 let __mcp_run = |_: &mut ::mcp_runtime::__private::ToolCall| ::core::result::Result::Ok(

@@ -15,7 +15,7 @@ use tokio_util::sync::CancellationToken;
 use super::auth::AnyPrincipal;
 use super::guard::Guard;
 use super::sessions::{HttpSession, Sessions};
-use super::sse;
+use super::sse::{self, StreamSettings};
 use crate::connection::{Calls, Running};
 use crate::jsonrpc::{RpcError, UnknownId, code};
 use crate::outbox::Outbox;
@@ -26,6 +26,7 @@ const SESSION_ID: &str = "mcp-session-id";
 const PROTOCOL_VERSION: &str = "mcp-protocol-version";
 const METHOD: &str = "mcp-method";
 const NAME: &str = "mcp-name";
+const LAST_EVENT_ID: &str = "last-event-id";
 const PROTOCOL_VERSION_META: &str = "io.modelcontextprotocol/protocolVersion";
 /// 2026-07-28: a header that disagrees with the body, or is missing.
 const HEADER_MISMATCH: i64 = -32020;
@@ -36,6 +37,8 @@ pub(crate) struct Endpoint {
     guard: Guard,
     sessions: Sessions,
     running: Running,
+    /// How resumable streams behave.
+    streams: StreamSettings,
     /// Fires when shutdown begins: long-lived streams end, sessions end.
     closing: CancellationToken,
     /// Fires once calls in flight are answered: the listener may stop accepting.
@@ -45,10 +48,16 @@ pub(crate) struct Endpoint {
 }
 
 impl Endpoint {
-    pub fn new(core: Arc<ServerCore>, guard: Guard, session_idle_timeout: Duration) -> Self {
+    pub fn new(
+        core: Arc<ServerCore>,
+        guard: Guard,
+        session_idle_timeout: Duration,
+        streams: StreamSettings,
+    ) -> Self {
         Endpoint {
             core,
             guard,
+            streams,
             sessions: Sessions::new(session_idle_timeout),
             running: Running::default(),
             closing: CancellationToken::new(),
@@ -345,11 +354,11 @@ async fn post_handshake(
         }
         Outcome::Reply(reply) => {
             session.calls.spawn(reply, outbox, unknown_id, true);
-            respond_later(headers, queued, StatusCode::OK).await
+            respond_resumably(endpoint, &session, headers, queued).await
         }
         Outcome::Batch(replies) => {
             session.calls.spawn_batch(replies, outbox, unknown_id, true);
-            respond_later(headers, queued, StatusCode::OK).await
+            respond_resumably(endpoint, &session, headers, queued).await
         }
     }
 }
@@ -360,16 +369,18 @@ fn initialize(endpoint: &Endpoint, message: Value) -> Response {
         .sessions
         .create(&endpoint.core, &endpoint.closing, &endpoint.running);
     let (outbox, _queued) = Outbox::channel();
-    let outcome = session
-        .protocol
-        .lock()
-        .expect("session poisoned")
-        .handle_json(message, &outbox);
+    let mut protocol = session.protocol.lock().expect("session poisoned");
+    let outcome = protocol.handle_json(message, &outbox);
+    let negotiated = protocol.negotiated();
+    drop(protocol);
     let Outcome::Reply(Reply::Ready(response)) = outcome else {
         unreachable!("`initialize` is always answered at once")
     };
     if response.error_code().is_some() {
         return response_json(StatusCode::BAD_REQUEST, response);
+    }
+    if let Some(version) = negotiated {
+        let _ = session.negotiated.set(version);
     }
     let id = endpoint.sessions.register(&session, &endpoint.core);
     let mut answer = response_json(StatusCode::OK, response);
@@ -429,6 +440,34 @@ async fn respond_later(
     }
 }
 
+/// The response stream of a handshake-era request: resumable (event ids, a replay buffer,
+/// `GET` + `Last-Event-ID`), primed and subject to SSE polling from 2025-11-25. A client
+/// that does not accept SSE gets the response alone as JSON.
+async fn respond_resumably(
+    endpoint: &Endpoint,
+    session: &HttpSession,
+    headers: &HeaderMap,
+    queued: tokio::sync::mpsc::UnboundedReceiver<Vec<u8>>,
+) -> Response {
+    if !accepts_event_stream(headers) {
+        return respond_later(headers, queued, StatusCode::OK).await;
+    }
+    let replay = session.new_stream();
+    let polls = session.polls();
+    if polls {
+        // The priming event: an id to resume from before anything else is sent.
+        replay.push("");
+    }
+    replay.pump(queued);
+    let settings = endpoint.streams;
+    replay.respond(
+        None,
+        Some(session.ended.clone()),
+        settings.polling.filter(|_| polls),
+        polls.then_some(settings.retry),
+    )
+}
+
 fn method_not_allowed(message: &str) -> Response {
     let mut response = error_response(
         StatusCode::METHOD_NOT_ALLOWED,
@@ -467,16 +506,51 @@ async fn open_stream(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap) 
         Ok(session) => session,
         Err((status, error)) => return error_response(status, &error),
     };
-    match session.open_standalone() {
-        Some(queued) => sse::response(queued, Some(session.ended.clone())),
-        None => error_response(
+    let polls = session.polls();
+    let retry = polls.then_some(endpoint.streams.retry);
+    if let Some(last) = header_text(&headers, LAST_EVENT_ID) {
+        // A client resuming a stream it lost: the events after `last`, then whatever else
+        // the stream carries. This connection takes over from any still reading it.
+        let Some((number, seq)) = sse::parse_event_id(last) else {
+            return bad_request(
+                code::INVALID_REQUEST,
+                format!("Invalid request: `{last}` is not an event id of this server."),
+            );
+        };
+        let Some(replay) = session.stream(number) else {
+            return bad_request(
+                code::INVALID_REQUEST,
+                format!(
+                    "Invalid request: the stream of event `{last}` cannot be resumed (it finished more than {} s ago, or never existed).",
+                    sse::RETAIN_ENDED.as_secs()
+                ),
+            );
+        };
+        if replay.finished_after(seq) {
+            // Nothing more will come after the response: 204 tells the client to stop
+            // reconnecting.
+            return StatusCode::NO_CONTENT.into_response();
+        }
+        let standalone = Arc::ptr_eq(&replay, &session.standalone());
+        let polling = endpoint.streams.polling.filter(|_| polls && !standalone);
+        return replay.respond(Some(seq), Some(session.ended.clone()), polling, retry);
+    }
+    let standalone = session.standalone();
+    if standalone.is_attached() {
+        return error_response(
             StatusCode::CONFLICT,
             &RpcError::new(
                 code::INVALID_REQUEST,
                 "Conflict: this session's stream is already open.",
             ),
-        ),
+        );
     }
+    // A fresh GET sees what comes from now on, after a priming event from 2025-11-25.
+    let start = standalone.latest();
+    if polls {
+        standalone.push("");
+    }
+    standalone.respond(start, Some(session.ended.clone()), None, retry)
 }
 
 /// DELETE: ends a session; its calls in flight are cancelled.

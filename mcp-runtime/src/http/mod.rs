@@ -7,7 +7,10 @@
 //!   request is answered with JSON when its answer is ready at once, and with an SSE stream
 //!   otherwise (every `tools/call` that runs a tool): the call's progress, log messages and
 //!   requests to the client travel on that stream, and its response ends it. GET opens the
-//!   session's own stream (tool list changes); DELETE ends the session.
+//!   session's own stream (tool list changes); DELETE ends the session. Every event of
+//!   these streams has an id, and a client that lost a stream resumes it with `GET` +
+//!   `Last-Event-ID` (a bounded replay buffer per stream; see the README); from 2025-11-25
+//!   streams open with a priming event and may be closed mid-call (SSE polling).
 //! - **2026-07-28** (stateless): no session; every POST stands alone, so any instance
 //!   behind a load balancer can serve it. The `MCP-Protocol-Version`, `Mcp-Method` and
 //!   `Mcp-Name` headers must agree with the body. Closing a response stream cancels its
@@ -34,11 +37,15 @@ use crate::error::Error;
 use crate::server::Server;
 use endpoint::Endpoint;
 use guard::Guard;
+use sse::StreamSettings;
 
 /// The default path of the MCP endpoint.
 pub const DEFAULT_ENDPOINT: &str = "/mcp";
 /// Default time an HTTP session may stay unused before it expires (then its id answers 404).
 pub const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(30 * 60);
+/// Default `retry:` of the priming events of 2025-11-25 streams: how long a client that
+/// lost a stream waits before it reconnects with `Last-Event-ID`.
+pub const DEFAULT_SSE_RETRY: Duration = Duration::from_secs(1);
 
 /// A [`Server`] configured for Streamable HTTP: made by [`Server::http`].
 ///
@@ -57,6 +64,7 @@ pub struct HttpServer {
     endpoint: String,
     guard: Guard,
     session_idle_timeout: Duration,
+    streams: StreamSettings,
     shutdown: Option<std::pin::Pin<Box<dyn Future<Output = ()> + Send>>>,
 }
 
@@ -68,6 +76,10 @@ impl Server {
             endpoint: DEFAULT_ENDPOINT.to_owned(),
             guard: Guard::default(),
             session_idle_timeout: DEFAULT_SESSION_IDLE_TIMEOUT,
+            streams: StreamSettings {
+                retry: DEFAULT_SSE_RETRY,
+                polling: None,
+            },
             shutdown: None,
         }
     }
@@ -136,6 +148,24 @@ impl HttpServer {
         self
     }
 
+    /// The `retry:` field of the priming event that opens every stream of a 2025-11-25
+    /// session (default [`DEFAULT_SSE_RETRY`]): how long a client that lost the stream waits
+    /// before it reconnects with `GET` + `Last-Event-ID`.
+    pub fn sse_retry(mut self, retry: Duration) -> Self {
+        self.streams.retry = retry;
+        self
+    }
+
+    /// SSE polling (2025-11-25 sessions; off by default): a call's response stream that
+    /// has been open for `interval` is closed after its latest event, so no connection
+    /// stays open for a long call. The client reconnects after the `retry:` interval with
+    /// `GET` + `Last-Event-ID` and gets what the call sent meanwhile, then its response.
+    /// Clients of older revisions keep their streams open.
+    pub fn sse_polling(mut self, interval: Duration) -> Self {
+        self.streams.polling = Some(interval);
+        self
+    }
+
     /// Starts a graceful shutdown when `signal` resolves: long-lived streams (listen
     /// streams, session streams) end, and calls in flight get the server's
     /// [shutdown grace](Server::shutdown_grace) to finish. [`serve`](HttpServer::serve)
@@ -186,12 +216,13 @@ impl HttpServer {
             endpoint: path,
             guard,
             session_idle_timeout,
+            streams,
             shutdown,
         } = self;
         let limit = server.max_message_size_limit();
         let grace = server.shutdown_grace_period();
         let core = server.into_core()?;
-        let endpoint = Arc::new(Endpoint::new(core, guard, session_idle_timeout));
+        let endpoint = Arc::new(Endpoint::new(core, guard, session_idle_timeout, streams));
         if let Some(signal) = shutdown {
             let endpoint = Arc::clone(&endpoint);
             tokio::spawn(async move {

@@ -2,36 +2,87 @@
 //! `Mcp-Session-Id` header of later requests.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::{Duration, Instant};
 
 use tokio_util::sync::CancellationToken;
 
+use super::sse::{RETAIN_ENDED, RETAIN_ENDED_STREAMS, Replay};
 use crate::connection::{Calls, Running};
-use crate::outbox::Outbox;
 use crate::session::{ServerCore, Session};
+use crate::version::ProtocolVersion;
 
-/// One session: its protocol state, its calls in flight, and its standalone stream.
+/// One session: its protocol state, its calls in flight, and its resumable streams.
 pub(crate) struct HttpSession {
     pub protocol: Mutex<Session>,
     pub calls: Calls,
     /// Fires when the session ends (DELETE, expiry, shutdown): its streams end.
     pub ended: CancellationToken,
-    /// The stream a GET opened, where messages unrelated to any request go.
-    standalone: Mutex<Option<Outbox>>,
+    /// The revision `initialize` negotiated.
+    pub negotiated: OnceLock<ProtocolVersion>,
+    /// The streams a client may resume with `Last-Event-ID`: number 0 is the standalone
+    /// stream (GET), where messages unrelated to any request go; the others are the
+    /// response streams of requests.
+    streams: Mutex<Streams>,
     last_used: Mutex<Instant>,
 }
 
+struct Streams {
+    next: u64,
+    by_number: HashMap<u64, Arc<Replay>>,
+}
+
+/// The number of the standalone stream.
+const STANDALONE: u64 = 0;
+
 impl HttpSession {
-    /// Opens the session's standalone stream; `None` while one is already open.
-    pub fn open_standalone(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Vec<u8>>> {
-        let mut standalone = self.standalone.lock().expect("session poisoned");
-        if standalone.as_ref().is_some_and(|open| !open.is_closed()) {
-            return None;
+    /// Whether this session's streams prime clients for reconnection and may be closed
+    /// mid-call (SSE polling): 2025-11-25 on.
+    pub fn polls(&self) -> bool {
+        self.negotiated
+            .get()
+            .is_some_and(|version| *version >= ProtocolVersion::V2025_11_25)
+    }
+
+    /// A new response stream, resumable while it is retained. Finished streams beyond the
+    /// retention bounds are forgotten first.
+    pub fn new_stream(&self) -> Arc<Replay> {
+        let mut streams = self.streams.lock().expect("session poisoned");
+        let mut ended: Vec<(Instant, u64)> = streams
+            .by_number
+            .values()
+            .filter(|replay| replay.number() != STANDALONE)
+            .filter_map(|replay| Some((replay.ended_at()?, replay.number())))
+            .collect();
+        ended.sort_unstable();
+        let excess = ended.len().saturating_sub(RETAIN_ENDED_STREAMS - 1);
+        for (index, (at, number)) in ended.into_iter().enumerate() {
+            if index < excess || at.elapsed() > RETAIN_ENDED {
+                streams.by_number.remove(&number);
+            }
         }
-        let (outbox, queued) = Outbox::channel();
-        *standalone = Some(outbox);
-        Some(queued)
+        streams.next += 1;
+        let replay = Replay::new(streams.next);
+        streams
+            .by_number
+            .insert(replay.number(), Arc::clone(&replay));
+        replay
+    }
+
+    /// The stream with this number, if it is still retained.
+    pub fn stream(&self, number: u64) -> Option<Arc<Replay>> {
+        let streams = self.streams.lock().expect("session poisoned");
+        let replay = streams.by_number.get(&number)?;
+        let expired = replay
+            .ended_at()
+            .is_some_and(|at| at.elapsed() > RETAIN_ENDED);
+        (!expired).then(|| Arc::clone(replay))
+    }
+
+    /// The standalone stream.
+    pub fn standalone(&self) -> Arc<Replay> {
+        self.stream(STANDALONE)
+            .expect("the standalone stream lives as long as its session")
     }
 
     fn end(&self) {
@@ -43,16 +94,16 @@ impl HttpSession {
             .disconnect_client_requests();
     }
 
-    /// Sends the tool list change notification on the standalone stream, if one is open.
+    /// Sends the tool list change notification on the standalone stream (a GET reading it
+    /// gets it at once; one that resumes later, from its buffer).
     fn tools_changed(&self) {
         let notification = self
             .protocol
             .lock()
             .expect("session poisoned")
             .tools_changed();
-        let standalone = self.standalone.lock().expect("session poisoned");
-        if let (Some(notification), Some(outbox)) = (notification, standalone.as_ref()) {
-            outbox.send(&notification);
+        if let Some(notification) = notification {
+            self.standalone().push(&notification.to_string());
         }
     }
 }
@@ -83,7 +134,11 @@ impl Sessions {
             protocol: Mutex::new(Session::new(Arc::clone(core), ended.clone())),
             calls: Calls::new(running.clone()),
             ended,
-            standalone: Mutex::new(None),
+            negotiated: OnceLock::new(),
+            streams: Mutex::new(Streams {
+                next: STANDALONE,
+                by_number: HashMap::from([(STANDALONE, Replay::new(STANDALONE))]),
+            }),
             last_used: Mutex::new(Instant::now()),
         })
     }

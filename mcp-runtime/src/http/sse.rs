@@ -1,16 +1,41 @@
 //! Response streams: the messages of one outbox as Server-Sent Events.
+//!
+//! Two kinds:
+//!
+//! - **plain** ([`response`]): the events go straight from the outbox to the connection and
+//!   carry no ids. 2026-07-28 streams (closing one cancels its request, and the revision has
+//!   no resumption) and `subscriptions/listen` use them.
+//! - **resumable** ([`Replay`], handshake-era sessions): every event carries an id
+//!   `STREAM-SEQ`, and the stream's recent events are kept in a bounded buffer, so a client
+//!   that lost the connection reconnects with `GET` + `Last-Event-ID` and gets the events
+//!   after that id (the response among them) exactly once. The call keeps running while no
+//!   client reads; what it sends meanwhile waits in the buffer. Under 2025-11-25 a stream
+//!   starts with a priming event (an id, `retry:` and empty data) and the server may close
+//!   it mid-call ("SSE polling"); the client then reconnects the same way.
 
+use std::collections::VecDeque;
 use std::convert::Infallible;
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
-use axum::http::HeaderValue;
+use axum::body::Bytes;
+use axum::http::{HeaderValue, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
 /// How often an idle stream carries a comment, so proxies do not time it out.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// The replay buffer of one stream keeps at most this many events…
+pub(crate) const REPLAY_EVENTS: usize = 256;
+/// …and at most this many bytes of them (the latest event is always kept, whatever its size).
+pub(crate) const REPLAY_BYTES: usize = 1024 * 1024;
+/// A finished stream stays resumable this long after its last event…
+pub(crate) const RETAIN_ENDED: Duration = Duration::from_secs(60);
+/// …and a session keeps at most this many finished streams (the oldest go first).
+pub(crate) const RETAIN_ENDED_STREAMS: usize = 16;
 
 /// An SSE response carrying every message queued on an outbox, one `message` event each,
 /// until the outbox is ended (or `until` fires, for streams that never end by themselves).
@@ -33,6 +58,12 @@ pub(crate) fn response(
         let event = Event::default().data(String::from_utf8_lossy(line.trim_ascii_end()));
         Some((Ok::<_, Infallible>(event), (queued, until)))
     });
+    sse_response(events)
+}
+
+fn sse_response(
+    events: impl futures_util::Stream<Item = Result<Event, Infallible>> + Send + 'static,
+) -> Response {
     let mut response = Sse::new(events)
         .keep_alive(KeepAlive::new().interval(KEEP_ALIVE))
         .into_response();
@@ -54,4 +85,326 @@ pub(crate) async fn last_message(mut queued: mpsc::UnboundedReceiver<Vec<u8>>) -
         last = Some(line);
     }
     last
+}
+
+/// An event id: the stream's number in its session and the event's sequence number in it.
+pub(crate) fn event_id(stream: u64, seq: u64) -> String {
+    format!("{stream}-{seq}")
+}
+
+/// Reads an event id made by [`event_id`].
+pub(crate) fn parse_event_id(id: &str) -> Option<(u64, u64)> {
+    let (stream, seq) = id.trim().split_once('-')?;
+    Some((stream.parse().ok()?, seq.parse().ok()?))
+}
+
+/// How a session's resumable streams behave (from [`HttpServer`](super::HttpServer)).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StreamSettings {
+    /// The `retry:` of priming events (2025-11-25): how long a client waits before it
+    /// reconnects.
+    pub retry: Duration,
+    /// SSE polling (2025-11-25): a call stream open this long is closed after its latest
+    /// event; the client reconnects with `Last-Event-ID`.
+    pub polling: Option<Duration>,
+}
+
+/// One resumable stream: its recent events, whether it has ended, and which connection
+/// may read it now.
+pub(crate) struct Replay {
+    number: u64,
+    log: watch::Sender<Log>,
+}
+
+struct Log {
+    /// The sequence number the next event gets.
+    next_seq: u64,
+    /// The retained events, oldest first: sequence number and data (empty for a priming
+    /// event).
+    events: VecDeque<(u64, Arc<str>)>,
+    bytes: usize,
+    /// When the outbox ended: nothing more will come.
+    ended: Option<Instant>,
+    /// Whether the stream carried its request's response. One that ended without it (the
+    /// request was cancelled) is left open, idle, until its client or session goes: ending it
+    /// would only make the client reconnect to get the response that never comes.
+    answered: bool,
+    /// The connection allowed to read: a newer one (a resumption) takes over.
+    reader: u64,
+    /// Whether that connection is still open.
+    attached: bool,
+}
+
+impl Replay {
+    pub fn new(number: u64) -> Arc<Replay> {
+        let (log, _) = watch::channel(Log {
+            next_seq: 0,
+            events: VecDeque::new(),
+            bytes: 0,
+            ended: None,
+            answered: false,
+            reader: 0,
+            attached: false,
+        });
+        Arc::new(Replay { number, log })
+    }
+
+    pub fn number(&self) -> u64 {
+        self.number
+    }
+
+    /// Appends an event; the oldest ones go once the buffer is over its bounds.
+    pub fn push(&self, data: &str) {
+        let data: Arc<str> = Arc::from(data);
+        let response = is_response(&data);
+        self.log.send_modify(|log| {
+            log.answered |= response;
+            log.bytes += data.len();
+            log.events.push_back((log.next_seq, data));
+            log.next_seq += 1;
+            while log.events.len() > 1
+                && (log.events.len() > REPLAY_EVENTS || log.bytes > REPLAY_BYTES)
+            {
+                if let Some((_, dropped)) = log.events.pop_front() {
+                    log.bytes -= dropped.len();
+                }
+            }
+        });
+    }
+
+    /// Marks the stream finished: readers end after the last event.
+    pub fn end(&self) {
+        self.log.send_modify(|log| {
+            log.ended.get_or_insert_with(Instant::now);
+        });
+    }
+
+    /// When the stream finished, if it did.
+    pub fn ended_at(&self) -> Option<Instant> {
+        self.log.borrow().ended
+    }
+
+    /// Whether the stream carried its response and holds nothing after `seq`: resuming it
+    /// would only give an empty stream.
+    pub fn finished_after(&self, seq: u64) -> bool {
+        let log = self.log.borrow();
+        log.ended.is_some() && log.answered && log.next_seq <= seq + 1
+    }
+
+    /// Whether a connection is reading the stream now.
+    pub fn is_attached(&self) -> bool {
+        self.log.borrow().attached
+    }
+
+    /// The sequence number of the latest event, if any: where a fresh reader of a
+    /// long-lived stream starts.
+    pub fn latest(&self) -> Option<u64> {
+        self.log.borrow().next_seq.checked_sub(1)
+    }
+
+    /// Moves everything `queued` carries into the stream, until its end marker; then the
+    /// stream ends.
+    pub fn pump(self: &Arc<Self>, mut queued: mpsc::UnboundedReceiver<Vec<u8>>) {
+        let replay = Arc::clone(self);
+        tokio::spawn(async move {
+            while let Some(line) = queued.recv().await {
+                if line.is_empty() {
+                    break;
+                }
+                replay.push(&String::from_utf8_lossy(line.trim_ascii_end()));
+            }
+            replay.end();
+        });
+    }
+
+    /// An SSE response reading this stream from the event after `after` (from the start
+    /// when `None`); it takes over from any connection reading it so far. `until` ends it
+    /// early (the session's end), `close_after` is SSE polling, and `retry` goes out with
+    /// the first event.
+    pub fn respond(
+        self: &Arc<Self>,
+        after: Option<u64>,
+        until: Option<CancellationToken>,
+        close_after: Option<Duration>,
+        retry: Option<Duration>,
+    ) -> Response {
+        let mut reader = 0;
+        self.log.send_modify(|log| {
+            log.reader += 1;
+            log.attached = true;
+            reader = log.reader;
+        });
+        let state = ReaderState {
+            guard: ReaderGuard {
+                replay: Arc::clone(self),
+                reader,
+            },
+            changes: self.log.subscribe(),
+            cursor: after,
+            until,
+            close_at: close_after.map(|after| tokio::time::Instant::now() + after),
+            retry,
+            // A resuming client already holds an id.
+            sent_any: after.is_some(),
+            session_over: false,
+        };
+        // Framed here rather than with axum's `Event`, which cannot write the empty
+        // `data:` line of a priming event.
+        let body =
+            axum::body::Body::from_stream(futures_util::stream::unfold(state, ReaderState::next));
+        let mut response = body.into_response();
+        let headers = response.headers_mut();
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("text/event-stream"),
+        );
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+        headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
+        response
+    }
+}
+
+/// Marks the stream unattached when its connection goes away (unless a newer one took
+/// over meanwhile).
+struct ReaderGuard {
+    replay: Arc<Replay>,
+    reader: u64,
+}
+
+impl Drop for ReaderGuard {
+    fn drop(&mut self) {
+        let reader = self.reader;
+        self.replay.log.send_if_modified(|log| {
+            let mine = log.reader == reader && log.attached;
+            if mine {
+                log.attached = false;
+            }
+            mine
+        });
+    }
+}
+
+struct ReaderState {
+    guard: ReaderGuard,
+    changes: watch::Receiver<Log>,
+    /// The sequence number of the last event this connection (or the one it resumes)
+    /// delivered.
+    cursor: Option<u64>,
+    until: Option<CancellationToken>,
+    close_at: Option<tokio::time::Instant>,
+    retry: Option<Duration>,
+    sent_any: bool,
+    /// The session ended: a call stream that ended without a response finishes too.
+    session_over: bool,
+}
+
+enum Step {
+    Send(u64, Arc<str>),
+    Finish,
+    Wait,
+}
+
+/// Whether a message is a response (or a batch of them): the last event of its stream.
+fn is_response(data: &str) -> bool {
+    match serde_json::from_str::<serde_json::Value>(data) {
+        Ok(serde_json::Value::Array(_)) => true,
+        Ok(message) => {
+            message.get("method").is_none()
+                && (message.get("result").is_some() || message.get("error").is_some())
+        }
+        Err(_) => false,
+    }
+}
+
+/// One SSE event: its id, the `retry` field if any, and `data` (an empty `data:` line for
+/// a priming event).
+fn frame(id: &str, retry: Option<Duration>, data: &str) -> Bytes {
+    let mut event = format!("id: {id}\n");
+    if let Some(retry) = retry {
+        event.push_str(&format!("retry: {}\n", retry.as_millis()));
+    }
+    for line in data.split('\n') {
+        event.push_str("data: ");
+        event.push_str(line);
+        event.push('\n');
+    }
+    event.push('\n');
+    Bytes::from(event)
+}
+
+impl ReaderState {
+    async fn next(mut self) -> Option<(Result<Bytes, Infallible>, ReaderState)> {
+        loop {
+            let step = {
+                let log = self.changes.borrow_and_update();
+                let after = self.cursor;
+                let next = log
+                    .events
+                    .iter()
+                    .find(|(seq, _)| after.is_none_or(|after| *seq > after));
+                if log.reader != self.guard.reader {
+                    // A newer connection resumed this stream.
+                    Step::Finish
+                } else if let Some((seq, data)) = next {
+                    Step::Send(*seq, Arc::clone(data))
+                } else if log.ended.is_some() && (log.answered || self.session_over) {
+                    Step::Finish
+                } else if log.ended.is_some() {
+                    // Cancelled: nothing will come, so polling would only bring the client
+                    // back; the stream idles until the client or the session goes.
+                    self.close_at = None;
+                    Step::Wait
+                } else {
+                    Step::Wait
+                }
+            };
+            match step {
+                Step::Finish => return None,
+                Step::Send(seq, data) => {
+                    self.cursor = Some(seq);
+                    self.sent_any = true;
+                    let id = event_id(self.guard.replay.number, seq);
+                    let event = frame(&id, self.retry.take(), &data);
+                    return Some((Ok(event), self));
+                }
+                Step::Wait => {}
+            }
+            // SSE polling: close once the client holds an event id to resume from.
+            let close_at = self.close_at.filter(|_| self.sent_any);
+            let closed = async {
+                match close_at {
+                    Some(at) => tokio::time::sleep_until(at).await,
+                    None => std::future::pending().await,
+                }
+            };
+            let until = self.until.clone();
+            let ended = async {
+                match until {
+                    Some(until) => until.cancelled_owned().await,
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                changed = self.changes.changed() => {
+                    if changed.is_err() {
+                        return None;
+                    }
+                }
+                () = tokio::time::sleep(KEEP_ALIVE) => {
+                    return Some((Ok(Bytes::from_static(b":\n\n")), self));
+                }
+                () = closed => return None,
+                () = ended => {
+                    // The session ended (DELETE, expiry, shutdown). Its GET stream ends now;
+                    // a call stream still delivers what its call sends, up to its response
+                    // (a call in flight at shutdown gets its grace period to finish).
+                    if self.guard.replay.number == 0 {
+                        return None;
+                    }
+                    self.until = None;
+                    self.session_over = true;
+                }
+            }
+        }
+    }
 }

@@ -1,14 +1,17 @@
 //! A server exercising every tool shape the runtime supports, for the end-to-end tests.
 //! `fixture [--page-size N] [--client-request-timeout-ms N] [--mask-errors] [--forward-tracing]
-//! [--call-timeout-ms N] [--shutdown-grace-ms N]`.
+//! [--call-timeout-ms N] [--shutdown-grace-ms N] [--rate-limit RATE] [--rate-limit-wait]
+//! [--http ADDR [--sse-polling-ms N]]`: over stdio, or over Streamable HTTP on `ADDR` (e.g.
+//! `127.0.0.1:8080`, endpoint `/mcp`), optionally closing call streams of 2025-11-25 sessions
+//! after N ms (SSE polling; clients resume them).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use mcp_runtime::{
-    Annotations, CallToolResult, Content, Context, Elicitation, Json, LogLevel, ResourceLink, Role,
-    SamplingRequest, Server, State, mcp_tool,
+    Annotations, CallToolResult, Content, Context, DynamicTool, Elicitation, Json, LogLevel, Rate,
+    RateLimitMode, ResourceLink, Role, SamplingRequest, Server, State, mcp_tool,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -312,6 +315,13 @@ async fn short_fuse() -> &'static str {
 #[mcp_tool]
 async fn unit() {}
 
+/// Three calls an hour: a burst gets three through and the rest refused, however slow the
+/// machine.
+#[mcp_tool(rate = "3/h")]
+async fn rationed() -> &'static str {
+    "granted"
+}
+
 /// Numbers of three types, for out-of-range arguments.
 #[mcp_tool]
 async fn numbers(
@@ -530,16 +540,30 @@ pub(crate) fn server() -> Server {
 #[tokio::main]
 async fn main() -> Result<(), mcp_runtime::Error> {
     let mut server = server();
+    let mut http: Option<String> = None;
+    let mut sse_polling: Option<Duration> = None;
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let mut value = || args.next().expect("a value after the flag");
         server = match flag.as_str() {
+            "--http" => {
+                http = Some(value());
+                server
+            }
+            "--sse-polling-ms" => {
+                sse_polling = Some(Duration::from_millis(
+                    value().parse().expect("milliseconds"),
+                ));
+                server
+            }
             "--page-size" => server.page_size(value().parse().expect("a page size")),
             "--client-request-timeout-ms" => server.client_request_timeout(Duration::from_millis(
                 value().parse().expect("milliseconds"),
             )),
             "--mask-errors" => server.mask_error_details(),
             "--forward-tracing" => server.forward_tracing(),
+            "--rate-limit" => server.rate_limit(value().parse().expect("a rate such as 10/s")),
+            "--rate-limit-wait" => server.rate_limit_mode(RateLimitMode::Wait),
             "--call-timeout-ms" => server.call_timeout(Duration::from_millis(
                 value().parse().expect("milliseconds"),
             )),
@@ -549,5 +573,27 @@ async fn main() -> Result<(), mcp_runtime::Error> {
             other => panic!("unknown argument: {other}"),
         };
     }
-    server.serve_stdio().await
+    // A tool built at run time with its own rate limit (2 calls an hour).
+    server
+        .tool_set()
+        .add(
+            DynamicTool::new(
+                "rationed_dynamic",
+                serde_json::json!({ "type": "object" }),
+                |_arguments, _context| async { "granted" },
+            )
+            .description("Two calls an hour.")
+            .rate(Rate::per_hour(2)),
+        )
+        .expect("a new tool name");
+    match http {
+        Some(address) => {
+            let mut http = server.http().sse_retry(Duration::from_millis(100));
+            if let Some(interval) = sse_polling {
+                http = http.sse_polling(interval);
+            }
+            http.serve(address).await
+        }
+        None => server.serve_stdio().await,
+    }
 }
