@@ -206,6 +206,7 @@ impl Session {
     }
 
     /// The revision `initialize` negotiated, once it has succeeded.
+    #[cfg(feature = "http")]
     pub fn negotiated(&self) -> Option<ProtocolVersion> {
         self.negotiated
     }
