@@ -465,32 +465,23 @@ impl Connection {
         else {
             unreachable!("only pending replies run")
         };
-        if self.calls.is_running(&id) {
-            // `spawn` answers it: the id is taken.
-            let reply = Reply::Pending {
-                id,
-                response,
-                request,
-            };
-            self.calls
-                .spawn(reply, self.outbox.clone(), unknown_id, false);
-            return;
-        }
-        // A no-op waker: if the call is not done, its task polls it again and registers
-        // its own waker then.
-        let mut first_poll = std::task::Context::from_waker(Waker::noop());
-        match response.as_mut().poll(&mut first_poll) {
-            Poll::Ready(response) => self.answer(&response),
-            Poll::Pending => {
-                let reply = Reply::Pending {
-                    id,
-                    response,
-                    request,
-                };
-                self.calls
-                    .spawn(reply, self.outbox.clone(), unknown_id, false);
+        // A call whose id is taken is not run: `spawn` answers it.
+        if !self.calls.is_running(&id) {
+            // A no-op waker: if the call is not done, its task polls it again and registers
+            // its own waker then.
+            let mut first_poll = std::task::Context::from_waker(Waker::noop());
+            if let Poll::Ready(response) = response.as_mut().poll(&mut first_poll) {
+                self.answer(&response);
+                return;
             }
         }
+        let reply = Reply::Pending {
+            id,
+            response,
+            request,
+        };
+        self.calls
+            .spawn(reply, self.outbox.clone(), unknown_id, false);
     }
 
     /// Queues a response for writing, after every message queued before it.
