@@ -266,16 +266,6 @@ impl RequestHandle {
         state.active = false;
     }
 
-    /// Silences a cancelled request: nothing about it is sent any more, not even progress
-    /// held back by coalescing.
-    pub fn silence(&self) {
-        self.notifier
-            .state
-            .lock()
-            .expect("notifier poisoned")
-            .active = false;
-    }
-
     /// Fires the context's cancellation token.
     pub fn cancel(&self) {
         self.cancellation.cancel();
@@ -284,7 +274,12 @@ impl RequestHandle {
     /// The call will not be answered by its tool (cancelled, or cut off at shutdown): nothing
     /// more about it is sent, and the tool's handed-off work learns it should stop.
     pub fn abandon(&self) {
-        self.silence();
+        // Nothing is sent any more, not even progress held back by coalescing.
+        self.notifier
+            .state
+            .lock()
+            .expect("notifier poisoned")
+            .active = false;
         self.cancel();
     }
 }
