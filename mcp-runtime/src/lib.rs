@@ -59,7 +59,7 @@ pub use extract::{Extract, Principal, Rejection, State, States, ToolCall};
 #[cfg(feature = "http")]
 pub use http::{
     AuthRejection, Authenticate, DEFAULT_ENDPOINT, DEFAULT_SESSION_IDLE_TIMEOUT, DEFAULT_SSE_RETRY,
-    HttpServer, ProtectedResource, bearer_token,
+    HeaderMap, HttpServer, ProtectedResource, bearer_token,
 };
 pub use mcp_macros::mcp_tool;
 pub use rate_limit::{ParseRateError, Rate, RateLimitMode};

@@ -13,11 +13,13 @@ use crate::jsonrpc::{RpcError, code};
 
 /// Checks the credentials of every HTTP request before the protocol sees it.
 ///
-/// Any `Fn(&HeaderMap) -> Result<P, AuthRejection>` is one. The principal `P` it returns
-/// reaches tools through the [`Principal<P>`](crate::Principal) extractor:
+/// Any `Fn(&HeaderMap) -> Result<P, AuthRejection>` is one ([`HeaderMap`](crate::HeaderMap)
+/// is re-exported, so a named function needs no `http` dependency of its own). The
+/// principal `P` it returns reaches tools through the [`Principal<P>`](crate::Principal)
+/// extractor:
 ///
 /// ```
-/// use mcp_runtime::{AuthRejection, Principal, Server, bearer_token, mcp_tool};
+/// use mcp_runtime::{AuthRejection, HeaderMap, Principal, Server, bearer_token, mcp_tool};
 ///
 /// struct User(String);
 ///
@@ -34,6 +36,16 @@ use crate::jsonrpc::{RpcError, code};
 ///         _ => Err(AuthRejection::invalid_token("unknown token")),
 ///     }
 /// });
+/// # drop(http);
+///
+/// // The same check as a named function.
+/// fn check_token(headers: &HeaderMap) -> Result<User, AuthRejection> {
+///     match bearer_token(headers)? {
+///         "secret-token" => Ok(User("ada".to_owned())),
+///         _ => Err(AuthRejection::invalid_token("unknown token")),
+///     }
+/// }
+/// let http = Server::new("private", "1.0.0").http().authenticate(check_token);
 /// # drop(http);
 /// ```
 pub trait Authenticate: Send + Sync + 'static {

@@ -32,6 +32,8 @@ use std::time::Duration;
 use tokio::net::{TcpListener, ToSocketAddrs};
 
 pub use auth::{AuthRejection, Authenticate, ProtectedResource, bearer_token};
+/// The request headers an [`Authenticate`] hook reads (from the `http` crate, as axum uses it).
+pub use axum::http::HeaderMap;
 
 use crate::error::Error;
 use crate::server::Server;
