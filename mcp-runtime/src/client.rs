@@ -378,11 +378,6 @@ impl ClientCore {
         self.lock_routes().progress.insert(token.to_string(), sink);
     }
 
-    /// Stops routing this token's progress.
-    pub fn unroute_progress(&self, token: &Value) {
-        self.lock_routes().progress.remove(&token.to_string());
-    }
-
     /// The next notification, waiting for it; `None` once the connection is closed.
     pub async fn next_notification(&self) -> Option<Notification> {
         self.notifications.lock().await.recv().await
@@ -425,7 +420,7 @@ impl ClientCore {
         progress_token: Option<&Value>,
     ) -> (
         Value,
-        impl Future<Output = Result<ToolResult, ResponseError>> + Send + 'static,
+        impl Future<Output = Result<ToolResult, ResponseError>> + Send + 'static + use<>,
     ) {
         let mut params = json!({ "name": name, "arguments": arguments });
         if let Some(token) = progress_token {
@@ -453,6 +448,31 @@ impl ClientCore {
             }
             serde_json::from_value(result).map_err(|error| malformed(&error))
         })
+    }
+
+    /// Sends a `tools/call` with a fresh progress token. Its reports arrive on the receiver
+    /// while the call runs; the route is dropped once the answer is in.
+    pub fn start_call_with_progress(
+        &self,
+        name: &str,
+        arguments: Value,
+    ) -> (
+        Value,
+        mpsc::UnboundedReceiver<Progress>,
+        impl Future<Output = Result<ToolResult, ResponseError>> + Send + 'static + use<>,
+    ) {
+        let token = self.progress_token();
+        let (sink, reports) = mpsc::unbounded_channel();
+        self.route_progress(&token, sink);
+        let (id, answer) = self.start_call(name, arguments, Some(&token));
+        let requester = self.requester.clone();
+        let route = token.to_string();
+        let answer = async move {
+            let result = answer.await;
+            requester.lock_routes().progress.remove(&route);
+            result
+        };
+        (id, reports, answer)
     }
 
     /// A fresh progress token.

@@ -160,16 +160,25 @@ fn capability_for(method: &str) -> Option<String> {
     Some(capability.to_owned())
 }
 
-/// A `tools/call` sent and not answered yet (see [`TestClient::start_call`]).
+/// A `tools/call` sent and not answered yet (see [`TestClient::start_call`] and
+/// [`TestClient::start_call_with_progress`]).
 pub struct PendingCall<F> {
     id: Value,
     answer: F,
+    progress: Option<mpsc::UnboundedReceiver<Progress>>,
 }
 
 impl<F: Future<Output = Result<ToolResult, ResponseError>>> PendingCall<F> {
     /// The request's JSON-RPC id, as [`TestClient::cancel`] needs it.
     pub fn id(&self) -> &Value {
         &self.id
+    }
+
+    /// Waits for the call's next progress report: `None` for a call started without a
+    /// progress token. It waits as long as the call runs, so wrap it in
+    /// `tokio::time::timeout` when the tool may finish without another report.
+    pub async fn next_progress(&mut self) -> Option<Progress> {
+        self.progress.as_mut()?.recv().await
     }
 
     /// Waits for the answer. (A cancelled call is never answered: wrap this in
@@ -236,14 +245,10 @@ impl TestClient {
         name: &str,
         arguments: Value,
     ) -> Result<(ToolResult, Vec<Progress>), ResponseError> {
-        let token = self.core.progress_token();
-        let (sink, mut received) = mpsc::unbounded_channel();
-        self.core.route_progress(&token, sink);
-        let (_, answer) = self.core.start_call(name, arguments, Some(&token));
+        let (_, mut reports, answer) = self.core.start_call_with_progress(name, arguments);
         let result = answer.await;
-        self.core.unroute_progress(&token);
         let mut progress = Vec::new();
-        while let Ok(report) = received.try_recv() {
+        while let Ok(report) = reports.try_recv() {
             progress.push(report);
         }
         Ok((result?, progress))
@@ -254,9 +259,59 @@ impl TestClient {
         &self,
         name: &str,
         arguments: Value,
-    ) -> PendingCall<impl Future<Output = Result<ToolResult, ResponseError>> + Send + 'static> {
+    ) -> PendingCall<impl Future<Output = Result<ToolResult, ResponseError>> + Send + 'static + use<>>
+    {
         let (id, answer) = self.core.start_call(name, arguments, None);
-        PendingCall { id, answer }
+        PendingCall {
+            id,
+            answer,
+            progress: None,
+        }
+    }
+
+    /// Sends a `tools/call` with a progress token without waiting: its reports arrive
+    /// through [`PendingCall::next_progress`] while it runs, and it can be
+    /// [cancelled](TestClient::cancel) meanwhile.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    ///
+    /// use mcp_runtime::testing::TestClient;
+    /// use mcp_runtime::{Context, Server, mcp_tool};
+    ///
+    /// /// Counts to a hundred, slowly.
+    /// #[mcp_tool]
+    /// async fn count(ctx: Context) -> String {
+    ///     for done in 1..=100 {
+    ///         ctx.progress(f64::from(done), Some(100.0), None);
+    ///         tokio::time::sleep(Duration::from_millis(50)).await;
+    ///     }
+    ///     "done".to_owned()
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let client = TestClient::connect(Server::new("demo", "1.0.0")).await.unwrap();
+    /// let mut call = client.start_call_with_progress("count", serde_json::json!({}));
+    /// let first = call.next_progress().await.expect("a progress report");
+    /// assert!(first.progress >= 1.0);
+    /// client.cancel(call.id(), Some("seen enough"));
+    /// let answer = tokio::time::timeout(Duration::from_millis(300), call.result()).await;
+    /// assert!(answer.is_err(), "a cancelled call is not answered");
+    /// # }
+    /// ```
+    pub fn start_call_with_progress(
+        &self,
+        name: &str,
+        arguments: Value,
+    ) -> PendingCall<impl Future<Output = Result<ToolResult, ResponseError>> + Send + 'static + use<>>
+    {
+        let (id, reports, answer) = self.core.start_call_with_progress(name, arguments);
+        PendingCall {
+            id,
+            answer,
+            progress: Some(reports),
+        }
     }
 
     /// Sends `notifications/cancelled` for the request with this id.
