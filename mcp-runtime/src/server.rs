@@ -296,7 +296,7 @@ impl Server {
         let output = stdio::output(redirect_prints)?;
         let ending = Ending {
             grace,
-            stop: Box::pin(termination_signal()),
+            stop: Box::pin(termination_watch()),
         };
         // A task of its own rather than this future: on a multi-thread runtime, the thread
         // that blocks on `main` does not drive the reactor, so every read would be handed
@@ -327,6 +327,17 @@ impl Server {
         };
         serve_connection(core, Box::pin(input), Box::pin(output), limit, ending).await?;
         Ok(())
+    }
+}
+
+/// [`termination_signal`] on a task of its own: the connection polls its stop future on
+/// every wake-up, and a finished-or-not check of a task is far cheaper than polling the two
+/// signal streams there each time. The task ends with the future.
+fn termination_watch() -> impl Future<Output = ()> + Send + 'static {
+    let watcher = tokio_util::task::AbortOnDropHandle::new(tokio::spawn(termination_signal()));
+    async move {
+        // A signal, or (never in practice) the watcher's panic: either way, stop.
+        let _ = watcher.await;
     }
 }
 
