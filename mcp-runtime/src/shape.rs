@@ -13,13 +13,20 @@ use crate::version::ProtocolVersion;
 /// `serde_json::Value` tree for the common text block). Members are written in the order a
 /// `serde_json::Map` writes them.
 pub(crate) struct ShapedResult {
-    content: Vec<Block>,
+    content: Blocks,
     structured_content: Option<Value>,
     is_error: bool,
     /// Structured output is published as `{"result": …}` (see [`crate::Json`]).
     wraps_output: bool,
     /// 2026-07-28: the server's identity for `_meta`, which also adds `resultType`.
     server_info: Option<(&'static str, Value)>,
+}
+
+/// The content blocks: the tool's own when they are all plain text (the common case, kept
+/// without copying), or each as the revision shows it.
+enum Blocks {
+    PlainText(Vec<Content>),
+    Shaped(Vec<Block>),
 }
 
 /// One content block: plain text, or any other block as the revision shows it.
@@ -30,17 +37,27 @@ enum Block {
 
 impl ShapedResult {
     pub fn new(result: CallToolResult, version: ProtocolVersion, wraps_output: bool) -> Self {
-        let content = result
+        let content = if result
             .content
-            .into_iter()
-            .map(|block| match block {
-                Content {
-                    body: ContentBody::Text { text },
-                    annotations: None,
-                } => Block::Text(text),
-                block => Block::Shaped(content_block(block, version)),
-            })
-            .collect();
+            .iter()
+            .all(|block| plain_text(block).is_some())
+        {
+            Blocks::PlainText(result.content)
+        } else {
+            Blocks::Shaped(
+                result
+                    .content
+                    .into_iter()
+                    .map(|block| match block {
+                        Content {
+                            body: ContentBody::Text { text },
+                            annotations: None,
+                        } => Block::Text(text),
+                        block => Block::Shaped(content_block(block, version)),
+                    })
+                    .collect(),
+            )
+        };
         ShapedResult {
             content,
             structured_content: result
@@ -86,17 +103,46 @@ impl Serialize for ShapedResult {
     }
 }
 
+/// The text of a block with no annotations, the only kind sent the same in every revision.
+fn plain_text(block: &Content) -> Option<&str> {
+    match block {
+        Content {
+            body: ContentBody::Text { text },
+            annotations: None,
+        } => Some(text),
+        _ => None,
+    }
+}
+
+impl Serialize for Blocks {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Blocks::PlainText(blocks) => {
+                serializer.collect_seq(blocks.iter().filter_map(plain_text).map(TextBlock))
+            }
+            Blocks::Shaped(blocks) => blocks.serialize(serializer),
+        }
+    }
+}
+
 impl Serialize for Block {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
-            Block::Text(text) => {
-                let mut map = serializer.serialize_map(Some(2))?;
-                map.serialize_entry("text", text)?;
-                map.serialize_entry("type", "text")?;
-                map.end()
-            }
+            Block::Text(text) => TextBlock(text).serialize(serializer),
             Block::Shaped(block) => block.serialize(serializer),
         }
+    }
+}
+
+/// `{"text": …, "type": "text"}`.
+struct TextBlock<'a>(&'a str);
+
+impl Serialize for TextBlock<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(2))?;
+        map.serialize_entry("text", self.0)?;
+        map.serialize_entry("type", "text")?;
+        map.end()
     }
 }
 
