@@ -32,7 +32,7 @@ use crate::session::{Outcome, Reply, ServerCore, Session};
 /// A request in flight: how to stop its future, and how to tell its tool it was cancelled.
 struct InFlightCall {
     abort: AbortHandle,
-    request: Option<Arc<RequestHandle>>,
+    request: Option<RequestHandle>,
 }
 
 impl InFlightCall {
@@ -56,11 +56,7 @@ impl InFlight {
     }
 
     /// Registers a request; `None` if a request with the same id is still running.
-    fn register(
-        &self,
-        id: &Value,
-        request: Option<Arc<RequestHandle>>,
-    ) -> Option<AbortRegistration> {
+    fn register(&self, id: &Value, request: Option<RequestHandle>) -> Option<AbortRegistration> {
         let mut requests = self.0.lock().expect("in-flight table poisoned");
         let key = InFlight::key(id);
         if requests.contains_key(&key) {

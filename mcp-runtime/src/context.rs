@@ -232,7 +232,7 @@ pub struct Context {
 
 struct ContextInner {
     info: RequestInfo,
-    notifier: Arc<Notifier>,
+    notifier: Notifier,
     cancellation: CancellationToken,
     runtime: tokio::runtime::Handle,
 }
@@ -248,9 +248,10 @@ impl std::fmt::Debug for Context {
 }
 
 /// The runtime's handle on a request's context: ends it when the response is sent.
+#[derive(Clone)]
 pub(crate) struct RequestHandle {
-    notifier: Arc<Notifier>,
-    cancellation: CancellationToken,
+    // The context itself: one allocation per request serves the tool and the runtime.
+    context: Arc<ContextInner>,
 }
 
 impl RequestHandle {
@@ -258,24 +259,25 @@ impl RequestHandle {
     /// still held back by coalescing goes out now (so the client sees the final value), and
     /// nothing about the request is sent after this.
     pub fn finish(&self) {
-        let mut state = self.notifier.state.lock().expect("notifier poisoned");
+        let notifier = &self.context.notifier;
+        let mut state = notifier.state.lock().expect("notifier poisoned");
         if let (true, Some(report)) = (state.active, state.pending.take()) {
-            self.notifier
-                .send_progress(&mut state, report, Instant::now());
+            notifier.send_progress(&mut state, report, Instant::now());
         }
         state.active = false;
     }
 
     /// Fires the context's cancellation token.
     pub fn cancel(&self) {
-        self.cancellation.cancel();
+        self.context.cancellation.cancel();
     }
 
     /// The call will not be answered by its tool (cancelled, or cut off at shutdown): nothing
     /// more about it is sent, and the tool's handed-off work learns it should stop.
     pub fn abandon(&self) {
         // Nothing is sent any more, not even progress held back by coalescing.
-        self.notifier
+        self.context
+            .notifier
             .state
             .lock()
             .expect("notifier poisoned")
@@ -287,7 +289,7 @@ impl RequestHandle {
 impl Context {
     /// A context for one request, and the runtime's handle on it.
     pub(crate) fn new(info: RequestInfo, outbox: Outbox) -> (Context, RequestHandle) {
-        let notifier = Arc::new(Notifier {
+        let notifier = Notifier {
             progress_token: info.progress_token.clone(),
             version: info.protocol_version,
             outbox,
@@ -298,21 +300,17 @@ impl Context {
                 pending: None,
                 flush_scheduled: false,
             }),
+        };
+        let inner = Arc::new(ContextInner {
+            info,
+            notifier,
+            cancellation: CancellationToken::new(),
+            runtime: tokio::runtime::Handle::current(),
         });
-        let cancellation = CancellationToken::new();
         let handle = RequestHandle {
-            notifier: Arc::clone(&notifier),
-            cancellation: cancellation.clone(),
+            context: Arc::clone(&inner),
         };
-        let context = Context {
-            inner: Arc::new(ContextInner {
-                info,
-                notifier,
-                cancellation,
-                runtime: tokio::runtime::Handle::current(),
-            }),
-        };
-        (context, handle)
+        (Context { inner }, handle)
     }
 
     /// Who made the request, as the HTTP transport's authentication hook verified it, if

@@ -92,12 +92,12 @@ pub(crate) enum Incoming<'a> {
     Request {
         id: RequestId,
         method: Cow<'a, str>,
-        params: Map<String, Value>,
+        params: Params<'a>,
     },
     /// A notification: never answered.
     Notification {
         method: Cow<'a, str>,
-        params: Map<String, Value>,
+        params: Params<'a>,
     },
     /// A response to a request the server sent: its result, or the client's error.
     Response {
@@ -148,9 +148,9 @@ impl<'a> Incoming<'a> {
             return invalid("`jsonrpc` must be \"2.0\".");
         }
         let params = match params {
-            None => Map::new(),
-            Some(Value::Object(params)) => params,
-            Some(_) => {
+            None => Params::default(),
+            Some(ParamsMember::Object(params)) => params,
+            Some(ParamsMember::NotObject) => {
                 return match (readable_id.clone(), &id, method) {
                     (Some(id), _, _) => Incoming::Invalid {
                         id: Some(id),
@@ -162,7 +162,7 @@ impl<'a> Incoming<'a> {
                     // unreadable params are left out, and it is handled (or ignored) as is.
                     (None, None, Some(Method::Name(method))) => Incoming::Notification {
                         method,
-                        params: Map::new(),
+                        params: Params::default(),
                     },
                     _ => invalid("`params` must be an object."),
                 };
@@ -228,6 +228,9 @@ pub(crate) enum Decoded<'a> {
 
 /// One message as decoded, before it is classified.
 #[derive(Debug)]
+// Lives on the stack for the one line being handled: boxing the members would cost an
+// allocation per message to save stack bytes nobody is short of.
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Message<'a> {
     Object(Members<'a>),
     /// A JSON value other than an object.
@@ -242,7 +245,7 @@ pub(crate) struct Members<'a> {
     is_jsonrpc_2_0: bool,
     id: Option<Value>,
     method: Option<Method<'a>>,
-    params: Option<Value>,
+    params: Option<ParamsMember<'a>>,
     result: Option<Value>,
     error: Option<Value>,
 }
@@ -252,6 +255,61 @@ pub(crate) struct Members<'a> {
 enum Method<'a> {
     Name(Cow<'a, str>),
     NotAString,
+}
+
+/// The `params` member of a message.
+#[derive(Debug)]
+enum ParamsMember<'a> {
+    Object(Params<'a>),
+    NotObject,
+}
+
+/// A message's `params` object, decoded once: `tools/call`'s `name` (borrowed from the line
+/// when it can be) and `arguments` apart, since every call reads them, and the other members
+/// as they are. Nothing is lost: [`Params::into_map`] gives back the object as sent.
+#[derive(Debug, Default)]
+pub(crate) struct Params<'a> {
+    pub name: Option<ParamsName<'a>>,
+    pub arguments: Option<Value>,
+    /// Every member but `name` and `arguments` (`_meta` among them).
+    pub others: Map<String, Value>,
+}
+
+/// The `name` member of `params`.
+#[derive(Debug)]
+pub(crate) enum ParamsName<'a> {
+    Text(Cow<'a, str>),
+    /// Not a string: kept as sent.
+    Other(Value),
+}
+
+impl<'a> Params<'a> {
+    fn from_map(mut members: Map<String, Value>) -> Params<'a> {
+        Params {
+            name: members.remove("name").map(|name| match name {
+                Value::String(name) => ParamsName::Text(Cow::Owned(name)),
+                other => ParamsName::Other(other),
+            }),
+            arguments: members.remove("arguments"),
+            others: members,
+        }
+    }
+
+    /// The `params` object as the client sent it.
+    pub fn into_map(self) -> Map<String, Value> {
+        let mut members = self.others;
+        if let Some(name) = self.name {
+            let name = match name {
+                ParamsName::Text(name) => Value::String(name.into_owned()),
+                ParamsName::Other(name) => name,
+            };
+            members.insert("name".to_owned(), name);
+        }
+        if let Some(arguments) = self.arguments {
+            members.insert("arguments".to_owned(), arguments);
+        }
+        members
+    }
 }
 
 impl Decoded<'static> {
@@ -278,7 +336,10 @@ impl Message<'static> {
                 Value::String(name) => Method::Name(Cow::Owned(name)),
                 _ => Method::NotAString,
             }),
-            params: members.remove("params"),
+            params: members.remove("params").map(|params| match params {
+                Value::Object(params) => ParamsMember::Object(Params::from_map(params)),
+                _ => ParamsMember::NotObject,
+            }),
             result: members.remove("result"),
             error: members.remove("error"),
         })
@@ -421,6 +482,115 @@ impl<'de> Deserialize<'de> for Method<'de> {
             }
         }
         deserializer.deserialize_any(MethodName)
+    }
+}
+
+impl<'de> Deserialize<'de> for ParamsMember<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ParamsObject;
+        impl<'de> Visitor<'de> for ParamsObject {
+            type Value = ParamsMember<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("params")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+                check_seq(seq).map(|()| ParamsMember::NotObject)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut params = Params::default();
+                // Keys as a `serde_json::Map` reads them: the last of a repeated one counts.
+                while let Some(key) = map.next_key::<ParamsKey>()? {
+                    match key {
+                        ParamsKey::Name => params.name = Some(map.next_value()?),
+                        ParamsKey::Arguments => params.arguments = Some(map.next_value()?),
+                        ParamsKey::Other(key) => {
+                            params.others.insert(key, map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ParamsMember::Object(params))
+            }
+            scalars_are!(ParamsMember::NotObject);
+        }
+        deserializer.deserialize_any(ParamsObject)
+    }
+}
+
+enum ParamsKey {
+    Name,
+    Arguments,
+    Other(String),
+}
+
+impl<'de> Deserialize<'de> for ParamsKey {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyName;
+        impl Visitor<'_> for KeyName {
+            type Value = ParamsKey;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a member name")
+            }
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<ParamsKey, E> {
+                Ok(match name {
+                    "name" => ParamsKey::Name,
+                    "arguments" => ParamsKey::Arguments,
+                    other => ParamsKey::Other(other.to_owned()),
+                })
+            }
+            fn visit_string<E: de::Error>(self, name: String) -> Result<ParamsKey, E> {
+                Ok(match name.as_str() {
+                    "name" => ParamsKey::Name,
+                    "arguments" => ParamsKey::Arguments,
+                    _ => ParamsKey::Other(name),
+                })
+            }
+        }
+        deserializer.deserialize_str(KeyName)
+    }
+}
+
+impl<'de> Deserialize<'de> for ParamsName<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Name;
+        impl<'de> Visitor<'de> for Name {
+            type Value = ParamsName<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a name")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, name: &'de str) -> Result<Self::Value, E> {
+                Ok(ParamsName::Text(Cow::Borrowed(name)))
+            }
+            fn visit_string<E: de::Error>(self, name: String) -> Result<Self::Value, E> {
+                Ok(ParamsName::Text(Cow::Owned(name)))
+            }
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<Self::Value, E> {
+                Ok(ParamsName::Text(Cow::Owned(name.to_owned())))
+            }
+            fn visit_bool<E: de::Error>(self, value: bool) -> Result<Self::Value, E> {
+                Ok(ParamsName::Other(value.into()))
+            }
+            fn visit_i64<E: de::Error>(self, value: i64) -> Result<Self::Value, E> {
+                Ok(ParamsName::Other(value.into()))
+            }
+            fn visit_u64<E: de::Error>(self, value: u64) -> Result<Self::Value, E> {
+                Ok(ParamsName::Other(value.into()))
+            }
+            fn visit_f64<E: de::Error>(self, value: f64) -> Result<Self::Value, E> {
+                Ok(ParamsName::Other(value.into()))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(ParamsName::Other(Value::Null))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+                Value::deserialize(de::value::SeqAccessDeserializer::new(seq))
+                    .map(ParamsName::Other)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                Value::deserialize(de::value::MapAccessDeserializer::new(map))
+                    .map(ParamsName::Other)
+            }
+        }
+        deserializer.deserialize_any(Name)
     }
 }
 
@@ -671,6 +841,13 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":[1]}"#,
             r#"{"jsonrpc":"2.0","method":"notifications/x","params":5}"#,
             r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","name":"b","arguments":{"x":1},"arguments":null,"_meta":{"progressToken":1}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"e\u0063ho\n"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":[1,{"a":null}]}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":{"x":true}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":2.5,"arguments":"x"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":null,"\u006eame":"n"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":{"a":1e400}}}"#,
             r#"{"jsonrpc":"2.0","id":"a","result":null}"#,
             r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}"#,
             r#"{"jsonrpc":"2.0","id":1}"#,
@@ -696,6 +873,30 @@ mod tests {
     }
 
     #[test]
+    fn params_give_back_the_object_as_sent() {
+        for params in [
+            json!({}),
+            json!({"name": "echo", "arguments": {"text": "hi"}, "_meta": {"progressToken": "p"}}),
+            json!({"name": 5, "arguments": [1], "requestState": "s"}),
+            json!({"name": {"a": [null]}, "other": {"b": 1}}),
+            json!({"arguments": null}),
+        ] {
+            let line =
+                json!({"jsonrpc": "2.0", "id": 1, "method": "m", "params": params}).to_string();
+            let Ok(Decoded::Message(message)) = serde_json::from_str::<Decoded>(&line) else {
+                panic!("{line} did not decode");
+            };
+            let Incoming::Request {
+                params: decoded, ..
+            } = Incoming::classify(message)
+            else {
+                panic!("{line} is not a request");
+            };
+            assert_eq!(Value::Object(decoded.into_map()), params, "{line}");
+        }
+    }
+
+    #[test]
     fn classifies_requests_notifications_and_responses() {
         let request = Incoming::classify_value(json!({"jsonrpc":"2.0","id":7,"method":"ping"}));
         assert!(
@@ -715,7 +916,11 @@ mod tests {
         let note = Incoming::classify_value(
             json!({"jsonrpc":"2.0","method":"notifications/x","params":5}),
         );
-        assert!(matches!(note, Incoming::Notification { ref params, .. } if params.is_empty()));
+        assert!(matches!(
+            note,
+            Incoming::Notification { params: Params { name: None, arguments: None, ref others }, .. }
+                if others.is_empty()
+        ));
     }
 
     #[test]

@@ -24,7 +24,9 @@ use crate::context::{
 };
 use crate::extract::States;
 use crate::invoke::ToolFuture;
-use crate::jsonrpc::{Decoded, Incoming, Message, RequestId, Response, RpcError, UnknownId, code};
+use crate::jsonrpc::{
+    Decoded, Incoming, Message, Params, ParamsName, RequestId, Response, RpcError, UnknownId, code,
+};
 use crate::outbox::Outbox;
 use crate::result::{CallToolResult, ToolError};
 use crate::shape::ShapedResult;
@@ -86,7 +88,7 @@ pub(crate) enum Reply {
     Pending {
         id: RequestId,
         response: PendingResponse,
-        request: Option<Arc<RequestHandle>>,
+        request: Option<RequestHandle>,
     },
 }
 
@@ -118,7 +120,7 @@ enum Answer {
     Now(Result<Body, RpcError>),
     Later {
         result: Pin<Box<dyn Future<Output = Body> + Send + 'static>>,
-        request: Option<Arc<RequestHandle>>,
+        request: Option<RequestHandle>,
     },
 }
 
@@ -318,7 +320,9 @@ impl Session {
                 let answer = self.handle_request(&id, &method, params, in_batch, related);
                 Outcome::Reply(envelope(id, answer, self.unknown_id()))
             }
-            Incoming::Notification { method, params } => self.handle_notification(&method, params),
+            Incoming::Notification { method, params } => {
+                self.handle_notification(&method, params.into_map())
+            }
             Incoming::Response { id, outcome } => {
                 if !self.client_requests.resolve(&id, outcome) {
                     tracing::debug!(%id, "ignoring a response to no request this server is waiting on");
@@ -352,7 +356,7 @@ impl Session {
         &mut self,
         id: &RequestId,
         method: &str,
-        params: Map<String, Value>,
+        params: Params<'_>,
         in_batch: bool,
         related: &Outbox,
     ) -> Answer {
@@ -363,15 +367,18 @@ impl Session {
                     "Invalid request: `initialize` must not be part of a batch.",
                 )));
             }
-            return self.initialize(&params).into();
+            return self.initialize(&params.into_map()).into();
         }
-        let era = match self.era(&params) {
+        // `_meta` is among the other members.
+        let era = match self.era(&params.others) {
             Ok(era) => era,
             Err(error) => return Answer::Now(Err(error)),
         };
         let answer = match (era, method) {
             (Era::Stateless(_), "server/discover") => self.discover().into(),
-            (Era::Stateless(_), "subscriptions/listen") => self.listen(id, &params, related),
+            (Era::Stateless(_), "subscriptions/listen") => {
+                self.listen(id, &params.into_map(), related)
+            }
             (Era::Handshake(_) | Era::Unknown, "ping") => Ok(json!({})).into(),
             (
                 Era::Stateless(version),
@@ -381,12 +388,14 @@ impl Session {
                 format!("Method not found: `{method}` is not part of protocol revision {version}."),
             ))),
             (Era::Handshake(version) | Era::Stateless(version), "tools/list") => {
-                Answer::Now(self.list_tools(version, &params))
+                Answer::Now(self.list_tools(version, &params.into_map()))
             }
             (Era::Handshake(version) | Era::Stateless(version), "tools/call") => {
                 self.call_tool(era, version, id, params, related)
             }
-            (Era::Handshake(_), "logging/setLevel") => self.set_log_level(&params).into(),
+            (Era::Handshake(_), "logging/setLevel") => {
+                self.set_log_level(&params.into_map()).into()
+            }
             (Era::Unknown | Era::Handshake(_), "server/discover" | "tools/list" | "tools/call") => {
                 Answer::Now(Err(RpcError::invalid_params(format!(
                     "Invalid params: `{method}` needs a protocol version: send `initialize` first, \
@@ -646,12 +655,17 @@ impl Session {
         era: Era,
         version: ProtocolVersion,
         id: &RequestId,
-        mut params: Map<String, Value>,
+        params: Params<'_>,
         related: &Outbox,
     ) -> Answer {
-        let name = match params.remove("name") {
-            Some(Value::String(name)) => name,
-            Some(_) => {
+        let Params {
+            name,
+            arguments,
+            others: params,
+        } = params;
+        let name = match name {
+            Some(ParamsName::Text(name)) => name,
+            Some(ParamsName::Other(_)) => {
                 return Answer::Now(Err(RpcError::invalid_params(
                     "Invalid params: `name` must be a string.",
                 )));
@@ -667,6 +681,8 @@ impl Session {
                 "Unknown tool: {name}"
             ))));
         };
+        // The catalogue's copy of the name: shared, where the request's may be borrowed.
+        let name = tool.shared_name();
         // 2026-07-28: a retry carries the answers to what an earlier attempt asked.
         let round = match era {
             Era::Stateless(_) => match InputRound::from_params(&name, &params) {
@@ -675,7 +691,7 @@ impl Session {
             },
             Era::Handshake(_) | Era::Unknown => None,
         };
-        let mut arguments = match params.remove("arguments") {
+        let mut arguments = match arguments {
             None | Some(Value::Null) => Map::new(),
             Some(Value::Object(arguments)) => arguments,
             Some(_) => {
@@ -700,9 +716,8 @@ impl Session {
             Some(round) => ClientLink::Rounds(Arc::clone(round)),
             None => ClientLink::Connection(Arc::clone(&self.client_requests)),
         };
-        let info = self.request_info(era, version, id, tool.shared_name(), &params, client);
+        let info = self.request_info(era, version, id, name.clone(), &params, client);
         let (context, request) = Context::new(info, related.clone());
-        let request = Arc::new(request);
         let running = if self.core.forward_tracing {
             let current = context.clone();
             client_log_layer::forwarding(
@@ -720,7 +735,7 @@ impl Session {
             .timeout_ms
             .map(std::time::Duration::from_millis)
             .or(self.core.call_timeout);
-        let finished_request = Arc::clone(&request);
+        let finished_request = request.clone();
         let mask_errors = self.core.mask_error_details;
         let result = async move {
             if let Err(refused) = admission.admit(&name).await {
