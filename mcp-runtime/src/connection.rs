@@ -466,7 +466,7 @@ impl Connection {
             // A no-op waker: if the call is not done, its task polls it again and registers
             // its own waker then.
             let mut first_poll = std::task::Context::from_waker(Waker::noop());
-            if let Poll::Ready(response) = response.as_mut().poll(&mut first_poll) {
+            if let Poll::Ready(response) = Pin::new(&mut response).poll(&mut first_poll) {
                 self.answer(&response);
                 return;
             }

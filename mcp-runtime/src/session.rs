@@ -76,8 +76,28 @@ pub(crate) struct ServerCore {
     pub states: Arc<States>,
 }
 
-/// A response that is not ready yet: a running tool call.
-pub(crate) type PendingResponse = Pin<Box<dyn Future<Output = Response> + Send + 'static>>;
+/// A response that is not ready yet: a running tool call, wrapped in its JSON-RPC envelope
+/// when it finishes.
+pub(crate) struct PendingResponse {
+    id: RequestId,
+    result: Pin<Box<dyn Future<Output = Body> + Send + 'static>>,
+}
+
+impl Future for PendingResponse {
+    type Output = Response;
+
+    fn poll(
+        mut self: Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Response> {
+        let pending = &mut *self;
+        pending
+            .result
+            .as_mut()
+            .poll(cx)
+            .map(|result| Response::success(&pending.id, &result))
+    }
+}
 
 /// The answer to one request.
 pub(crate) enum Reply {
@@ -910,12 +930,13 @@ fn envelope(id: RequestId, answer: Answer, unknown_id: UnknownId) -> Reply {
         Answer::Now(Ok(result)) => Reply::Ready(Response::success(&id, &result)),
         Answer::Now(Err(error)) => Reply::Ready(Response::failure(Some(&id), &error, unknown_id)),
         Answer::Later { result, request } => {
-            let response_id = id.clone();
+            let response = PendingResponse {
+                id: id.clone(),
+                result,
+            };
             Reply::Pending {
                 id,
-                response: Box::pin(
-                    result.map(move |result| Response::success(&response_id, &result)),
-                ),
+                response,
                 request,
             }
         }
