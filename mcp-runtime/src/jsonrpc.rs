@@ -160,7 +160,7 @@ impl<'a> Incoming<'a> {
                     },
                     // A notification is never answered, not even with an error: its
                     // unreadable params are left out, and it is handled (or ignored) as is.
-                    (None, None, Some(Method::Name(method))) => Incoming::Notification {
+                    (None, None, Some(StringMember::Text(method))) => Incoming::Notification {
                         method,
                         params: Params::default(),
                     },
@@ -169,12 +169,14 @@ impl<'a> Incoming<'a> {
             }
         };
         match (method, id) {
-            (Some(Method::Name(method)), None) => Incoming::Notification { method, params },
-            (Some(Method::Name(method)), Some(id)) if is_valid_id(&id) => {
+            (Some(StringMember::Text(method)), None) => Incoming::Notification { method, params },
+            (Some(StringMember::Text(method)), Some(id)) if is_valid_id(&id) => {
                 Incoming::Request { id, method, params }
             }
-            (Some(Method::Name(_)), Some(_)) => invalid("`id` must be a string or an integer."),
-            (Some(Method::NotAString), _) => invalid("`method` must be a string."),
+            (Some(StringMember::Text(_)), Some(_)) => {
+                invalid("`id` must be a string or an integer.")
+            }
+            (Some(StringMember::Other(_)), _) => invalid("`method` must be a string."),
             // A response is never answered, not even one whose id is unreadable (`null`,
             // say): it matches no request the server sent, so it is ignored.
             (None, id) if result.is_some() || error.is_some() => {
@@ -244,17 +246,10 @@ pub(crate) struct Members<'a> {
     /// `jsonrpc` is the string "2.0".
     is_jsonrpc_2_0: bool,
     id: Option<Value>,
-    method: Option<Method<'a>>,
+    method: Option<StringMember<'a>>,
     params: Option<ParamsMember<'a>>,
     result: Option<Value>,
     error: Option<Value>,
-}
-
-/// The `method` member.
-#[derive(Debug)]
-enum Method<'a> {
-    Name(Cow<'a, str>),
-    NotAString,
 }
 
 /// The `params` member of a message.
@@ -269,27 +264,34 @@ enum ParamsMember<'a> {
 /// as they are. Nothing is lost: [`Params::into_map`] gives back the object as sent.
 #[derive(Debug, Default)]
 pub(crate) struct Params<'a> {
-    pub name: Option<ParamsName<'a>>,
+    pub name: Option<StringMember<'a>>,
     pub arguments: Option<Value>,
     /// Every member but `name` and `arguments` (`_meta` among them).
     pub others: Map<String, Value>,
 }
 
-/// The `name` member of `params`.
+/// A member that should be a string (a message's `method`, a call's tool `name`): borrowed
+/// from the line when it can be.
 #[derive(Debug)]
-pub(crate) enum ParamsName<'a> {
+pub(crate) enum StringMember<'a> {
     Text(Cow<'a, str>),
     /// Not a string: kept as sent.
     Other(Value),
 }
 
+impl StringMember<'_> {
+    fn from_value(value: Value) -> Self {
+        match value {
+            Value::String(text) => StringMember::Text(Cow::Owned(text)),
+            other => StringMember::Other(other),
+        }
+    }
+}
+
 impl<'a> Params<'a> {
     fn from_map(mut members: Map<String, Value>) -> Params<'a> {
         Params {
-            name: members.remove("name").map(|name| match name {
-                Value::String(name) => ParamsName::Text(Cow::Owned(name)),
-                other => ParamsName::Other(other),
-            }),
+            name: members.remove("name").map(StringMember::from_value),
             arguments: members.remove("arguments"),
             others: members,
         }
@@ -300,8 +302,8 @@ impl<'a> Params<'a> {
         let mut members = self.others;
         if let Some(name) = self.name {
             let name = match name {
-                ParamsName::Text(name) => Value::String(name.into_owned()),
-                ParamsName::Other(name) => name,
+                StringMember::Text(name) => Value::String(name.into_owned()),
+                StringMember::Other(name) => name,
             };
             members.insert("name".to_owned(), name);
         }
@@ -332,10 +334,7 @@ impl Message<'static> {
         Message::Object(Members {
             is_jsonrpc_2_0: members.get("jsonrpc").and_then(Value::as_str) == Some("2.0"),
             id: members.remove("id"),
-            method: members.remove("method").map(|method| match method {
-                Value::String(name) => Method::Name(Cow::Owned(name)),
-                _ => Method::NotAString,
-            }),
+            method: members.remove("method").map(StringMember::from_value),
             params: members.remove("params").map(|params| match params {
                 Value::Object(params) => ParamsMember::Object(Params::from_map(params)),
                 _ => ParamsMember::NotObject,
@@ -442,49 +441,6 @@ impl<'de> Deserialize<'de> for Key {
     }
 }
 
-impl<'de> Deserialize<'de> for Method<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct MethodName;
-        impl<'de> Visitor<'de> for MethodName {
-            type Value = Method<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a method name")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, name: &'de str) -> Result<Self::Value, E> {
-                Ok(Method::Name(Cow::Borrowed(name)))
-            }
-            fn visit_string<E: de::Error>(self, name: String) -> Result<Self::Value, E> {
-                Ok(Method::Name(Cow::Owned(name)))
-            }
-            fn visit_str<E: de::Error>(self, name: &str) -> Result<Self::Value, E> {
-                Ok(Method::Name(Cow::Owned(name.to_owned())))
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(Method::NotAString)
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(Method::NotAString)
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(Method::NotAString)
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(Method::NotAString)
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(Method::NotAString)
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-                check_seq(seq).map(|()| Method::NotAString)
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-                check_map(map).map(|()| Method::NotAString)
-            }
-        }
-        deserializer.deserialize_any(MethodName)
-    }
-}
-
 impl<'de> Deserialize<'de> for ParamsMember<'de> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct ParamsObject;
@@ -549,45 +505,45 @@ impl<'de> Deserialize<'de> for ParamsKey {
     }
 }
 
-impl<'de> Deserialize<'de> for ParamsName<'de> {
+impl<'de> Deserialize<'de> for StringMember<'de> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct Name;
         impl<'de> Visitor<'de> for Name {
-            type Value = ParamsName<'de>;
+            type Value = StringMember<'de>;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a name")
+                f.write_str("a string")
             }
             fn visit_borrowed_str<E: de::Error>(self, name: &'de str) -> Result<Self::Value, E> {
-                Ok(ParamsName::Text(Cow::Borrowed(name)))
+                Ok(StringMember::Text(Cow::Borrowed(name)))
             }
             fn visit_string<E: de::Error>(self, name: String) -> Result<Self::Value, E> {
-                Ok(ParamsName::Text(Cow::Owned(name)))
+                Ok(StringMember::Text(Cow::Owned(name)))
             }
             fn visit_str<E: de::Error>(self, name: &str) -> Result<Self::Value, E> {
-                Ok(ParamsName::Text(Cow::Owned(name.to_owned())))
+                Ok(StringMember::Text(Cow::Owned(name.to_owned())))
             }
             fn visit_bool<E: de::Error>(self, value: bool) -> Result<Self::Value, E> {
-                Ok(ParamsName::Other(value.into()))
+                Ok(StringMember::Other(value.into()))
             }
             fn visit_i64<E: de::Error>(self, value: i64) -> Result<Self::Value, E> {
-                Ok(ParamsName::Other(value.into()))
+                Ok(StringMember::Other(value.into()))
             }
             fn visit_u64<E: de::Error>(self, value: u64) -> Result<Self::Value, E> {
-                Ok(ParamsName::Other(value.into()))
+                Ok(StringMember::Other(value.into()))
             }
             fn visit_f64<E: de::Error>(self, value: f64) -> Result<Self::Value, E> {
-                Ok(ParamsName::Other(value.into()))
+                Ok(StringMember::Other(value.into()))
             }
             fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(ParamsName::Other(Value::Null))
+                Ok(StringMember::Other(Value::Null))
             }
             fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
                 Value::deserialize(de::value::SeqAccessDeserializer::new(seq))
-                    .map(ParamsName::Other)
+                    .map(StringMember::Other)
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
                 Value::deserialize(de::value::MapAccessDeserializer::new(map))
-                    .map(ParamsName::Other)
+                    .map(StringMember::Other)
             }
         }
         deserializer.deserialize_any(Name)

@@ -25,7 +25,8 @@ use crate::context::{
 use crate::extract::States;
 use crate::invoke::ToolFuture;
 use crate::jsonrpc::{
-    Decoded, Incoming, Message, Params, ParamsName, RequestId, Response, RpcError, UnknownId, code,
+    Decoded, Incoming, Message, Params, RequestId, Response, RpcError, StringMember, UnknownId,
+    code,
 };
 use crate::outbox::Outbox;
 use crate::result::{CallToolResult, ToolError};
@@ -684,8 +685,8 @@ impl Session {
             others: params,
         } = params;
         let name = match name {
-            Some(ParamsName::Text(name)) => name,
-            Some(ParamsName::Other(_)) => {
+            Some(StringMember::Text(name)) => name,
+            Some(StringMember::Other(_)) => {
                 return Answer::Now(Err(RpcError::invalid_params(
                     "Invalid params: `name` must be a string.",
                 )));
