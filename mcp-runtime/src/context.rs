@@ -145,9 +145,6 @@ struct Notifier {
     /// Where this request's related messages go.
     outbox: Outbox,
     state: Mutex<NotifierState>,
-    /// The request's `progressToken`, if the client asked for progress.
-    progress_token: Option<Value>,
-    version: ProtocolVersion,
 }
 
 struct NotifierState {
@@ -162,30 +159,6 @@ struct NotifierState {
 impl Notifier {
     fn send(&self, message: &Value) {
         self.outbox.send(message);
-    }
-
-    fn send_progress(&self, state: &mut NotifierState, report: PendingProgress, now: Instant) {
-        let Some(token) = &self.progress_token else {
-            return;
-        };
-        let mut params = Map::new();
-        params.insert("progressToken".into(), token.clone());
-        params.insert("progress".into(), report.progress.into());
-        if let Some(total) = report.total {
-            params.insert("total".into(), total.into());
-        }
-        if let (Some(message), true) =
-            (report.message, self.version >= ProtocolVersion::V2025_03_26)
-        {
-            params.insert("message".into(), message.into());
-        }
-        state.last_progress = Some(report.progress);
-        state.last_sent = Some(now);
-        self.send(&json!({
-            "jsonrpc": "2.0",
-            "method": "notifications/progress",
-            "params": params,
-        }));
     }
 }
 
@@ -247,6 +220,40 @@ impl std::fmt::Debug for Context {
     }
 }
 
+impl ContextInner {
+    /// Sends the progress report coalescing held back, unless the request is finished.
+    fn send_held_back(&self, state: &mut NotifierState) {
+        if let (true, Some(report)) = (state.active, state.pending.take()) {
+            self.send_progress(state, report, Instant::now());
+        }
+    }
+
+    fn send_progress(&self, state: &mut NotifierState, report: PendingProgress, now: Instant) {
+        let Some(token) = &self.info.progress_token else {
+            return;
+        };
+        let mut params = Map::new();
+        params.insert("progressToken".into(), token.clone());
+        params.insert("progress".into(), report.progress.into());
+        if let Some(total) = report.total {
+            params.insert("total".into(), total.into());
+        }
+        if let (Some(message), true) = (
+            report.message,
+            self.info.protocol_version >= ProtocolVersion::V2025_03_26,
+        ) {
+            params.insert("message".into(), message.into());
+        }
+        state.last_progress = Some(report.progress);
+        state.last_sent = Some(now);
+        self.notifier.send(&json!({
+            "jsonrpc": "2.0",
+            "method": "notifications/progress",
+            "params": params,
+        }));
+    }
+}
+
 /// The runtime's handle on a request's context: ends it when the response is sent.
 #[derive(Clone)]
 pub(crate) struct RequestHandle {
@@ -259,11 +266,13 @@ impl RequestHandle {
     /// still held back by coalescing goes out now (so the client sees the final value), and
     /// nothing about the request is sent after this.
     pub fn finish(&self) {
-        let notifier = &self.context.notifier;
-        let mut state = notifier.state.lock().expect("notifier poisoned");
-        if let (true, Some(report)) = (state.active, state.pending.take()) {
-            notifier.send_progress(&mut state, report, Instant::now());
-        }
+        let mut state = self
+            .context
+            .notifier
+            .state
+            .lock()
+            .expect("notifier poisoned");
+        self.context.send_held_back(&mut state);
         state.active = false;
     }
 
@@ -290,8 +299,6 @@ impl Context {
     /// A context for one request, and the runtime's handle on it.
     pub(crate) fn new(info: RequestInfo, outbox: Outbox) -> (Context, RequestHandle) {
         let notifier = Notifier {
-            progress_token: info.progress_token.clone(),
-            version: info.protocol_version,
             outbox,
             state: Mutex::new(NotifierState {
                 active: true,
@@ -385,8 +392,7 @@ impl Context {
         if self.inner.info.progress_token.is_none() {
             return;
         }
-        let notifier = &self.inner.notifier;
-        let mut state = notifier.state.lock().expect("notifier poisoned");
+        let mut state = self.inner.notifier.state.lock().expect("notifier poisoned");
         if !state.active
             || state.last_progress.is_some_and(|last| progress <= last)
             || !progress.is_finite()
@@ -401,7 +407,7 @@ impl Context {
         let now = Instant::now();
         let due = state.last_sent.map_or(now, |sent| sent + PROGRESS_INTERVAL);
         if now >= due && !state.flush_scheduled {
-            notifier.send_progress(&mut state, report, now);
+            self.inner.send_progress(&mut state, report, now);
             return;
         }
         state.last_progress = Some(progress);
@@ -417,12 +423,9 @@ impl Context {
     }
 
     fn flush_progress(&self) {
-        let notifier = &self.inner.notifier;
-        let mut state = notifier.state.lock().expect("notifier poisoned");
+        let mut state = self.inner.notifier.state.lock().expect("notifier poisoned");
         state.flush_scheduled = false;
-        if let (true, Some(report)) = (state.active, state.pending.take()) {
-            notifier.send_progress(&mut state, report, Instant::now());
-        }
+        self.inner.send_held_back(&mut state);
     }
 
     /// Sends a log message to the client (`notifications/message`) if the client's level
