@@ -31,11 +31,13 @@ const PIPE_CAPACITY: usize = 64 * 1024;
 /// A JSON-RPC error response, or the connection ending before the answer came.
 ///
 /// ```
+/// # #[cfg(feature = "testing")] { // public as `testing::ResponseError`
 /// use mcp_runtime::testing::ResponseError;
 ///
 /// let error = ResponseError::new(-32602, "Invalid params: unknown tool `nope`.");
 /// assert_eq!(error.code, ResponseError::INVALID_PARAMS);
 /// assert_eq!(error.to_string(), "error -32602: Invalid params: unknown tool `nope`.");
+/// # }
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResponseError {
