@@ -207,3 +207,83 @@ async fn an_unanswerable_input_round_is_an_error() {
     );
     client.close().await.unwrap();
 }
+
+/// Records every `write` the server makes.
+struct RecordedWrites(std::sync::Arc<std::sync::Mutex<Vec<Vec<u8>>>>);
+
+impl tokio::io::AsyncWrite for RecordedWrites {
+    fn poll_write(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+        bytes: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        self.0.lock().unwrap().push(bytes.to_vec());
+        std::task::Poll::Ready(Ok(bytes.len()))
+    }
+    fn poll_flush(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+    fn poll_shutdown(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+}
+
+/// A burst of calls that arrives in one read is answered in several writes, the first
+/// going out before the last call has run (so the client can start on it), and never one
+/// write per answer: a kilobyte or so gathers first.
+#[tokio::test]
+async fn a_burst_is_answered_a_kilobyte_at_a_time() {
+    const CALLS: usize = 40;
+    let text = "x".repeat(100);
+    let mut input = String::new();
+    input.push_str(r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"burst","version":"1"}}}"#);
+    input.push('\n');
+    input.push_str(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    input.push('\n');
+    for id in 1..=CALLS {
+        let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "echo", "arguments": {"text": text}}});
+        input.push_str(&format!("{call}\n"));
+    }
+    let writes = std::sync::Arc::default();
+    fixture::server()
+        .serve_io(
+            std::io::Cursor::new(input.into_bytes()),
+            RecordedWrites(std::sync::Arc::clone(&writes)),
+        )
+        .await
+        .unwrap();
+
+    let writes = writes.lock().unwrap();
+    let answers_per_write: Vec<usize> = writes
+        .iter()
+        .map(|bytes| bytes.iter().filter(|&&byte| byte == b'\n').count())
+        .collect();
+    // Every answer is whole and answered once.
+    let all: Vec<u8> = writes.concat();
+    let ids: Vec<u64> = all
+        .split(|&byte| byte == b'\n')
+        .filter(|line| !line.is_empty())
+        .map(|line| {
+            serde_json::from_slice::<serde_json::Value>(line).unwrap()["id"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(ids, (0..=CALLS as u64).collect::<Vec<_>>());
+    assert!(writes.iter().all(|bytes| bytes.ends_with(b"\n")));
+    assert!(answers_per_write.len() > 2, "{answers_per_write:?}");
+    assert!(
+        answers_per_write[..answers_per_write.len() - 1]
+            .iter()
+            .zip(writes.iter())
+            .all(|(&answers, bytes)| answers > 1 && bytes.len() >= 1024),
+        "{answers_per_write:?}"
+    );
+}
