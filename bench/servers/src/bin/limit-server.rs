@@ -6,10 +6,12 @@
 //! methods, -32700 for unparseable lines and -32600 for messages that are not requests.
 //!
 //! Input is read line by line from a buffered, locked stdin; output goes through a buffered,
-//! locked stdout that is flushed whenever no more input is already buffered, so pipelined
-//! requests share one `write` while a lone request is answered at once. No async runtime,
-//! no threads, no allocation per message beyond the reused line buffer (strings that carry
-//! escapes are the exception).
+//! locked stdout that is flushed after every answer: one `write` per answer. With calls
+//! pipelined that is the fastest way here — the client works on each answer while the server
+//! computes the next; holding the answers until the buffered input is used up (one `write`
+//! per burst) makes the two take turns, and measured 0.3M against 0.8–1M calls/s at 32 in
+//! flight. No async runtime, no threads, no allocation per message beyond the reused line
+//! buffer (strings that carry escapes are the exception).
 
 use std::borrow::Cow;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
@@ -74,11 +76,9 @@ fn main() -> io::Result<()> {
             break;
         }
         handle(&line, &mut output)?;
-        if input.buffer().is_empty() {
-            output.flush()?;
-        }
+        output.flush()?;
     }
-    output.flush()
+    Ok(())
 }
 
 fn handle(line: &[u8], out: &mut impl Write) -> io::Result<()> {
