@@ -2,8 +2,8 @@
 //! to the client while it runs — progress, log messages, cancellation.
 
 use std::borrow::Cow;
-use std::sync::atomic::{AtomicU8, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering, fence};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -206,8 +206,42 @@ pub struct Context {
 struct ContextInner {
     info: RequestInfo,
     notifier: Notifier,
-    cancellation: CancellationToken,
+    cancellation: Cancellation,
     runtime: tokio::runtime::Handle,
+}
+
+/// A request's cancellation: a flag, and a token made only when something waits on it.
+/// Most calls finish without anyone asking, and a token is an allocation of its own.
+#[derive(Default)]
+struct Cancellation {
+    cancelled: AtomicBool,
+    token: OnceLock<CancellationToken>,
+}
+
+impl Cancellation {
+    fn cancel(&self) {
+        self.cancelled.store(true, Ordering::SeqCst);
+        // Either this sees a token made concurrently, or its maker sees the flag: the
+        // fences rule out both missing each other.
+        fence(Ordering::SeqCst);
+        if let Some(token) = self.token.get() {
+            token.cancel();
+        }
+    }
+
+    fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::SeqCst)
+    }
+
+    /// The token, made on first use and already cancelled if the request was.
+    fn token(&self) -> &CancellationToken {
+        let token = self.token.get_or_init(CancellationToken::new);
+        fence(Ordering::SeqCst);
+        if self.cancelled.load(Ordering::SeqCst) {
+            token.cancel();
+        }
+        token
+    }
 }
 
 impl std::fmt::Debug for Context {
@@ -311,7 +345,7 @@ impl Context {
         let inner = Arc::new(ContextInner {
             info,
             notifier,
-            cancellation: CancellationToken::new(),
+            cancellation: Cancellation::default(),
             runtime: tokio::runtime::Handle::current(),
         });
         let handle = RequestHandle {
@@ -370,7 +404,7 @@ impl Context {
     /// future this never resolves first: the runtime drops that future before firing the
     /// token, so put the tool's own cleanup in a `Drop` guard.
     pub async fn cancelled(&self) {
-        self.inner.cancellation.cancelled().await;
+        self.inner.cancellation.token().cancelled().await;
     }
 
     /// A token cancelled with the request (when the client cancels it, it times out, or
@@ -378,7 +412,7 @@ impl Context {
     /// [`CancellationToken`](tokio_util::sync::CancellationToken). It is a child token:
     /// cancelling it does not cancel the request.
     pub fn cancellation_token(&self) -> tokio_util::sync::CancellationToken {
-        self.inner.cancellation.child_token()
+        self.inner.cancellation.token().child_token()
     }
 
     /// Reports progress: `progress` done out of `total` (if known), with an optional message.
@@ -612,6 +646,43 @@ impl Context {
                 // the call with `input_required`; the retry carries the answer.
                 None => std::future::pending().await,
             },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cancellation;
+
+    #[test]
+    fn a_token_made_before_cancelling_is_cancelled_with_the_request() {
+        let cancellation = Cancellation::default();
+        let token = cancellation.token().clone();
+        assert!(!cancellation.is_cancelled() && !token.is_cancelled());
+        cancellation.cancel();
+        assert!(cancellation.is_cancelled() && token.is_cancelled());
+    }
+
+    #[test]
+    fn a_token_made_after_cancelling_is_cancelled_already() {
+        let cancellation = Cancellation::default();
+        cancellation.cancel();
+        assert!(cancellation.is_cancelled());
+        assert!(cancellation.token().is_cancelled());
+        assert!(cancellation.token().child_token().is_cancelled());
+    }
+
+    #[test]
+    fn a_token_made_while_cancelling_on_another_thread_is_never_missed() {
+        for _ in 0..1_000 {
+            let cancellation = std::sync::Arc::new(Cancellation::default());
+            let canceller = {
+                let cancellation = std::sync::Arc::clone(&cancellation);
+                std::thread::spawn(move || cancellation.cancel())
+            };
+            let token = cancellation.token().clone();
+            canceller.join().expect("the cancelling thread panicked");
+            assert!(token.is_cancelled());
         }
     }
 }
