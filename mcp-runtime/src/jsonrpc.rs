@@ -8,7 +8,6 @@ use std::borrow::Cow;
 use std::fmt;
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde::ser::Serialize;
 use serde_json::{Map, Value};
 
 /// Standard JSON-RPC and MCP error codes.
@@ -662,14 +661,14 @@ pub(crate) struct Response {
 }
 
 impl Response {
-    /// `{"id":…,"jsonrpc":"2.0","result":…}`, serialized straight from `result` (members in
-    /// the order a `serde_json::Map` writes them).
-    pub fn success(id: &RequestId, result: &impl Serialize) -> Response {
+    /// `{"id":…,"jsonrpc":"2.0","result":…}`, the result written straight into it by
+    /// `write_result` (members in the order a `serde_json::Map` writes them).
+    pub fn success(id: &RequestId, write_result: impl FnOnce(&mut Vec<u8>)) -> Response {
         let mut json = Vec::with_capacity(256);
         json.extend_from_slice(b"{\"id\":");
         serde_json::to_writer(&mut json, id).expect("an id always serializes");
         json.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"result\":");
-        serde_json::to_writer(&mut json, result).expect("a result always serializes");
+        write_result(&mut json);
         json.push(b'}');
         Response {
             json,
