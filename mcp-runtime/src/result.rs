@@ -118,10 +118,22 @@ macro_rules! text_results {
     )*};
 }
 
+/// A `String` becomes the block's text as it is, without a copy.
+impl IntoCallToolResult for String {
+    fn into_call_tool_result(self) -> CallToolResult {
+        CallToolResult::success([Content::text(self)])
+    }
+}
+
+/// A borrowed one is copied once, an owned one taken as it is.
+impl IntoCallToolResult for Cow<'static, str> {
+    fn into_call_tool_result(self) -> CallToolResult {
+        CallToolResult::success([Content::text(self.into_owned())])
+    }
+}
+
 text_results!(
-    String,
     &'static str,
-    Cow<'static, str>,
     char,
     bool,
     i8,
