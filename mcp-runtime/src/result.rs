@@ -108,34 +108,30 @@ impl IntoCallToolResult for () {
     }
 }
 
+/// Text and plain values become one text block: strings as they are (an owned `String`
+/// without a copy), everything else as it displays.
 macro_rules! text_results {
-    ($($ty:ty),* $(,)?) => {$(
-        impl IntoCallToolResult for $ty {
-            fn into_call_tool_result(self) -> CallToolResult {
-                CallToolResult::success([Content::text(self.to_string())])
+    (strings: $($text:ty),* ; displayed: $($shown:ty),* $(,)?) => {
+        $(
+            impl IntoCallToolResult for $text {
+                fn into_call_tool_result(self) -> CallToolResult {
+                    CallToolResult::success([Content::text(self)])
+                }
             }
-        }
-    )*};
-}
-
-/// A `String` becomes the block's text as it is, without a copy.
-impl IntoCallToolResult for String {
-    fn into_call_tool_result(self) -> CallToolResult {
-        CallToolResult::success([Content::text(self)])
-    }
-}
-
-/// A borrowed one is copied once, an owned one taken as it is.
-impl IntoCallToolResult for Cow<'static, str> {
-    fn into_call_tool_result(self) -> CallToolResult {
-        CallToolResult::success([Content::text(self.into_owned())])
-    }
+        )*
+        $(
+            impl IntoCallToolResult for $shown {
+                fn into_call_tool_result(self) -> CallToolResult {
+                    CallToolResult::success([Content::text(self.to_string())])
+                }
+            }
+        )*
+    };
 }
 
 text_results!(
-    &'static str,
-    char,
-    bool,
+    strings: String, &'static str, Cow<'static, str>, char;
+    displayed: bool,
     i8,
     i16,
     i32,

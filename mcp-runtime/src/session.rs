@@ -96,7 +96,7 @@ impl Future for PendingResponse {
             .result
             .as_mut()
             .poll(cx)
-            .map(|result| Response::success(&pending.id, |out| result.write_json(out)))
+            .map(|result| result.response(&pending.id))
     }
 }
 
@@ -164,13 +164,13 @@ enum Body {
 }
 
 impl Body {
-    /// Writes the result as JSON: the same bytes as serializing it, a tool's result by its
-    /// own faster path.
-    fn write_json(&self, out: &mut Vec<u8>) {
-        match self {
+    /// The success response carrying this result: the same bytes as serializing it, a
+    /// tool's result written by its own faster path.
+    fn response(&self, id: &RequestId) -> Response {
+        Response::success(id, |out| match self {
             Body::ToolResult(result) => result.write_json(out),
             body => serde_json::to_writer(out, body).expect("a result always serializes"),
-        }
+        })
     }
 }
 
@@ -939,9 +939,7 @@ fn decorate_members(members: &mut Map<String, Value>, server_info: Value) {
 /// Wraps an answer in its JSON-RPC envelope.
 fn envelope(id: RequestId, answer: Answer, unknown_id: UnknownId) -> Reply {
     match answer {
-        Answer::Now(Ok(result)) => {
-            Reply::Ready(Response::success(&id, |out| result.write_json(out)))
-        }
+        Answer::Now(Ok(result)) => Reply::Ready(result.response(&id)),
         Answer::Now(Err(error)) => Reply::Ready(Response::failure(Some(&id), &error, unknown_id)),
         Answer::Later { result, request } => {
             let response = PendingResponse {

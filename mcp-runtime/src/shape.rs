@@ -74,9 +74,7 @@ impl ShapedResult {
     pub fn set_server_info(&mut self, key: &'static str, info: Value) {
         self.server_info = Some((key, info));
     }
-}
 
-impl ShapedResult {
     /// Writes the result as JSON: the same bytes as serializing it. The common result —
     /// plain text blocks and nothing else — is written from literals around each text,
     /// which is all serde's map machinery would produce at several times the cost
