@@ -425,7 +425,7 @@ async fn respond_later(
     status: StatusCode,
 ) -> Response {
     if accepts_event_stream(headers) {
-        return sse::response(queued, None);
+        return sse::response(queued, None).await;
     }
     match sse::last_message(queued).await {
         Some(line) => {
@@ -459,6 +459,8 @@ async fn respond_resumably(
         replay.push("");
     }
     replay.pump(queued);
+    // A call answered at once goes out in one write with its headers (and priming event).
+    replay.wait_for_events(u64::from(polls)).await;
     let settings = endpoint.streams;
     replay.respond(
         None,

@@ -37,26 +37,38 @@ pub(crate) const RETAIN_ENDED: Duration = Duration::from_secs(60);
 /// …and a session keeps at most this many finished streams (the oldest go first).
 pub(crate) const RETAIN_ENDED_STREAMS: usize = 16;
 
+/// How long a call's SSE response waits for its first event before it sends its headers
+/// alone. A call answered within it goes out in one write (headers, event and end of
+/// stream together) instead of three; a longer call has its headers sent when this runs
+/// out, so clients and proxies waiting for them are not kept waiting.
+pub(crate) const FIRST_EVENT_WAIT: Duration = Duration::from_millis(10);
+
 /// An SSE response carrying every message queued on an outbox, one `message` event each,
 /// until the outbox is ended (or `until` fires, for streams that never end by themselves).
 /// Dropping the response (the client went away) drops `queued`, which the outbox's owner
-/// sees as closed.
-pub(crate) fn response(
-    queued: mpsc::UnboundedReceiver<Vec<u8>>,
+/// sees as closed. The headers wait up to [`FIRST_EVENT_WAIT`] for the first event.
+pub(crate) async fn response(
+    mut queued: mpsc::UnboundedReceiver<Vec<u8>>,
     until: Option<CancellationToken>,
 ) -> Response {
-    let events = futures_util::stream::unfold((queued, until), |(mut queued, until)| async move {
-        let line = match &until {
-            Some(until) => tokio::select! {
+    // `None`: nothing came in time; `Some(None)`: the outbox closed without a message.
+    let first = tokio::time::timeout(FIRST_EVENT_WAIT, queued.recv())
+        .await
+        .ok();
+    let state = (first, queued, until);
+    let events = futures_util::stream::unfold(state, |(first, mut queued, until)| async move {
+        let line = match (first, &until) {
+            (Some(line), _) => line,
+            (None, Some(until)) => tokio::select! {
                 line = queued.recv() => line,
                 () = until.cancelled() => None,
             },
-            None => queued.recv().await,
+            (None, None) => queued.recv().await,
         };
         // An empty line is the end marker: the request's response was the last event.
         let line = line.filter(|line| !line.is_empty())?;
         let event = Event::default().data(String::from_utf8_lossy(line.trim_ascii_end()));
-        Some((Ok::<_, Infallible>(event), (queued, until)))
+        Some((Ok::<_, Infallible>(event), (None, queued, until)))
     });
     sse_response(events)
 }
@@ -200,6 +212,14 @@ impl Replay {
     /// long-lived stream starts.
     pub fn latest(&self) -> Option<u64> {
         self.log.borrow().next_seq.checked_sub(1)
+    }
+
+    /// Waits up to [`FIRST_EVENT_WAIT`] for the stream to hold more than `events` events (or
+    /// to end), so that a response made now goes out with them in one write.
+    pub async fn wait_for_events(&self, events: u64) {
+        let mut changes = self.log.subscribe();
+        let more = changes.wait_for(|log| log.next_seq > events || log.ended.is_some());
+        let _ = tokio::time::timeout(FIRST_EVENT_WAIT, more).await;
     }
 
     /// Moves everything `queued` carries into the stream, until its end marker; then the
