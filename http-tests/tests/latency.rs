@@ -89,8 +89,7 @@ async fn timed_post(
         text.lines()
             .filter_map(|line| line.strip_prefix("data:"))
             .map(str::trim)
-            .filter(|data| !data.is_empty())
-            .last()
+            .rfind(|data| !data.is_empty())
             .map(|data| serde_json::from_str(data).expect("a JSON event"))
             .expect("an event with the response")
     } else {
