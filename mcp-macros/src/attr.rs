@@ -7,7 +7,7 @@ use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprArray, ExprLit, Lit, LitBool, LitStr, Meta, Token};
 
-use crate::model::Errors;
+use crate::errors::Errors;
 
 /// Every option the attribute accepts, as listed in error messages.
 const OPTIONS: [&str; 12] = [

@@ -1,16 +1,33 @@
 //! The `#[mcp_tool]` attribute.
 //!
 //! **An implementation detail of [`mcp-runtime`](https://docs.rs/mcp-runtime)**: depend on
-//! `mcp-runtime`, which re-exports the attribute and documents it. This crate's version is
-//! pinned by `mcp-runtime`; nothing here is a stable API on its own.
+//! `mcp-runtime`, which re-exports the attribute. This crate's version is pinned by
+//! `mcp-runtime`; nothing here is a stable API on its own. The attribute's reference is on
+//! [`macro@mcp_tool`] (written in `docs/mcp_tool.md`).
 //!
-//! The expansion has three phases, each in its own module: `attr` parses the attribute's
-//! options, `model` reads the function into a typed model (collecting every error rather
-//! than stopping at the first), and `expand` generates the registration beside the
-//! untouched function.
+//! # Modules
+//!
+//! The expansion runs in three phases, parse, model and expand; only the last builds
+//! output tokens. Every phase records its errors and carries on, so one compile reports
+//! every mistake.
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | `errors` | `Errors`, the collector every phase records into; a leaf, importing nothing of the crate |
+//! | `attr` | parsing the attribute's options, `#[mcp_tool(read_only, name = "add", ...)]`, and each parameter's `#[mcp(default = ...)]`, with the checks that need only the option itself |
+//! | `docs` | reading doc comments: the description, and the `# Arguments` section's entries |
+//! | `model` | the typed `Tool` read from the function and the options: name, description, hints, parameters (owned types, optional, defaults), policy; the checks of the signature |
+//! | `expand` | code generation: the function left as written, beside it the registration assembled from one step per part of the descriptor (`expand::hints`, `expand::policy`, `expand::parameters`, `expand::invoke`, `expand::unique_name`) |
+//! | `snapshots` | tests only: the expansions of `tests/expand/*.rs` against their `.expanded.rs` golden files |
+//!
+//! Imports run one way, with no circle between files: `docs` uses no other module, `attr`
+//! only `errors`; `model` uses those three; `expand` uses all four, and only the entry point
+//! below uses `expand`. Within `expand`, `mod.rs` uses its steps and the steps use
+//! `expand::tokens`, never `mod.rs`; `invoke` also takes the output of `parameters`.
 
 mod attr;
 mod docs;
+mod errors;
 mod expand;
 mod model;
 #[cfg(test)]
@@ -18,7 +35,7 @@ mod snapshots;
 
 use proc_macro::TokenStream;
 
-/// Turns a function into an MCP tool. See `mcp_runtime::mcp_tool` for the options.
+#[doc = include_str!("../docs/mcp_tool.md")]
 #[proc_macro_attribute]
 pub fn mcp_tool(attribute: TokenStream, item: TokenStream) -> TokenStream {
     expand::mcp_tool(attribute.into(), item.into()).into()

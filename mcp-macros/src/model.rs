@@ -1,32 +1,15 @@
-//! The typed model of one tool, read from the user's function and the attribute's options.
-//! Every problem found is recorded; the model keeps whatever is valid.
+//! The typed model of one tool, read from the user's function and the attribute's options,
+//! with the checks of the signature and the parameters. Every problem found is recorded;
+//! the model keeps whatever is valid. It holds values, not tokens: `expand` decides how
+//! they are spelled in the generated code.
 
-use proc_macro2::{Span, TokenStream};
-use quote::quote;
+use proc_macro2::Span;
 use syn::spanned::Spanned;
-use syn::{FnArg, GenericArgument, Ident, ItemFn, LitStr, Pat, PathArguments, ReturnType, Type};
+use syn::{FnArg, GenericArgument, Ident, ItemFn, LitStr, Pat, PathArguments, Type};
 
 use crate::attr::{DefaultValue, Hint, Options, ParamOptions, Rate};
 use crate::docs;
-
-/// Collects errors so one compile reports all of them.
-#[derive(Default)]
-pub struct Errors(Vec<syn::Error>);
-
-impl Errors {
-    pub fn push(&mut self, error: syn::Error) {
-        self.0.push(error);
-    }
-
-    /// All errors as `compile_error!` invocations.
-    pub fn to_compile_errors(&self) -> TokenStream {
-        self.0.iter().map(syn::Error::to_compile_error).collect()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-}
+use crate::errors::Errors;
 
 /// Tool names every revision and the conformance suite accept.
 const NAME_RULE: &str = "1 to 64 characters, each an ASCII letter, digit, `_`, `.` or `-`";
@@ -67,11 +50,12 @@ pub struct Tool<'a> {
     pub timeout_ms: Option<u64>,
     pub max_concurrency: Option<u32>,
     pub rate: Option<Rate>,
-    /// The root path of the runtime crate in generated code.
-    pub krate: TokenStream,
+    /// `crate = "..."`: the path of the renamed runtime crate; `None` for `::mcp_runtime`.
+    pub krate: Option<syn::Path>,
 }
 
 impl<'a> Tool<'a> {
+    /// Reads the tool from the function and its parsed options, recording every problem.
     pub fn new(function: &'a ItemFn, options: Options, errors: &mut Errors) -> Tool<'a> {
         check_signature(function, errors);
         let (name, name_span) = match &options.name {
@@ -93,10 +77,6 @@ impl<'a> Tool<'a> {
             .filter_map(|input| param(input, errors))
             .collect();
         describe_from_arguments_section(&mut params, docs.arguments, &function.sig, errors);
-        let krate = match &options.krate {
-            Some(path) => quote!(#path),
-            None => quote!(::mcp_runtime),
-        };
         Tool {
             function,
             name,
@@ -112,7 +92,7 @@ impl<'a> Tool<'a> {
             timeout_ms: options.timeout_ms,
             max_concurrency: options.max_concurrency,
             rate: options.rate,
-            krate,
+            krate: options.krate,
         }
     }
 
@@ -358,12 +338,4 @@ fn is_option(ty: &Type) -> bool {
     last.ident == "Option"
         && matches!(&last.arguments, PathArguments::AngleBracketed(arguments)
             if arguments.args.len() == 1 && matches!(arguments.args[0], GenericArgument::Type(_)))
-}
-
-/// The function's declared return type, `()` when there is none.
-pub fn return_type(function: &ItemFn) -> TokenStream {
-    match &function.sig.output {
-        ReturnType::Default => quote!(()),
-        ReturnType::Type(_, ty) => quote!(#ty),
-    }
 }

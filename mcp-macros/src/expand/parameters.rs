@@ -1,0 +1,131 @@
+//! The parameters' share of the expansion: one `ParamDescriptor` each (name, description,
+//! whether required, default, schema), the functions that produce the defaults, and the
+//! statements of the `invoke` closure that extract each parameter from the call.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::Type;
+use syn::spanned::Spanned;
+
+use super::tokens::option;
+use crate::attr::DefaultValue;
+use crate::model::{Param, Tool};
+
+/// The parameters' tokens, each for its place in the expansion.
+pub struct Parameters {
+    /// One `fn __mcp_default_N() -> T` per parameter with a default, for the `const` block
+    /// beside the descriptor.
+    pub default_fns: TokenStream,
+    /// `&[ParamDescriptor { ... }, ...]`, the descriptor's `params`.
+    pub descriptors: TokenStream,
+    /// One `let __mcp_arg_N = __mcp_call.extract...?;` per parameter, for the body of the
+    /// `invoke` closure.
+    pub extractions: TokenStream,
+    /// The names the extractions bind, in order: the arguments of the call of the function.
+    pub values: Vec<Ident>,
+}
+
+/// Every parameter's descriptor, default function and extraction.
+pub fn parameters(tool: &Tool<'_>, private: &TokenStream) -> Parameters {
+    // Values are bound to generated names, so a parameter named like its function cannot
+    // shadow the function.
+    let values: Vec<Ident> = (0..tool.params.len())
+        .map(|index| format_ident!("__mcp_arg_{index}"))
+        .collect();
+    // The name of each parameter's default function, `None` for a parameter without one.
+    let defaults: Vec<Option<Ident>> = tool
+        .params
+        .iter()
+        .enumerate()
+        .map(|(index, param)| param.default.as_ref().map(|_| default_fn_name(index)))
+        .collect();
+
+    let default_fns = tool
+        .params
+        .iter()
+        .zip(&defaults)
+        .filter_map(|(param, name)| Some((param.ty, name.as_ref()?, param.default.as_ref()?)))
+        .map(|(ty, name, default)| default_fn(name, ty, default));
+    let descriptors = tool
+        .params
+        .iter()
+        .zip(&defaults)
+        .map(|(param, default)| descriptor(param, default.as_ref(), private));
+    let extractions = tool
+        .params
+        .iter()
+        .zip(&values)
+        .zip(&defaults)
+        .map(|((param, value), default)| extraction(param, value, default.as_ref()));
+
+    Parameters {
+        default_fns: quote!(#(#default_fns)*),
+        descriptors: quote!(&[#(#descriptors),*]),
+        extractions: quote!(#(#extractions)*),
+        values,
+    }
+}
+
+/// `__mcp_default_N`, the default function of parameter `N`: `__mcp_` names cannot clash
+/// with the user's function or parameters.
+fn default_fn_name(index: usize) -> Ident {
+    format_ident!("__mcp_default_{index}")
+}
+
+/// The function a parameter's default comes from. One function, spanned at the parameter's
+/// type, so a default of the wrong type is one error, on the expression, and the runtime
+/// can evaluate the default both for the schema and for a call.
+fn default_fn(name: &Ident, ty: &Type, default: &DefaultValue) -> TokenStream {
+    let body = match &default.expr {
+        Some(expr) => quote!(#expr),
+        None => quote_spanned!(default.key=> ::core::default::Default::default()),
+    };
+    quote_spanned! {ty.span()=>
+        fn #name() -> #ty {
+            #body
+        }
+    }
+}
+
+/// `ParamDescriptor { ... }` for one parameter. The schema and check functions are spanned
+/// at the parameter's type, so "`T` cannot be a tool parameter" underlines the user's type,
+/// not the attribute.
+fn descriptor(param: &Param<'_>, default: Option<&Ident>, private: &TokenStream) -> TokenStream {
+    let name = &param.name;
+    let description = option(param.description.as_deref());
+    let required = param.required();
+    let ty = param.ty;
+    let schema = quote_spanned!(ty.span()=> #private::param_schema::<#ty>);
+    let check = quote_spanned!(ty.span()=> #private::param_check::<#ty>);
+    let default = match default {
+        Some(default) => quote_spanned! {ty.span()=>
+            ::core::option::Option::Some(|| #private::default_json::<#ty>(#default()))
+        },
+        None => quote!(::core::option::Option::None),
+    };
+    quote! {
+        #private::ParamDescriptor {
+            name: #name,
+            description: #description,
+            required: #required,
+            default: #default,
+            schema: #schema,
+            check: #check,
+        }
+    }
+}
+
+/// `let __mcp_arg_N = ...?;`: one `extract` (or `extract_or_else` with the default
+/// function), spanned at the parameter's type for the same reason as the descriptor's.
+fn extraction(param: &Param<'_>, value: &Ident, default: Option<&Ident>) -> TokenStream {
+    let name = &param.name;
+    let ty = param.ty;
+    match default {
+        Some(default) => quote_spanned! {ty.span()=>
+            let #value = __mcp_call.extract_or_else::<#ty>(#name, #default)?;
+        },
+        None => quote_spanned! {ty.span()=>
+            let #value = __mcp_call.extract::<#ty>(#name)?;
+        },
+    }
+}

@@ -1,0 +1,38 @@
+//! What the server enforces around a call or uses to manage the tool, rather than tells
+//! clients: the `ToolPolicy` (timeout, concurrency limit, rate limit) and the tags.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::tokens::option;
+use crate::attr::{Rate, RatePeriod};
+use crate::model::Tool;
+
+/// `ToolPolicy { ... }`: each limit `None` unless the attribute sets it.
+pub fn policy(tool: &Tool<'_>, private: &TokenStream) -> TokenStream {
+    let timeout_ms = option(tool.timeout_ms);
+    let max_concurrency = option(tool.max_concurrency);
+    // The rate is built by the runtime's own constructor, so the macro needs to know
+    // nothing of how a rate is stored.
+    let rate = option(tool.rate.map(|Rate { calls, per }| {
+        let constructor = match per {
+            RatePeriod::Second => quote!(per_second),
+            RatePeriod::Minute => quote!(per_minute),
+            RatePeriod::Hour => quote!(per_hour),
+        };
+        quote!(#private::Rate::#constructor(#calls))
+    }));
+    quote! {
+        #private::ToolPolicy {
+            timeout_ms: #timeout_ms,
+            max_concurrency: #max_concurrency,
+            rate: #rate,
+        }
+    }
+}
+
+/// `&["admin", "files"]`: the tags, for enabling and disabling groups of tools at run time.
+pub fn tags(tool: &Tool<'_>) -> TokenStream {
+    let tags = &tool.tags;
+    quote!(&[#(#tags),*])
+}
