@@ -49,7 +49,7 @@ fn nginx() -> PathBuf {
         .expect("nginx is installed (apt-get install nginx-light; .ci/run does it)")
 }
 
-/// The README's deployment snippet, made self-contained (no root, no system paths).
+/// The manual's deployment snippet (`mcp-runtime/docs/http.md`), made self-contained (no root, no system paths).
 fn nginx_config(dir: &Path, port: u16, upstreams: &[u16]) -> String {
     let servers: String = upstreams
         .iter()

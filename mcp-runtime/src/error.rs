@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::registry::SourceLocation;
+use crate::location::SourceLocation;
 
 /// Why a server could not start or stopped serving.
 ///

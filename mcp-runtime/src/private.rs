@@ -7,11 +7,12 @@ pub use inventory;
 pub use schemars;
 pub use serde;
 
-pub use crate::extract::{DefaultArgument, Extract, States, ToolCall};
-pub use crate::invoke::{ToolFuture, call_async, call_blocking};
-pub use crate::rate_limit::Rate;
-pub use crate::registry::{ParamDescriptor, SourceLocation, ToolDescriptor, ToolHints, ToolPolicy};
-pub use crate::result::IntoCallToolResult;
+pub use crate::location::SourceLocation;
+pub use crate::tool::descriptor::{ParamDescriptor, ToolDescriptor, ToolHints, ToolPolicy};
+pub use crate::tool::extract::{DefaultArgument, Extract, States, ToolCall};
+pub use crate::tool::invoke::{ToolFuture, call_async, call_blocking};
+pub use crate::tool::rate::Rate;
+pub use crate::tool::result::IntoCallToolResult;
 
 use schemars::{Schema, SchemaGenerator};
 

@@ -40,8 +40,8 @@ use tokio::sync::mpsc;
 
 use crate::client::{self, ClientCore, Handler, Introduction, Observer};
 pub use crate::client::{Notification, Progress, ResponseError, Tool, ToolResult};
+use crate::protocol::version::ProtocolVersion;
 use crate::server::Server;
-use crate::version::ProtocolVersion;
 
 /// Set to `overwrite` to write snapshots instead of comparing them.
 pub const SNAPSHOTS_ENV: &str = "MCP_SNAPSHOTS";
@@ -145,7 +145,13 @@ impl TestClientBuilder {
             capabilities: Value::Object(self.capabilities),
             client_info: self.client_info,
         };
-        let core = ClientCore::connect(server, introduction, self.handlers, self.observer).await?;
+        let core = ClientCore::connect(
+            |input, output| server.serve_io(input, output),
+            introduction,
+            self.handlers,
+            self.observer,
+        )
+        .await?;
         Ok(TestClient { core })
     }
 }

@@ -1,10 +1,10 @@
-//! Bad input, tried systematically (issue 8): one table of every kind of malformed or
+//! Bad input, tried systematically: one table of every kind of malformed or
 //! unexpected input, each sent over stdio to the fixture server in every revision — the four
 //! handshake revisions after `initialize`, and 2026-07-28 (stateless, `_meta` on every
 //! request, never initialized). For each input the test checks the exact answer (code, id,
-//! and the message where the README documents it) or that nothing at all is sent, and then
+//! and the message where the manual documents it) or that nothing at all is sent, and then
 //! that the next request is still served: a `tools/call` probe whose response must be the
-//! very next message. The README's "Errors" table documents every row.
+//! very next message. The manual's "Errors" table (`mcp-runtime/docs/protocol.md`) documents every row.
 
 use mcp_tests::{HANDSHAKE_REVISIONS, STATELESS_REVISION, StdioClient, first_text, stateless_meta};
 use serde_json::{Value, json};

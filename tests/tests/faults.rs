@@ -1,4 +1,4 @@
-//! Faults (issue 8): a tool that panics, one that never returns, one that allocates without
+//! Faults: a tool that panics, one that never returns, one that allocates without
 //! bound, the client vanishing mid-call, and SIGTERM during load. Each fault is surrounded by
 //! ordinary calls that must all be answered, and the process must exit with status 0 and
 //! without a panic outside a tool when its input ends, its output closes or it is told to stop.
@@ -118,7 +118,7 @@ fn tools_that_allocate_without_bound_are_stopped_by_the_timeout() {
     // `hog` is an async fn: its future (and all it allocated) is dropped at its 300 ms
     // timeout. `hog_blocking` is a plain fn: it stops allocating once `ctx.is_cancelled()`
     // says its time is up. The runtime cannot bound a tool's memory in between: an in-process
-    // tool can always exhaust it (see the README).
+    // tool can always exhaust it (see the manual, `mcp-runtime/docs/protocol.md`).
     let mut server = fixture(&[]);
     for tool in ["hog", "hog_blocking"] {
         for text in surrounded_by_echoes(&mut server, tool, 2) {

@@ -1,10 +1,10 @@
-//! Load (issue 8): 100,000 `tools/call`s with 1,000 in flight against the fixture server
+//! Load: 100,000 `tools/call`s with 1,000 in flight against the fixture server
 //! over stdio, from a client that writes and reads on separate threads. Every request id is
 //! answered exactly once, every line is one complete JSON-RPC response carrying exactly the
 //! text its request sent (so no response is interleaved with or corrupted by another), and
 //! the server's memory stays bounded (`VmRSS` sampled during the run, and `VmHWM`, the peak).
 //!
-//! It runs in the ordinary debug `cargo test`, with the issue's numbers: the debug server
+//! It runs in the ordinary debug `cargo test`, with the full numbers: the debug server
 //! answers 100,000 echo calls in well under a minute on the 2-core CI machine (about 25 s
 //! measured while other builds shared it), so neither a release build nor `#[ignore]` is
 //! needed. `MCP_LOAD_CALLS` changes the number of calls.

@@ -1,4 +1,4 @@
-//! Soak (issue 8), bounded: a steady mix of calls — fast, slow (async and plain `fn`),
+//! Soak, bounded: a steady mix of calls — fast, slow (async and plain `fn`),
 //! cancelled, panicking, with progress, with log messages, handshake-era and 2026-07-28 —
 //! against one fixture server for `MCP_SOAK_SECS` seconds (60 by default, the CI run;
 //! `MCP_SOAK_SECS=3600 cargo test --release -p mcp-tests --test soak` soaks for an hour).

@@ -14,16 +14,14 @@ use std::sync::{Arc, Mutex};
 
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{
+    AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, DuplexStream, ReadHalf,
+    WriteHalf,
+};
 use tokio::sync::{mpsc, oneshot, watch};
 
-use crate::server::Server;
-use crate::version::ProtocolVersion;
-
-/// The `_meta` keys a 2026-07-28 client sends with every request.
-const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
-const CLIENT_CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
-const CLIENT_INFO_KEY: &str = "io.modelcontextprotocol/clientInfo";
+use crate::protocol::meta;
+use crate::protocol::version::ProtocolVersion;
 
 /// Bytes the in-memory pipe buffers in each direction.
 const PIPE_CAPACITY: usize = 64 * 1024;
@@ -243,19 +241,27 @@ struct Requester {
 const MAX_INPUT_ROUNDS: usize = 16;
 
 impl ClientCore {
-    /// Starts `server` on an in-memory pipe and introduces the client: `initialize` (then
-    /// `notifications/initialized`) for a handshake revision, nothing for the stateless one.
-    pub async fn connect(
-        server: Server,
+    /// Starts a server on an in-memory pipe — `serve` serves it on the pipe's server end —
+    /// and introduces the client: `initialize` (then `notifications/initialized`) for a
+    /// handshake revision, nothing for the stateless one. Taking the server as a function
+    /// keeps this client independent of the server's builder.
+    pub async fn connect<Serve, Served, ServeError>(
+        serve: Serve,
         introduction: Introduction,
         handlers: HashMap<String, Handler>,
         observer: Option<Observer>,
-    ) -> Result<Self, ResponseError> {
+    ) -> Result<Self, ResponseError>
+    where
+        Serve: FnOnce(ReadHalf<DuplexStream>, WriteHalf<DuplexStream>) -> Served,
+        Served: Future<Output = Result<(), ServeError>> + Send + 'static,
+        ServeError: fmt::Display,
+    {
         let (client_end, server_end) = tokio::io::duplex(PIPE_CAPACITY);
         let (server_input, server_output) = tokio::io::split(server_end);
         let (stopped, server_state) = watch::channel(ServerState::Running);
+        let served = serve(server_input, server_output);
         let server = tokio::spawn(async move {
-            let result = server.serve_io(server_input, server_output).await;
+            let result = served.await;
             stopped.send_replace(ServerState::Stopped(
                 result.err().map(|error| error.to_string()),
             ));
@@ -582,11 +588,11 @@ impl Requester {
         let meta = params.entry("_meta").or_insert_with(|| json!({}));
         if let Value::Object(meta) = meta {
             let introduction = &self.introduction;
-            meta.entry(PROTOCOL_VERSION_KEY)
+            meta.entry(meta::PROTOCOL_VERSION)
                 .or_insert_with(|| introduction.revision.as_str().into());
-            meta.entry(CLIENT_CAPABILITIES_KEY)
+            meta.entry(meta::CLIENT_CAPABILITIES)
                 .or_insert_with(|| introduction.capabilities.clone());
-            meta.entry(CLIENT_INFO_KEY)
+            meta.entry(meta::CLIENT_INFO)
                 .or_insert_with(|| introduction.client_info.clone());
         }
         Value::Object(params)
@@ -834,11 +840,11 @@ mod tests {
         assert_eq!(request["id"], id);
         assert_eq!(request["params"]["_meta"]["progressToken"], token);
         assert_eq!(
-            request["params"]["_meta"][PROTOCOL_VERSION_KEY],
+            request["params"]["_meta"][meta::PROTOCOL_VERSION],
             "2026-07-28"
         );
         assert_eq!(
-            request["params"]["_meta"][CLIENT_CAPABILITIES_KEY],
+            request["params"]["_meta"][meta::CLIENT_CAPABILITIES],
             json!({ "roots": {} })
         );
         server

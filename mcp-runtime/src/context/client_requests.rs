@@ -22,8 +22,8 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Map, Value, json};
 use tokio::sync::oneshot;
 
-use crate::jsonrpc::RpcError;
-use crate::outbox::Outbox;
+use crate::protocol::jsonrpc::RpcError;
+use crate::protocol::outbox::Outbox;
 
 /// Why a request to the client produced no answer.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

@@ -20,7 +20,6 @@ use tracing::{Event, Level, Subscriber};
 use tracing_subscriber::layer::{Context as LayerContext, Layer};
 
 use crate::context::{Context, LogLevel};
-use crate::invoke::ToolFuture;
 
 thread_local! {
     /// The context of the tool running on this thread, if its events are forwarded.
@@ -42,17 +41,17 @@ pub(crate) fn with_current<T>(context: Option<Context>, body: impl FnOnce() -> T
 }
 
 /// A tool's future, polled with its context current so its events are forwarded.
-pub(crate) fn forwarding(tool: ToolFuture, context: Context) -> ToolFuture {
-    Box::pin(Forwarding { tool, context })
+pub(crate) fn forwarding<F: Future + ?Sized>(tool: Pin<Box<F>>, context: Context) -> Forwarding<F> {
+    Forwarding { tool, context }
 }
 
-struct Forwarding {
-    tool: ToolFuture,
+pub(crate) struct Forwarding<F: ?Sized> {
+    tool: Pin<Box<F>>,
     context: Context,
 }
 
-impl Future for Forwarding {
-    type Output = crate::CallToolResult;
+impl<F: Future + ?Sized> Future for Forwarding<F> {
+    type Output = F::Output;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Self::Output> {
         let context = self.context.clone();

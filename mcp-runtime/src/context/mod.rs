@@ -1,8 +1,17 @@
 //! [`Context`]: what a tool knows about the request it is serving, and how it talks back
-//! to the client while it runs — progress, log messages, cancellation.
+//! to the client while it runs — progress, log messages, cancellation, and requests to the
+//! client (elicitation, sampling, roots).
+//!
+//! Everything a running request can do lives in this folder: `log` (levels and filters),
+//! `log_layer` (`tracing` events forwarded as log messages), `client_requests` (asking the
+//! client). It builds on `protocol` only; tools, sessions and transports build on it.
+
+pub(crate) mod client_requests;
+pub(crate) mod log;
+pub(crate) mod log_layer;
 
 use std::borrow::Cow;
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering, fence};
+use std::sync::atomic::{AtomicBool, Ordering, fence};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -10,12 +19,15 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 
-use crate::client_requests::{
+use crate::context::client_requests::{
     ClientRequestError, Elicitation, InputRound, PendingClientRequests, Root, SamplingRequest,
     SamplingResponse, read_elicitation, read_roots,
 };
-use crate::outbox::Outbox;
-use crate::version::ProtocolVersion;
+use crate::protocol::meta;
+use crate::protocol::outbox::Outbox;
+use crate::protocol::version::ProtocolVersion;
+pub use log::LogLevel;
+pub(crate) use log::{LogFilter, SessionLogLevel};
 
 /// How a request's tool reaches the client with requests of its own.
 #[derive(Clone)]
@@ -24,108 +36,6 @@ pub(crate) enum ClientLink {
     Connection(Arc<PendingClientRequests>),
     /// 2026-07-28: an `input_required` round trip.
     Rounds(Arc<InputRound>),
-}
-
-/// The severity of a log message sent to the client (syslog's levels, as MCP uses them).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[non_exhaustive]
-pub enum LogLevel {
-    /// Detailed debugging information.
-    Debug,
-    /// Normal operation.
-    Info,
-    /// Normal but significant.
-    Notice,
-    /// A warning.
-    Warning,
-    /// An error.
-    Error,
-    /// A critical condition.
-    Critical,
-    /// Action must be taken immediately.
-    Alert,
-    /// The system is unusable.
-    Emergency,
-}
-
-impl LogLevel {
-    const ALL: [LogLevel; 8] = [
-        LogLevel::Debug,
-        LogLevel::Info,
-        LogLevel::Notice,
-        LogLevel::Warning,
-        LogLevel::Error,
-        LogLevel::Critical,
-        LogLevel::Alert,
-        LogLevel::Emergency,
-    ];
-
-    /// The level's name on the wire.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            LogLevel::Debug => "debug",
-            LogLevel::Info => "info",
-            LogLevel::Notice => "notice",
-            LogLevel::Warning => "warning",
-            LogLevel::Error => "error",
-            LogLevel::Critical => "critical",
-            LogLevel::Alert => "alert",
-            LogLevel::Emergency => "emergency",
-        }
-    }
-
-    /// Parses a level's name.
-    pub fn parse(name: &str) -> Option<LogLevel> {
-        LogLevel::ALL
-            .into_iter()
-            .find(|level| level.as_str() == name)
-    }
-
-    fn from_index(index: u8) -> Option<LogLevel> {
-        LogLevel::ALL.get(usize::from(index)).copied()
-    }
-}
-
-/// The minimum level a handshake-era client asked for with `logging/setLevel`, shared by the
-/// connection's requests. Before the client asks, `info` and above are sent.
-#[derive(Clone)]
-pub(crate) struct SessionLogLevel(Arc<AtomicU8>);
-
-impl Default for SessionLogLevel {
-    fn default() -> Self {
-        SessionLogLevel(Arc::new(AtomicU8::new(LogLevel::Info as u8)))
-    }
-}
-
-impl SessionLogLevel {
-    pub fn set(&self, level: LogLevel) {
-        self.0.store(level as u8, Ordering::Relaxed);
-    }
-
-    fn get(&self) -> LogLevel {
-        LogLevel::from_index(self.0.load(Ordering::Relaxed)).unwrap_or(LogLevel::Info)
-    }
-}
-
-/// Which log messages a request may send.
-#[derive(Clone)]
-pub(crate) enum LogFilter {
-    /// Handshake era: the connection's `logging/setLevel`.
-    Session(SessionLogLevel),
-    /// 2026-07-28: the request's own `_meta` level.
-    Request(LogLevel),
-    /// 2026-07-28 without a level in `_meta`: no log messages at all.
-    Silent,
-}
-
-impl LogFilter {
-    fn allows(&self, level: LogLevel) -> bool {
-        match self {
-            LogFilter::Session(minimum) => level >= minimum.get(),
-            LogFilter::Request(minimum) => level >= *minimum,
-            LogFilter::Silent => false,
-        }
-    }
 }
 
 /// The shortest interval between two progress notifications of one request; updates in
@@ -267,7 +177,7 @@ impl ContextInner {
             return;
         };
         let mut params = Map::new();
-        params.insert("progressToken".into(), token.clone());
+        params.insert(meta::PROGRESS_TOKEN.into(), token.clone());
         params.insert("progress".into(), report.progress.into());
         if let Some(total) = report.total {
             params.insert("total".into(), total.into());
@@ -539,8 +449,8 @@ impl Context {
     where
         T: serde::de::DeserializeOwned + schemars::JsonSchema,
     {
-        let schema =
-            crate::schema::elicitation_schema::<T>().map_err(ClientRequestError::InvalidRequest)?;
+        let schema = crate::json_schema::elicitation_schema::<T>()
+            .map_err(ClientRequestError::InvalidRequest)?;
         let answer = self.elicit_with_schema_raw(message.into(), schema).await?;
         read_elicitation(answer)
     }

@@ -9,7 +9,7 @@
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use crate::jsonrpc::Response;
+use crate::protocol::jsonrpc::Response;
 
 /// A queue of newline-terminated JSON lines, drained by a transport writer.
 #[derive(Clone, Debug)]

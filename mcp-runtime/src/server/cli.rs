@@ -18,8 +18,8 @@ use serde_json::{Map, Value, json};
 use crate::client::{
     ClientCore, Introduction, Notification, Progress, ResponseError, Tool, ToolResult,
 };
+use crate::protocol::version::ProtocolVersion;
 use crate::server::Server;
-use crate::version::ProtocolVersion;
 
 /// `println!` that stops quietly when stdout is closed (`| head`).
 macro_rules! say {
@@ -129,7 +129,14 @@ pub(crate) async fn run(server: Server, command: &str) -> i32 {
         capabilities: json!({}),
         client_info: json!({ "name": "mcp-cli", "version": env!("CARGO_PKG_VERSION") }),
     };
-    let client = match ClientCore::connect(server, introduction, HashMap::new(), None).await {
+    let client = match ClientCore::connect(
+        |input, output| server.serve_io(input, output),
+        introduction,
+        HashMap::new(),
+        None,
+    )
+    .await
+    {
         Ok(client) => client,
         Err(error) => return fail(&error),
     };

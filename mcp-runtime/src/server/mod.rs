@@ -1,17 +1,25 @@
-//! [`Server`]: configure once, then serve every `#[mcp_tool]` linked into the binary.
+//! [`Server`]: configure once, then serve every `#[mcp_tool]` linked into the binary —
+//! over stdio, over Streamable HTTP (`transport::http`), or as a command-line client of
+//! its own tools (`cli`, `MCP_CLI`).
+
+#[cfg(feature = "cli")]
+pub(crate) mod cli;
+#[cfg(feature = "http")]
+pub(crate) mod http;
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncWrite};
 
-use crate::connection::{Ending, serve_connection};
 use crate::error::Error;
-use crate::extract::States;
-use crate::rate_limit::{Rate, RateLimitMode, RateLimits};
+use crate::session::RateLimits;
 use crate::session::{ServerCore, ServerInfo};
-use crate::stdio;
-use crate::tool_set::ToolSet;
+use crate::tool::extract::States;
+use crate::tool::rate::{Rate, RateLimitMode};
+use crate::tool::set::ToolSet;
+use crate::transport::stdio::pipes as stdio;
+use crate::transport::stdio::{Ending, serve_connection};
 
 /// Default number of tools per `tools/list` page.
 pub const DEFAULT_PAGE_SIZE: usize = 1000;
@@ -285,8 +293,8 @@ impl Server {
     pub async fn serve_stdio(self) -> Result<(), Error> {
         install_stderr_logging(self.forward_tracing);
         #[cfg(feature = "cli")]
-        if let Some(command) = crate::cli::requested() {
-            let status = crate::cli::run(self, &command).await;
+        if let Some(command) = cli::requested() {
+            let status = cli::run(self, &command).await;
             std::process::exit(status);
         }
         let limit = self.max_message_size;

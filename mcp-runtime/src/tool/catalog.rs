@@ -15,14 +15,14 @@ use serde_json::{Map, Value};
 
 use crate::context::Context;
 use crate::error::Error;
-use crate::extract::{States, ToolCall};
-use crate::invoke::ToolFuture;
-use crate::jsonrpc::RpcError;
-use crate::rate_limit::Limiter;
-use crate::registry::{ToolDescriptor, ToolHints, ToolPolicy};
-use crate::schema;
-use crate::tool_set::DynamicTool;
-use crate::version::ProtocolVersion;
+use crate::protocol::jsonrpc::RpcError;
+use crate::protocol::version::ProtocolVersion;
+use crate::tool::descriptor::{ToolDescriptor, ToolHints, ToolPolicy};
+use crate::tool::dynamic::DynamicTool;
+use crate::tool::extract::{States, ToolCall};
+use crate::tool::invoke::ToolFuture;
+use crate::tool::rate::Limiter;
+use crate::tool::schema;
 
 /// How a `Tool` object looks in a given revision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,12 +3,11 @@
 //! Every tool linked into the binary, from any crate, is one [`ToolDescriptor`] in a
 //! link-time registry. The runtime reads the registry once, when a server starts.
 
-use std::fmt;
-
 use schemars::{Schema, SchemaGenerator};
 
-use crate::extract::{States, ToolCall};
-use crate::invoke::ToolFuture;
+use crate::location::SourceLocation;
+use crate::tool::extract::{States, ToolCall};
+use crate::tool::invoke::ToolFuture;
 
 /// Everything the runtime needs to know about one `#[mcp_tool]` function.
 ///
@@ -83,24 +82,7 @@ pub struct ToolPolicy {
     pub max_concurrency: Option<u32>,
     /// `rate = "10/s"`: calls of this tool beyond this rate are refused or wait (as the
     /// server's [`RateLimitMode`](crate::RateLimitMode) says).
-    pub rate: Option<crate::rate_limit::Rate>,
-}
-
-/// A place in the user's source code.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SourceLocation {
-    /// `file!()` of the definition.
-    pub file: &'static str,
-    /// `line!()` of the definition.
-    pub line: u32,
-    /// `module_path!()` of the definition.
-    pub module_path: &'static str,
-}
-
-impl fmt::Display for SourceLocation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{} ({})", self.file, self.line, self.module_path)
-    }
+    pub rate: Option<crate::tool::rate::Rate>,
 }
 
 /// Every tool linked into this binary, in unspecified order.

@@ -6,9 +6,9 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use crate::client_log_layer::with_current;
-use crate::extract::ToolCall;
-use crate::result::{CallToolResult, IntoCallToolResult};
+use crate::context::log_layer::with_current;
+use crate::tool::extract::ToolCall;
+use crate::tool::result::{CallToolResult, IntoCallToolResult};
 
 /// The future of one tool call. Panics inside it are caught by the dispatcher.
 #[doc(hidden)]
@@ -47,8 +47,9 @@ where
     let context = call.context().clone();
     let forwarded = context.forwards_tracing().then_some(context);
     Box::pin(async move {
-        let blocking =
-            crate::blocking::run(move || with_current(forwarded, || run().into_call_tool_result()));
+        let blocking = crate::tool::blocking::run(move || {
+            with_current(forwarded, || run().into_call_tool_result())
+        });
         match blocking.await {
             Ok(result) => result,
             // Re-raise the panic so the dispatcher handles it like any async tool's panic.

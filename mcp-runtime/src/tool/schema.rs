@@ -6,23 +6,15 @@
 //! `["T", "null"]` types, no `anyOf` with `null`) and not `required`. Output schemas describe
 //! what serde writes, `null`s included, and a non-object output is wrapped in `{"result": …}`.
 
-use schemars::generate::{SchemaGenerator, SchemaSettings};
-use schemars::transform::{Transform, transform_subschemas};
+use schemars::generate::SchemaSettings;
+use schemars::transform::Transform;
 use serde_json::{Map, Value, json};
 
-use crate::registry::{ParamDescriptor, ToolDescriptor};
+use crate::json_schema::{RemoveNull, generator};
+use crate::tool::descriptor::{ParamDescriptor, ToolDescriptor};
 
 /// The property that holds a non-object structured output.
 pub(crate) const WRAPPED_OUTPUT_KEY: &str = "result";
-
-fn generator(settings: SchemaSettings) -> SchemaGenerator {
-    settings
-        .with(|settings| {
-            settings.inline_subschemas = true;
-            settings.meta_schema = None;
-        })
-        .into_generator()
-}
 
 /// The `inputSchema` of a tool with these parameters.
 pub(crate) fn input_schema(params: &[ParamDescriptor]) -> Value {
@@ -69,57 +61,6 @@ pub(crate) fn input_schema(params: &[ParamDescriptor]) -> Value {
     Value::Object(root)
 }
 
-/// The `requestedSchema` of an elicitation asking for a `T`. The spec allows only a flat
-/// object whose properties are strings, numbers, integers, booleans or string enums, so
-/// anything nested is refused with a message naming the field.
-pub(crate) fn elicitation_schema<T: schemars::JsonSchema>() -> Result<Value, String> {
-    let mut generator = generator(SchemaSettings::draft2020_12().for_deserialize());
-    let mut schema = generator.subschema_for::<T>();
-    RemoveNull.transform(&mut schema);
-    let schema = schema.to_value();
-    let type_name = T::schema_name();
-    if schema.get("type").and_then(Value::as_str) != Some("object") {
-        return Err(format!(
-            "`{type_name}` cannot be asked for with elicitation: it must be a struct with named fields"
-        ));
-    }
-    let mut properties = Map::new();
-    for (name, property) in schema
-        .get("properties")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flatten()
-    {
-        let primitive = match property.get("type").and_then(Value::as_str) {
-            Some("string" | "number" | "integer" | "boolean") => true,
-            Some("array") => property.pointer("/items/enum").is_some_and(Value::is_array),
-            _ => false,
-        };
-        if !primitive {
-            return Err(format!(
-                "`{type_name}` cannot be asked for with elicitation: field `{name}` is not a \
-                 string, number, boolean or unit enum (elicitation forms are flat)"
-            ));
-        }
-        let mut property = property.clone();
-        if let Value::Object(fields) = &mut property {
-            // Integer formats such as `uint8` are not part of the restricted form schema;
-            // the range keywords beside them say the same thing.
-            if fields.get("type").and_then(Value::as_str) != Some("string") {
-                fields.remove("format");
-            }
-        }
-        properties.insert(name.clone(), property);
-    }
-    let mut requested = Map::new();
-    requested.insert("type".into(), "object".into());
-    requested.insert("properties".into(), Value::Object(properties));
-    if let Some(required) = schema.get("required") {
-        requested.insert("required".into(), required.clone());
-    }
-    Ok(Value::Object(requested))
-}
-
 /// The `outputSchema` of a tool, and whether its structured output is wrapped as
 /// `{"result": …}` because the type's own schema is not an object.
 pub(crate) fn output_schema(tool: &ToolDescriptor) -> Option<(Value, bool)> {
@@ -152,60 +93,14 @@ fn object_schema(schema: Value) -> Value {
     }
 }
 
-/// Undoes schemars' `Option<T>` → "T or null" so an optional argument is described by
-/// plain `T`; whether it may be left out is said by `required` instead.
-#[derive(Clone, Copy)]
-struct RemoveNull;
-
-fn is_null_schema(schema: &Value) -> bool {
-    schema.get("type").and_then(Value::as_str) == Some("null")
-}
-
-impl Transform for RemoveNull {
-    fn transform(&mut self, schema: &mut schemars::Schema) {
-        transform_subschemas(self, schema);
-        let Some(object) = schema.as_object_mut() else {
-            return;
-        };
-        if let Some(Value::Array(types)) = object.get_mut("type") {
-            types.retain(|ty| ty != "null");
-            if types.len() == 1 {
-                let single = types.remove(0);
-                object.insert("type".into(), single);
-            }
-        }
-        if let Some(Value::Array(values)) = object.get_mut("enum") {
-            values.retain(|value| !value.is_null());
-        }
-        for keyword in ["anyOf", "oneOf"] {
-            let Some(Value::Array(branches)) = object.get(keyword) else {
-                continue;
-            };
-            if branches.len() == 2 && branches.iter().any(is_null_schema) {
-                let Some(kept) = branches
-                    .iter()
-                    .find(|branch| !is_null_schema(branch))
-                    .cloned()
-                else {
-                    continue;
-                };
-                object.remove(keyword);
-                if let Value::Object(kept) = kept {
-                    for (key, value) in kept {
-                        object.entry(key).or_insert(value);
-                    }
-                }
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::__private::{output_schema as output_of, param_schema};
-    use crate::registry::{SourceLocation, ToolHints};
-    use crate::result::Json;
+    use crate::location::SourceLocation;
+    use crate::tool::descriptor::ToolHints;
+    use crate::tool::result::Json;
+    use schemars::SchemaGenerator;
 
     #[derive(schemars::JsonSchema, serde::Serialize, serde::Deserialize)]
     #[allow(dead_code)]
@@ -279,7 +174,7 @@ mod tests {
     fn tool_returning(
         output_schema: fn(&mut SchemaGenerator) -> Option<schemars::Schema>,
     ) -> ToolDescriptor {
-        fn never(_: crate::extract::ToolCall) -> crate::invoke::ToolFuture {
+        fn never(_: crate::tool::extract::ToolCall) -> crate::tool::invoke::ToolFuture {
             unreachable!()
         }
         ToolDescriptor {

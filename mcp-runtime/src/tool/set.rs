@@ -1,213 +1,21 @@
 //! [`ToolSet`]: the server's tools while it runs — disable and enable them by name or tag,
 //! add tools that were not known at compile time ([`DynamicTool`]), remove them again —
 //! and the change notifications that tell clients to list the tools again.
+//!
+//! [`DynamicTool`]: crate::DynamicTool
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
-use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
-use std::time::Duration;
 
-use serde_json::{Map, Value};
 use tokio::sync::watch;
 
-use crate::catalog::{Catalog, CatalogTool, ToolSource};
-use crate::context::Context;
 use crate::error::Error;
-use crate::extract::States;
-use crate::invoke::ToolFuture;
-use crate::rate_limit::Rate;
-use crate::registry::{ToolHints, ToolPolicy, registered_tools};
-use crate::result::IntoCallToolResult;
-
-type Handler = Arc<dyn Fn(Map<String, Value>, Context) -> ToolFuture + Send + Sync>;
-
-/// A tool defined at run time: a name, a JSON Schema for its arguments, and an async
-/// handler. Use it for tools whose shape is only known when the server runs (a plugin, a
-/// database's tables, a proxied service); for everything else `#[mcp_tool]` is shorter.
-///
-/// ```
-/// use mcp_runtime::{DynamicTool, Server};
-/// use serde_json::json;
-///
-/// let server = Server::new("shop", "1.0.0");
-/// server
-///     .tool_set()
-///     .add(
-///         DynamicTool::new(
-///             "price",
-///             json!({
-///                 "type": "object",
-///                 "properties": { "sku": { "type": "string", "pattern": "^[A-Z]{3}-[0-9]+$" } },
-///                 "required": ["sku"],
-///             }),
-///             |arguments, _ctx| async move {
-///                 // Arguments were validated against the schema before the handler runs.
-///                 format!("{} costs 4.20", arguments["sku"].as_str().unwrap_or_default())
-///             },
-///         )
-///         .description("Look up a price.")
-///         .read_only(true),
-///     )
-///     .expect("a valid tool");
-/// ```
-#[derive(Clone)]
-pub struct DynamicTool {
-    pub(crate) name: String,
-    pub(crate) title: Option<String>,
-    pub(crate) description: Option<String>,
-    pub(crate) input_schema: Value,
-    pub(crate) output_schema: Option<Value>,
-    pub(crate) hints: ToolHints,
-    pub(crate) tags: Vec<String>,
-    pub(crate) policy: ToolPolicy,
-    handler: Handler,
-}
-
-impl fmt::Debug for DynamicTool {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("DynamicTool")
-            .field("name", &self.name)
-            .field("input_schema", &self.input_schema)
-            .field("tags", &self.tags)
-            .finish_non_exhaustive()
-    }
-}
-
-impl DynamicTool {
-    /// A tool called `name` whose arguments follow `input_schema` (a JSON Schema 2020-12
-    /// object schema, passed to clients unchanged) and which `handler` runs. The handler
-    /// gets the validated arguments and the request's [`Context`], and may return anything a
-    /// `#[mcp_tool]` function may.
-    pub fn new<F, Fut>(name: impl Into<String>, input_schema: Value, handler: F) -> Self
-    where
-        F: Fn(Map<String, Value>, Context) -> Fut + Send + Sync + 'static,
-        Fut: Future + Send + 'static,
-        Fut::Output: IntoCallToolResult,
-    {
-        let handler: Handler = Arc::new(move |arguments, context| {
-            let running = handler(arguments, context);
-            Box::pin(async move { running.await.into_call_tool_result() })
-        });
-        DynamicTool {
-            name: name.into(),
-            title: None,
-            description: None,
-            input_schema,
-            output_schema: None,
-            hints: ToolHints::default(),
-            tags: Vec::new(),
-            policy: ToolPolicy::default(),
-            handler,
-        }
-    }
-
-    /// A human-readable display name.
-    pub fn title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-
-    /// What the tool does, for the model.
-    pub fn description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-
-    /// The schema of the tool's `structuredContent` (an object schema).
-    pub fn output_schema(mut self, schema: Value) -> Self {
-        self.output_schema = Some(schema);
-        self
-    }
-
-    /// `readOnlyHint`.
-    pub fn read_only(mut self, read_only: bool) -> Self {
-        self.hints.read_only = Some(read_only);
-        self
-    }
-
-    /// `destructiveHint`.
-    pub fn destructive(mut self, destructive: bool) -> Self {
-        self.hints.destructive = Some(destructive);
-        self
-    }
-
-    /// `idempotentHint`.
-    pub fn idempotent(mut self, idempotent: bool) -> Self {
-        self.hints.idempotent = Some(idempotent);
-        self
-    }
-
-    /// `openWorldHint`.
-    pub fn open_world(mut self, open_world: bool) -> Self {
-        self.hints.open_world = Some(open_world);
-        self
-    }
-
-    /// Adds a tag, for [`ToolSet::disable_tag`] and [`ToolSet::enable_tag`].
-    pub fn tag(mut self, tag: impl Into<String>) -> Self {
-        self.tags.push(tag.into());
-        self
-    }
-
-    /// Stops a call of this tool after `limit` (as `#[mcp_tool(timeout = "...")]`).
-    pub fn timeout(mut self, limit: Duration) -> Self {
-        self.policy.timeout_ms = Some(u64::try_from(limit.as_millis()).unwrap_or(u64::MAX));
-        self
-    }
-
-    /// At most `calls` calls of this tool run at once; the rest wait.
-    pub fn max_concurrency(mut self, calls: u32) -> Self {
-        self.policy.max_concurrency = Some(calls.max(1));
-        self
-    }
-
-    /// Limits the calls of this tool to `rate` (as `#[mcp_tool(rate = "10/s")]`); calls
-    /// over it are refused or wait, as [`Server::rate_limit_mode`](crate::Server::rate_limit_mode) says.
-    pub fn rate(mut self, rate: Rate) -> Self {
-        self.policy.rate = Some(rate);
-        self
-    }
-
-    pub(crate) fn invoke(&self, arguments: Map<String, Value>, context: Context) -> ToolFuture {
-        let handler = Arc::clone(&self.handler);
-        // The handler runs inside the future, so a panic in it is caught like any tool's.
-        Box::pin(async move { handler(arguments, context).await })
-    }
-
-    /// Checks what `#[mcp_tool]` checks at compile time.
-    fn check(&self) -> Result<(), String> {
-        let name_ok = (1..=64).contains(&self.name.len())
-            && self
-                .name
-                .bytes()
-                .all(|byte| byte.is_ascii_alphanumeric() || b"_.-".contains(&byte));
-        if !name_ok {
-            return Err(
-                "a tool name must be 1 to 64 characters of A-Z, a-z, 0-9, `_`, `.` and `-`".into(),
-            );
-        }
-        if self.input_schema.get("type").and_then(Value::as_str) != Some("object") {
-            return Err(
-                "the input schema must be an object schema (`\"type\": \"object\"`)".into(),
-            );
-        }
-        jsonschema::draft202012::new(&self.input_schema)
-            .map_err(|error| format!("the input schema is not a valid JSON Schema: {error}"))?;
-        if let Some(output) = &self.output_schema {
-            if output.get("type").and_then(Value::as_str) != Some("object") {
-                return Err(
-                    "the output schema must be an object schema (`\"type\": \"object\"`)".into(),
-                );
-            }
-            jsonschema::draft202012::new(output).map_err(|error| {
-                format!("the output schema is not a valid JSON Schema: {error}")
-            })?;
-        }
-        Ok(())
-    }
-}
+use crate::tool::catalog::{Catalog, CatalogTool, ToolSource};
+use crate::tool::descriptor::registered_tools;
+use crate::tool::dynamic::DynamicTool;
+use crate::tool::extract::States;
 
 /// A handle on a server's tools while it runs: disable and enable tools by name or by tag,
 /// add and remove [`DynamicTool`]s. Every connection sees a change at once, and clients are

@@ -5,9 +5,9 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Value, json};
 
 use crate::content::{Annotations, Content, ContentBody};
-use crate::result::CallToolResult;
-use crate::schema::WRAPPED_OUTPUT_KEY;
-use crate::version::ProtocolVersion;
+use crate::protocol::version::ProtocolVersion;
+use crate::tool::result::CallToolResult;
+use crate::tool::schema::WRAPPED_OUTPUT_KEY;
 
 /// A `CallToolResult` shaped for one revision, serialized straight into the response (no
 /// `serde_json::Value` tree for the common text block). Members are written in the order a

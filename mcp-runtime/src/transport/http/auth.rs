@@ -8,8 +8,8 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::Response;
 use serde_json::{Value, json};
 
-use super::endpoint::error_response;
-use crate::jsonrpc::{RpcError, code};
+use super::response::error_response;
+use crate::protocol::jsonrpc::{RpcError, code};
 
 /// Checks the credentials of every HTTP request before the protocol sees it.
 ///

@@ -14,20 +14,21 @@ use tokio_util::sync::CancellationToken;
 
 use super::auth::AnyPrincipal;
 use super::guard::Guard;
+use super::response::{error_response, json_response, refusal, response_json};
 use super::sessions::{HttpSession, Sessions};
 use super::sse::{self, StreamSettings};
-use crate::connection::{Calls, Running};
-use crate::jsonrpc::{RpcError, UnknownId, code};
-use crate::outbox::Outbox;
+use crate::protocol::jsonrpc::{RpcError, code};
+use crate::protocol::meta;
+use crate::protocol::outbox::Outbox;
+use crate::protocol::version::ProtocolVersion;
 use crate::session::{Outcome, Reply, ServerCore, Session};
-use crate::version::ProtocolVersion;
+use crate::transport::calls::{Calls, Running};
 
 const SESSION_ID: &str = "mcp-session-id";
 const PROTOCOL_VERSION: &str = "mcp-protocol-version";
 const METHOD: &str = "mcp-method";
 const NAME: &str = "mcp-name";
 const LAST_EVENT_ID: &str = "last-event-id";
-const PROTOCOL_VERSION_META: &str = "io.modelcontextprotocol/protocolVersion";
 /// 2026-07-28: a header that disagrees with the body, or is missing.
 const HEADER_MISMATCH: i64 = -32020;
 
@@ -99,44 +100,6 @@ pub(crate) fn router(path: &str, endpoint: Arc<Endpoint>, body_limit: usize) -> 
         .with_state(endpoint)
 }
 
-/// A JSON-RPC error response without an id, with an HTTP status.
-pub(crate) fn error_response(status: StatusCode, error: &RpcError) -> Response {
-    let body = crate::jsonrpc::failure(None, error, UnknownId::Omit);
-    json_response(status, &body)
-}
-
-/// A JSON-RPC error answering `message` (its id echoed when it has one), with an HTTP
-/// status: for requests refused before the protocol sees them.
-fn refusal(status: StatusCode, error: &RpcError, message: &Value) -> Response {
-    let id = message
-        .get("id")
-        .filter(|id| id.is_string() || id.is_i64() || id.is_u64());
-    let body = crate::jsonrpc::failure(id, error, UnknownId::Omit);
-    json_response(status, &body)
-}
-
-fn json_response(status: StatusCode, body: &Value) -> Response {
-    let body = serde_json::to_vec(body).expect("a JSON value always serializes");
-    bytes_response(status, body)
-}
-
-/// A JSON-RPC response as the body.
-fn response_json(status: StatusCode, response: crate::jsonrpc::Response) -> Response {
-    bytes_response(status, response.json().to_vec())
-}
-
-fn bytes_response(status: StatusCode, body: Vec<u8>) -> Response {
-    (
-        status,
-        [(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
-        )],
-        body,
-    )
-        .into_response()
-}
-
 fn bad_request(code: i64, message: impl Into<String>) -> Response {
     error_response(StatusCode::BAD_REQUEST, &RpcError::new(code, message))
 }
@@ -158,7 +121,7 @@ fn is_stateless(headers: &HeaderMap, message: &Value) -> bool {
     let named_in_meta = message
         .pointer("/params/_meta")
         .and_then(Value::as_object)
-        .is_some_and(|meta| meta.contains_key(PROTOCOL_VERSION_META));
+        .is_some_and(|meta| meta.contains_key(meta::PROTOCOL_VERSION));
     named_in_meta
         || header_text(headers, PROTOCOL_VERSION)
             .and_then(ProtocolVersion::parse)
@@ -231,7 +194,7 @@ async fn post_stateless(
 }
 
 /// The HTTP status of a 2026-07-28 response, from its error code.
-fn stateless_status(response: &crate::jsonrpc::Response) -> StatusCode {
+fn stateless_status(response: &crate::protocol::jsonrpc::Response) -> StatusCode {
     match response.error_code() {
         None => StatusCode::OK,
         Some(code::METHOD_NOT_FOUND) => StatusCode::NOT_FOUND,
@@ -256,13 +219,14 @@ fn check_stateless_headers(headers: &HeaderMap, message: &Value) -> Result<(), R
     };
     let meta_version = message
         .pointer("/params/_meta")
-        .and_then(|meta| meta.get(PROTOCOL_VERSION_META))
+        .and_then(|meta| meta.get(meta::PROTOCOL_VERSION))
         .and_then(Value::as_str);
     let Some(meta_version) = meta_version else {
         return Err(refusal(
             StatusCode::BAD_REQUEST,
             &RpcError::invalid_params(format!(
-                "Invalid params: params._meta[\"{PROTOCOL_VERSION_META}\"] is required with MCP-Protocol-Version 2026-07-28."
+                "Invalid params: params._meta[\"{}\"] is required with MCP-Protocol-Version 2026-07-28.",
+                meta::PROTOCOL_VERSION
             )),
             message,
         ));

@@ -5,8 +5,8 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
 
 use super::auth::{AnyPrincipal, Authenticator, ProtectedResource};
-use super::endpoint::error_response;
-use crate::jsonrpc::{RpcError, code};
+use super::response::error_response;
+use crate::protocol::jsonrpc::{RpcError, code};
 
 /// The names a local server is reached under.
 const LOCAL_HOSTS: [&str; 4] = ["localhost", "127.0.0.1", "[::1]", "::1"];

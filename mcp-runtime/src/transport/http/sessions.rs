@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
 
 use super::sse::{RETAIN_ENDED, RETAIN_ENDED_STREAMS, Replay};
-use crate::connection::{Calls, Running};
+use crate::protocol::version::ProtocolVersion;
 use crate::session::{ServerCore, Session};
-use crate::version::ProtocolVersion;
+use crate::transport::calls::{Calls, Running};
 
 /// One session: its protocol state, its calls in flight, and its resumable streams.
 pub(crate) struct HttpSession {

@@ -10,253 +10,30 @@
 //! reads again, so a burst costs a few writes, its first answers go out while the rest are
 //! worked on, and a lone request is answered at once.
 
-use std::collections::HashMap;
+pub(crate) mod frames;
+pub(crate) mod pipes;
+
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::task::{Poll, Waker};
 
-use futures_util::future::{AbortHandle, Abortable, join_all};
-use serde_json::Value;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
-use tokio_util::task::TaskTracker;
 
-use crate::context::RequestHandle;
-use crate::frames::{Frame, LineBuffer};
-use crate::jsonrpc::{Response, RpcError, UnknownId, code};
-use crate::outbox::Outbox;
+use crate::protocol::jsonrpc::{Response, RpcError, UnknownId, code};
+use crate::protocol::outbox::Outbox;
 use crate::session::{Outcome, Reply, ServerCore, Session};
-
-/// A request in flight: how to stop its future, and how to tell its tool it was cancelled.
-struct InFlightCall {
-    abort: AbortHandle,
-    request: Option<RequestHandle>,
-}
-
-impl InFlightCall {
-    fn stop(self) {
-        // Abort first: once the token fires, the tool could otherwise finish on another
-        // worker thread and be answered after all.
-        self.abort.abort();
-        if let Some(request) = &self.request {
-            request.abandon();
-        }
-    }
-}
-
-/// Requests in flight, by the JSON text of their id, so a cancellation can stop them.
-#[derive(Clone, Default)]
-struct InFlight(Arc<Mutex<HashMap<String, InFlightCall>>>);
-
-impl InFlight {
-    fn key(id: &Value) -> String {
-        id.to_string()
-    }
-
-    /// Registers a request; `None` if a request with the same id is still running.
-    fn register(&self, id: &Value, request: Option<RequestHandle>) -> Option<AbortRegistration> {
-        let mut requests = self.0.lock().expect("in-flight table poisoned");
-        let key = InFlight::key(id);
-        if requests.contains_key(&key) {
-            return None;
-        }
-        let (abort, registration) = AbortHandle::new_pair();
-        requests.insert(key.clone(), InFlightCall { abort, request });
-        Some(AbortRegistration { key, registration })
-    }
-
-    /// Whether a request with this id is running.
-    fn contains(&self, id: &Value) -> bool {
-        let requests = self.0.lock().expect("in-flight table poisoned");
-        !requests.is_empty() && requests.contains_key(&InFlight::key(id))
-    }
-
-    /// Unregisters a finished request; false if it was cancelled in the meantime.
-    fn finish(&self, key: &str) -> bool {
-        self.0
-            .lock()
-            .expect("in-flight table poisoned")
-            .remove(key)
-            .is_some()
-    }
-
-    fn cancel_all(&self) {
-        for (_, running) in self.0.lock().expect("in-flight table poisoned").drain() {
-            running.stop();
-        }
-    }
-
-    /// Stops the request; unknown or finished ids are ignored, as the spec asks.
-    fn cancel(&self, id: &Value) {
-        if let Some(handle) = self
-            .0
-            .lock()
-            .expect("in-flight table poisoned")
-            .remove(&InFlight::key(id))
-        {
-            tracing::debug!(%id, "request cancelled by the client");
-            handle.stop();
-        }
-    }
-}
-
-struct AbortRegistration {
-    key: String,
-    registration: futures_util::future::AbortRegistration,
-}
+use crate::transport::calls::{Calls, Running};
+use frames::{Frame, LineBuffer};
 
 /// How a connection ends besides end of input: a stop signal, and the grace period calls
 /// in flight get before they are answered with an error.
 pub(crate) struct Ending {
     pub grace: std::time::Duration,
     pub stop: Pin<Box<dyn Future<Output = ()> + Send>>,
-}
-
-/// Every call running in one server (all its connections and sessions), so shutting down
-/// can let them finish, and answer those that outlive the grace period.
-#[derive(Clone, Default)]
-pub(crate) struct Running {
-    tasks: TaskTracker,
-    grace_over: CancellationToken,
-}
-
-impl Running {
-    /// Waits for every call to finish; calls still running after `grace` are answered
-    /// with an error. New calls are not expected once this is called.
-    pub async fn finish(&self, grace: std::time::Duration) {
-        self.tasks.close();
-        if tokio::time::timeout(grace, self.tasks.wait())
-            .await
-            .is_err()
-        {
-            tracing::warn!(
-                ?grace,
-                "calls still running after the shutdown grace period are answered with an error"
-            );
-            self.grace_over.cancel();
-            self.tasks.wait().await;
-        }
-    }
-}
-
-/// The calls of one connection (stdio) or one session or request (HTTP): each runs as its
-/// own task, and can be cancelled by id.
-#[derive(Clone)]
-pub(crate) struct Calls {
-    in_flight: InFlight,
-    running: Running,
-}
-
-impl Calls {
-    pub fn new(running: Running) -> Self {
-        Calls {
-            in_flight: InFlight::default(),
-            running,
-        }
-    }
-
-    /// Stops the call with this id; unknown or finished ids are ignored.
-    pub fn cancel(&self, id: &Value) {
-        self.in_flight.cancel(id);
-    }
-
-    /// Whether a call with this id is running.
-    pub fn is_running(&self, id: &Value) -> bool {
-        self.in_flight.contains(id)
-    }
-
-    /// Stops every call (their client is gone).
-    pub fn cancel_all(&self) {
-        self.in_flight.cancel_all();
-    }
-
-    /// Runs a pending reply as its own task; its response goes to `outbox` unless the call
-    /// is cancelled first. With `end`, the outbox is ended after the response (or the
-    /// cancellation): the outbox belongs to this one request.
-    pub fn spawn(&self, reply: Reply, outbox: Outbox, unknown_id: UnknownId, end: bool) {
-        let (id, response, request) = match reply {
-            Reply::Ready(response) => {
-                outbox.send_response(response);
-                if end {
-                    outbox.end();
-                }
-                return;
-            }
-            Reply::Pending {
-                id,
-                response,
-                request,
-            } => (id, response, request),
-        };
-        let handle = request.clone();
-        let Some(abort) = self.in_flight.register(&id, request) else {
-            let error = RpcError::new(
-                code::INVALID_REQUEST,
-                format!("Invalid request: id {id} is already used by a request in flight."),
-            );
-            outbox.send_response(Response::failure(Some(&id), &error, unknown_id));
-            if end {
-                outbox.end();
-            }
-            return;
-        };
-        let in_flight = self.in_flight.clone();
-        let grace_over = self.running.grace_over.clone();
-        self.running.tasks.spawn(async move {
-            let running = Abortable::new(response, abort.registration);
-            let response = tokio::select! {
-                response = running => response.ok(),
-                () = grace_over.cancelled() => {
-                    // Work the tool handed off (threads, spawned tasks) learns it should stop.
-                    if let Some(handle) = &handle {
-                        handle.abandon();
-                    }
-                    Some(Response::failure(Some(&id), &shutting_down(), unknown_id))
-                }
-            };
-            // A call cancelled while finishing on another thread is not answered.
-            let still_wanted = in_flight.finish(&abort.key);
-            if let (true, Some(response)) = (still_wanted, response) {
-                outbox.send_response(response);
-            }
-            if end {
-                outbox.end();
-            }
-        });
-    }
-
-    /// Answers a batch (2025-03-26) with one array, once every call in it is done.
-    pub fn spawn_batch(
-        &self,
-        replies: Vec<Reply>,
-        outbox: Outbox,
-        unknown_id: UnknownId,
-        end: bool,
-    ) {
-        let grace_over = self.running.grace_over.clone();
-        self.running.tasks.spawn(async move {
-            let responses = join_all(replies.into_iter().map(|reply| {
-                let grace_over = grace_over.clone();
-                async move {
-                    match reply {
-                        Reply::Ready(response) => response,
-                        Reply::Pending { id, response, .. } => tokio::select! {
-                            response = response => response,
-                            () = grace_over.cancelled() => Response::failure(Some(&id), &shutting_down(), unknown_id),
-                        },
-                    }
-                }
-            }))
-            .await;
-            outbox.send_batch(responses);
-            if end {
-                outbox.end();
-            }
-        });
-    }
 }
 
 /// A connection's byte streams.
@@ -575,13 +352,6 @@ impl Connection {
         }
         Poll::Ready(outcome)
     }
-}
-
-fn shutting_down() -> RpcError {
-    RpcError::new(
-        code::INTERNAL_ERROR,
-        "Internal error: the server shut down before the call finished.",
-    )
 }
 
 /// Whether a write error means the client stopped reading (so the server ends quietly).

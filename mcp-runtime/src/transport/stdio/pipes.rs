@@ -22,7 +22,7 @@ use std::task::{Context, Poll, ready};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::frames::READ_CHUNK;
+use crate::transport::stdio::frames::READ_CHUNK;
 
 /// The connection's input: stdin.
 pub(crate) fn input() -> Pin<Box<dyn AsyncRead + Send>> {

@@ -1,0 +1,65 @@
+//! The manual: what you write, what the server does with it, and where to look when
+//! something puzzles you, one chapter per module. This module holds documentation only.
+//!
+//! - [`attribute`]: `#[mcp_tool]`, its options, accepted types and compile errors.
+//! - [`parameters`]: argument schemas, descriptions, defaults, and extractors.
+//! - [`client_requests`]: asking the client — elicitation, sampling, roots.
+//! - [`tool_set`]: tools that change at run time.
+//! - [`return_values`]: what each return type becomes.
+//! - [`protocol`]: revisions, errors, concurrency, cancellation, shutdown, rate limits,
+//!   sanitizing, stdout.
+//! - [`http`]: Streamable HTTP and deployment (feature `http`).
+//! - [`cli`]: `MCP_CLI`, the command line inside every server (feature `cli`).
+//! - [`testing`]: testing your server with `mcp_runtime::testing` (feature `testing`).
+//! - [`expand`]: debugging with `cargo expand`.
+//! - [`features`]: Cargo features.
+//! - [`performance`]: benchmark results, in short.
+
+// The reference itself is the attribute's own page (one source: `mcp-macros/docs/mcp_tool.md`,
+// on the macro, so an IDE shows it on hover); it is linked rather than included here because
+// a published crate can include only files of its own package.
+#[doc = include_str!("../docs/attribute.md")]
+pub mod attribute {}
+
+#[doc = include_str!("../docs/parameters.md")]
+pub mod parameters {}
+
+#[doc = include_str!("../docs/client_requests.md")]
+pub mod client_requests {}
+
+#[doc = include_str!("../docs/tool_set.md")]
+pub mod tool_set {}
+
+#[doc = include_str!("../docs/return_values.md")]
+pub mod return_values {}
+
+#[doc = include_str!("../docs/protocol.md")]
+pub mod protocol {}
+
+#[cfg_attr(feature = "http", doc = include_str!("../docs/http.md"))]
+#[cfg_attr(
+    not(feature = "http"),
+    doc = "HTTP: Streamable HTTP and deployment. This chapter is built with the Cargo \
+           feature `http` (docs.rs builds every feature)."
+)]
+pub mod http {}
+
+#[doc = include_str!("../docs/cli.md")]
+pub mod cli {}
+
+#[cfg_attr(feature = "testing", doc = include_str!("../docs/testing.md"))]
+#[cfg_attr(
+    not(feature = "testing"),
+    doc = "Testing your server with `mcp_runtime::testing`. This chapter is built with the \
+           Cargo feature `testing` (docs.rs builds every feature)."
+)]
+pub mod testing {}
+
+#[doc = include_str!("../docs/expand.md")]
+pub mod expand {}
+
+#[doc = include_str!("../docs/features.md")]
+pub mod features {}
+
+#[doc = include_str!("../docs/performance.md")]
+pub mod performance {}

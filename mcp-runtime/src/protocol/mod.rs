@@ -1,0 +1,9 @@
+//! The wire: JSON-RPC messages, protocol revisions, the `_meta` keys, and the outbox that
+//! carries a request's messages to the client.
+//!
+//! Nothing here knows about tools, sessions or transports; every other layer builds on it.
+
+pub(crate) mod jsonrpc;
+pub(crate) mod meta;
+pub(crate) mod outbox;
+pub(crate) mod version;

@@ -1,0 +1,244 @@
+//! [`HttpServer`]: a [`Server`] configured for Streamable HTTP (feature `http`); the
+//! endpoint itself is `transport::http`.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::serve::ListenerExt;
+use tokio::net::{TcpListener, ToSocketAddrs};
+
+/// The request headers an [`Authenticate`](crate::Authenticate) hook reads (from the `http`
+/// crate, as axum uses it).
+pub use axum::http::HeaderMap;
+
+use crate::error::Error;
+use crate::server::Server;
+use crate::transport::http::{
+    Authenticate, Endpoint, Guard, ProtectedResource, StreamSettings, erase,
+    router as endpoint_router,
+};
+
+/// The default path of the MCP endpoint.
+pub const DEFAULT_ENDPOINT: &str = "/mcp";
+/// Default time an HTTP session may stay unused before it expires (then its id answers 404).
+pub const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(30 * 60);
+/// Default `retry:` of the priming events of 2025-11-25 streams: how long a client that
+/// lost a stream waits before it reconnects with `Last-Event-ID`.
+pub const DEFAULT_SSE_RETRY: Duration = Duration::from_secs(1);
+
+/// A [`Server`] configured for Streamable HTTP: made by [`Server::http`].
+///
+/// ```no_run
+/// # async fn run() -> Result<(), mcp_runtime::Error> {
+/// mcp_runtime::Server::new("calculator", "1.0.0")
+///     .http()
+///     .allow_host("mcp.example.com")
+///     .serve("127.0.0.1:8080")
+///     .await
+/// # }
+/// ```
+#[must_use = "an HTTP server does nothing until you call `serve(addr).await` or `router()`"]
+pub struct HttpServer {
+    server: Server,
+    endpoint: String,
+    guard: Guard,
+    session_idle_timeout: Duration,
+    streams: StreamSettings,
+    shutdown: Option<std::pin::Pin<Box<dyn Future<Output = ()> + Send>>>,
+}
+
+impl Server {
+    /// Configures this server for Streamable HTTP (feature `http`); see [`HttpServer`].
+    pub fn http(self) -> HttpServer {
+        HttpServer {
+            server: self,
+            endpoint: DEFAULT_ENDPOINT.to_owned(),
+            guard: Guard::default(),
+            session_idle_timeout: DEFAULT_SESSION_IDLE_TIMEOUT,
+            streams: StreamSettings {
+                retry: DEFAULT_SSE_RETRY,
+                polling: None,
+            },
+            shutdown: None,
+        }
+    }
+
+    /// Serves Streamable HTTP on `addr` (e.g. `"127.0.0.1:8080"`) with the default
+    /// settings, until SIGINT or SIGTERM: `self.http().serve(addr)`.
+    pub async fn serve_http(self, addr: impl ToSocketAddrs) -> Result<(), Error> {
+        self.http().serve(addr).await
+    }
+}
+
+impl HttpServer {
+    /// The path of the MCP endpoint (default [`DEFAULT_ENDPOINT`]).
+    pub fn endpoint(mut self, path: impl Into<String>) -> Self {
+        self.endpoint = path.into();
+        self
+    }
+
+    /// Accepts requests whose `Host` header names `host` (a name or address, without port).
+    /// By default only `localhost`, `127.0.0.1` and `[::1]` are accepted, which protects a
+    /// local server from DNS rebinding; a server reached under another name must list it.
+    pub fn allow_host(mut self, host: impl Into<String>) -> Self {
+        self.guard.allow_host(host.into());
+        self
+    }
+
+    /// Accepts any `Host` header (e.g. behind a proxy that checks it). `Origin` is still
+    /// checked.
+    pub fn allow_any_host(mut self) -> Self {
+        self.guard.allow_any_host();
+        self
+    }
+
+    /// Accepts requests from browser pages of this origin (e.g. `https://app.example.com`).
+    /// Requests without an `Origin` header (non-browser clients) and from local origins
+    /// (`http://localhost:*` and the like) are always accepted; any other origin is refused
+    /// with `403`.
+    pub fn allow_origin(mut self, origin: impl Into<String>) -> Self {
+        self.guard.allow_origin(origin.into());
+        self
+    }
+
+    /// Checks every request with `authenticate` (after `Host`/`Origin`): a rejection is
+    /// answered `401` with a `WWW-Authenticate: Bearer` challenge (or `403` for
+    /// [`AuthRejection::insufficient_scope`](crate::AuthRejection::insufficient_scope)), and the principal it returns reaches tools
+    /// through the [`Principal`](crate::Principal) extractor.
+    pub fn authenticate(mut self, authenticate: impl Authenticate) -> Self {
+        self.guard.authenticate(erase(authenticate));
+        self
+    }
+
+    /// OAuth 2.1 resource-server mode: serves `metadata` at
+    /// `/.well-known/oauth-protected-resource` (and under the resource's path, as RFC 9728
+    /// places it), and points every `401` challenge there with
+    /// `WWW-Authenticate: Bearer resource_metadata="…"`. Pair it with
+    /// [`authenticate`](HttpServer::authenticate), which verifies the tokens.
+    pub fn protected_resource(mut self, metadata: ProtectedResource) -> Self {
+        self.guard.protected_resource(metadata);
+        self
+    }
+
+    /// How long a handshake-era session may stay unused before it expires (default
+    /// [`DEFAULT_SESSION_IDLE_TIMEOUT`]).
+    pub fn session_idle_timeout(mut self, idle: Duration) -> Self {
+        self.session_idle_timeout = idle;
+        self
+    }
+
+    /// The `retry:` field of the priming event that opens every stream of a 2025-11-25
+    /// session (default [`DEFAULT_SSE_RETRY`]): how long a client that lost the stream waits
+    /// before it reconnects with `GET` + `Last-Event-ID`.
+    pub fn sse_retry(mut self, retry: Duration) -> Self {
+        self.streams.retry = retry;
+        self
+    }
+
+    /// SSE polling (2025-11-25 sessions; off by default): a call's response stream that
+    /// has been open for `interval` is closed after its latest event, so no connection
+    /// stays open for a long call. The client reconnects after the `retry:` interval with
+    /// `GET` + `Last-Event-ID` and gets what the call sent meanwhile, then its response.
+    /// Clients of older revisions keep their streams open.
+    pub fn sse_polling(mut self, interval: Duration) -> Self {
+        self.streams.polling = Some(interval);
+        self
+    }
+
+    /// Starts a graceful shutdown when `signal` resolves: long-lived streams (listen
+    /// streams, session streams) end, and calls in flight get the server's
+    /// [shutdown grace](Server::shutdown_grace) to finish. [`serve`](HttpServer::serve)
+    /// uses SIGINT/SIGTERM unless this is set; an embedding application passes the signal
+    /// it also gives `axum::serve(..).with_graceful_shutdown`.
+    pub fn shutdown_on(mut self, signal: impl Future<Output = ()> + Send + 'static) -> Self {
+        self.shutdown = Some(Box::pin(signal));
+        self
+    }
+
+    /// The MCP endpoint as an [`axum::Router`], to merge into an application (it answers
+    /// on [`endpoint`](HttpServer::endpoint) and, in resource-server mode, on the
+    /// protected-resource metadata path).
+    ///
+    /// Serve it on sockets with `TCP_NODELAY` set, as [`serve`](HttpServer::serve) does:
+    /// without it, every call answered over SSE waits for the client's delayed ACK
+    /// (40 ms on Linux) between the response's headers and its first event. With axum:
+    ///
+    /// ```no_run
+    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    /// use axum::serve::ListenerExt;
+    ///
+    /// let router = mcp_runtime::Server::new("calculator", "1.0.0").http().router()?;
+    /// let listener = tokio::net::TcpListener::bind("127.0.0.1:8080")
+    ///     .await?
+    ///     .tap_io(|socket| {
+    ///         let _ = socket.set_nodelay(true);
+    ///     });
+    /// axum::serve(listener, router).await?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn router(self) -> Result<axum::Router, Error> {
+        Ok(self.build()?.0)
+    }
+
+    /// Binds `addr` and serves until the shutdown signal (SIGINT/SIGTERM by default): then
+    /// the listener stops accepting, calls in flight finish (or are answered with an error
+    /// after the grace period), and this returns.
+    pub async fn serve(self, addr: impl ToSocketAddrs) -> Result<(), Error> {
+        super::install_stderr_logging(self.server.forwards_tracing());
+        let listener = TcpListener::bind(addr).await?;
+        self.serve_on(listener).await
+    }
+
+    /// Like [`serve`](HttpServer::serve), on a listener already bound (e.g. to port 0).
+    ///
+    /// Every accepted socket gets `TCP_NODELAY`: an SSE response goes out as several small
+    /// writes (headers, then each event), and with Nagle's algorithm on, each would wait for
+    /// the client's delayed ACK of the one before.
+    pub async fn serve_on(mut self, listener: TcpListener) -> Result<(), Error> {
+        if self.shutdown.is_none() {
+            self.shutdown = Some(Box::pin(super::termination_signal()));
+        }
+        if let Ok(address) = listener.local_addr() {
+            tracing::info!(%address, endpoint = %self.endpoint, "serving MCP over HTTP");
+        }
+        let (router, endpoint) = self.build()?;
+        let stop_accepting = endpoint.stopping.clone();
+        let listener = listener.tap_io(|socket| {
+            if let Err(error) = socket.set_nodelay(true) {
+                tracing::debug!(%error, "could not set TCP_NODELAY on an accepted socket");
+            }
+        });
+        axum::serve(listener, router)
+            .with_graceful_shutdown(async move { stop_accepting.cancelled().await })
+            .await?;
+        // Streams were ended and calls answered before the connections could close.
+        endpoint.stopped.cancelled().await;
+        Ok(())
+    }
+
+    fn build(self) -> Result<(axum::Router, Arc<Endpoint>), Error> {
+        let HttpServer {
+            server,
+            endpoint: path,
+            guard,
+            session_idle_timeout,
+            streams,
+            shutdown,
+        } = self;
+        let limit = server.max_message_size_limit();
+        let grace = server.shutdown_grace_period();
+        let core = server.into_core()?;
+        let endpoint = Arc::new(Endpoint::new(core, guard, session_idle_timeout, streams));
+        if let Some(signal) = shutdown {
+            let endpoint = Arc::clone(&endpoint);
+            tokio::spawn(async move {
+                signal.await;
+                endpoint.shut_down(grace).await;
+            });
+        }
+        let router = endpoint_router(&path, Arc::clone(&endpoint), limit);
+        Ok((router, endpoint))
+    }
+}

@@ -1,0 +1,61 @@
+//! What every connection of one server shares: its identity, its tools, its limits and
+//! settings. Built once by `Server`, then read by every session.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use crate::protocol::version::ProtocolVersion;
+use crate::session::admission::RateLimits;
+use crate::tool::extract::States;
+use crate::tool::set::ToolSet;
+
+/// What the server says about itself.
+#[derive(Clone, Debug)]
+pub(crate) struct ServerInfo {
+    pub name: String,
+    pub version: String,
+    pub title: Option<String>,
+}
+
+/// Everything shared by all connections of one server.
+pub(crate) struct ServerCore {
+    pub info: ServerInfo,
+    pub instructions: Option<String>,
+    /// The tools offered (changeable at run time).
+    pub tools: ToolSet,
+    pub page_size: usize,
+    pub list_ttl_ms: u64,
+    /// Calls allowed to run at once across the server; the rest wait their turn.
+    pub call_slots: Arc<tokio::sync::Semaphore>,
+    /// How long a call may run before it is stopped with an `isError` result.
+    pub call_timeout: Option<std::time::Duration>,
+    /// The server-wide rate limit, and what happens to calls over any rate limit.
+    pub rate_limits: RateLimits,
+    /// Whether `tracing` events inside tools are forwarded to clients as log messages.
+    pub forward_tracing: bool,
+    /// Whether the messages of errors not marked public are hidden from clients.
+    pub mask_error_details: bool,
+    /// How long a tool waits for the client to answer one of its requests.
+    pub client_request_timeout: std::time::Duration,
+    /// Values registered with `Server::state`.
+    pub states: Arc<States>,
+}
+
+pub(crate) fn supported_versions() -> Value {
+    ProtocolVersion::ALL
+        .iter()
+        .rev()
+        .map(|version| Value::from(version.as_str()))
+        .collect()
+}
+
+pub(crate) fn server_info_json(core: &ServerCore, version: ProtocolVersion) -> Value {
+    let mut info = Map::new();
+    info.insert("name".into(), core.info.name.clone().into());
+    info.insert("version".into(), core.info.version.clone().into());
+    if let (true, Some(title)) = (version.has_structured_output(), &core.info.title) {
+        info.insert("title".into(), title.clone().into());
+    }
+    Value::Object(info)
+}

@@ -1,0 +1,145 @@
+//! The answers the dispatcher gives: a response ready now, or one a running call gives
+//! later; how a batch or a cancellation is reported to the transport; and the result body
+//! before its JSON-RPC envelope.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use serde_json::{Map, Value};
+
+use crate::context::RequestHandle;
+use crate::protocol::jsonrpc::{RequestId, Response, RpcError, UnknownId};
+use crate::tool::catalog::ListPage;
+use crate::tool::shape::ShapedResult;
+
+/// A response that is not ready yet: a running tool call, wrapped in its JSON-RPC envelope
+/// when it finishes.
+pub(crate) struct PendingResponse {
+    id: RequestId,
+    result: Pin<Box<dyn Future<Output = Body> + Send + 'static>>,
+}
+
+impl Future for PendingResponse {
+    type Output = Response;
+
+    fn poll(
+        mut self: Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Response> {
+        let pending = &mut *self;
+        pending
+            .result
+            .as_mut()
+            .poll(cx)
+            .map(|result| result.response(&pending.id))
+    }
+}
+
+/// The answer to one request.
+pub(crate) enum Reply {
+    /// The full JSON-RPC response, ready to send.
+    Ready(Response),
+    /// A tool call whose response comes later. `id` identifies it for cancellation, and
+    /// `request` fires its context's cancellation token.
+    Pending {
+        id: RequestId,
+        response: PendingResponse,
+        request: Option<RequestHandle>,
+    },
+}
+
+/// What one message asks the connection to do.
+pub(crate) enum Outcome {
+    /// Nothing to send (a notification, or a response to the server).
+    Nothing,
+    /// Answer a request.
+    Reply(Reply),
+    /// Answer a batch with an array of these (2025-03-26).
+    Batch(Vec<Reply>),
+    /// Stop the request with this id, and send nothing for it.
+    Cancel(RequestId),
+}
+
+/// The body of a request's answer before it is wrapped in a JSON-RPC envelope.
+pub(crate) enum Answer {
+    Now(Result<Body, RpcError>),
+    Later {
+        result: Pin<Box<dyn Future<Output = Body> + Send + 'static>>,
+        request: Option<RequestHandle>,
+    },
+}
+
+impl From<Result<Value, RpcError>> for Answer {
+    fn from(result: Result<Value, RpcError>) -> Self {
+        Answer::Now(result.map(Body::Json))
+    }
+}
+
+/// A result, in the form it is serialized from.
+pub(crate) enum Body {
+    Json(Value),
+    /// A tool's result, serialized without building a `Value`.
+    ToolResult(ShapedResult),
+    /// A `tools/list` page: the other members, and the tools from their prepared JSON.
+    Page {
+        members: Map<String, Value>,
+        page: ListPage,
+    },
+}
+
+impl Body {
+    /// The success response carrying this result: the same bytes as serializing it, a
+    /// tool's result written by its own faster path.
+    pub(crate) fn response(&self, id: &RequestId) -> Response {
+        Response::success(id, |out| match self {
+            Body::ToolResult(result) => result.write_json(out),
+            body => serde_json::to_writer(out, body).expect("a result always serializes"),
+        })
+    }
+}
+
+impl serde::Serialize for Body {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        match self {
+            Body::Json(result) => result.serialize(serializer),
+            Body::ToolResult(result) => result.serialize(serializer),
+            Body::Page { members, page } => {
+                // Members in the order a `serde_json::Map` writes them, `tools` among them.
+                let mut map = serializer.serialize_map(Some(members.len() + 1))?;
+                let mut tools = Some(page);
+                for (key, value) in members {
+                    if key.as_str() > "tools"
+                        && let Some(page) = tools.take()
+                    {
+                        map.serialize_entry("tools", page)?;
+                    }
+                    map.serialize_entry(key, value)?;
+                }
+                if let Some(page) = tools {
+                    map.serialize_entry("tools", page)?;
+                }
+                map.end()
+            }
+        }
+    }
+}
+
+/// Wraps an answer in its JSON-RPC envelope.
+pub(crate) fn envelope(id: RequestId, answer: Answer, unknown_id: UnknownId) -> Reply {
+    match answer {
+        Answer::Now(Ok(result)) => Reply::Ready(result.response(&id)),
+        Answer::Now(Err(error)) => Reply::Ready(Response::failure(Some(&id), &error, unknown_id)),
+        Answer::Later { result, request } => {
+            let response = PendingResponse {
+                id: id.clone(),
+                result,
+            };
+            Reply::Pending {
+                id,
+                response,
+                request,
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+//! The stateless revision (2026-07-28): `server/discover`, `subscriptions/listen`, the cache
+//! hints of list results, and what every result carries (`resultType`, the server's
+//! identity in `_meta`).
+
+use std::sync::Arc;
+
+use futures_util::FutureExt as _;
+use serde_json::{Map, Value, json};
+
+use super::Session;
+use super::core::{ServerCore, server_info_json, supported_versions};
+use super::reply::{Answer, Body};
+use crate::protocol::jsonrpc::{RequestId, RpcError};
+use crate::protocol::meta;
+use crate::protocol::outbox::Outbox;
+use crate::protocol::version::ProtocolVersion;
+
+impl Session {
+    pub(super) fn discover(&self) -> Result<Value, RpcError> {
+        let mut result = Map::new();
+        result.insert("supportedVersions".into(), supported_versions());
+        result.insert("capabilities".into(), self.capabilities());
+        if let Some(instructions) = &self.core.instructions {
+            result.insert("instructions".into(), instructions.clone().into());
+        }
+        self.insert_cache_hints(&mut result);
+        Ok(Value::Object(result))
+    }
+
+    /// `ttlMs` and `cacheScope`, required on 2026-07-28 list and discover results. The tool
+    /// set does not depend on who asks, so any cache may share it.
+    pub(super) fn insert_cache_hints(&self, result: &mut Map<String, Value>) {
+        result.insert("ttlMs".into(), self.core.list_ttl_ms.into());
+        result.insert("cacheScope".into(), "public".into());
+    }
+
+    /// `subscriptions/listen` (2026-07-28): acknowledges the filter (only tool list changes
+    /// are offered), then keeps the request open; changes go out on its outbox tagged with
+    /// its id, and the request is answered when the connection closes (or the server shuts
+    /// down). Cancelling the request stops it like any other.
+    pub(super) fn listen(
+        &mut self,
+        id: &RequestId,
+        params: &Map<String, Value>,
+        related: &Outbox,
+    ) -> Answer {
+        let Some(filter) = params.get("notifications").and_then(Value::as_object) else {
+            return Answer::Now(Err(RpcError::invalid_params(
+                "Invalid params: `subscriptions/listen` needs `notifications`, the filter of what to receive.",
+            )));
+        };
+        let mut honoured = Map::new();
+        // Subscribing now, before the acknowledgement, so no change after it is missed.
+        let mut tool_changes = None;
+        if filter.get("toolsListChanged") == Some(&Value::Bool(true)) {
+            honoured.insert("toolsListChanged".into(), true.into());
+            tool_changes = Some(self.core.tools.subscribe());
+        }
+        let acknowledged = json!({
+            "jsonrpc": "2.0",
+            "method": "notifications/subscriptions/acknowledged",
+            "params": {
+                "notifications": honoured,
+                "_meta": { meta::SUBSCRIPTION_ID: id },
+            },
+        });
+        related.send(&acknowledged);
+        let closing = self.closing.clone();
+        let subscription = id.clone();
+        let related = related.clone();
+        Answer::Later {
+            result: Box::pin(async move {
+                let changed = json!({
+                    "jsonrpc": "2.0",
+                    "method": "notifications/tools/list_changed",
+                    "params": { "_meta": { meta::SUBSCRIPTION_ID: subscription } },
+                });
+                loop {
+                    let change = async {
+                        match &mut tool_changes {
+                            Some(changes) => changes.changed().await.is_ok(),
+                            None => std::future::pending().await,
+                        }
+                    };
+                    tokio::select! {
+                        () = closing.cancelled() => break,
+                        true = change => related.send(&changed),
+                    }
+                }
+                Body::Json(json!({ "_meta": { meta::SUBSCRIPTION_ID: subscription } }))
+            }),
+            request: None,
+        }
+    }
+}
+
+/// Adds what every 2026-07-28 result carries: `resultType` and the server's identity.
+pub(crate) fn stateless_result(answer: Answer, core: &Arc<ServerCore>) -> Answer {
+    let decorate = {
+        let server_info = server_info_json(core, ProtocolVersion::V2026_07_28);
+        move |result: Body| match result {
+            Body::Json(Value::Object(mut members)) => {
+                decorate_members(&mut members, server_info);
+                Body::Json(Value::Object(members))
+            }
+            Body::Page { mut members, page } => {
+                decorate_members(&mut members, server_info);
+                Body::Page { members, page }
+            }
+            Body::ToolResult(mut result) => {
+                result.set_server_info(meta::SERVER_INFO, server_info);
+                Body::ToolResult(result)
+            }
+            other @ Body::Json(_) => other,
+        }
+    };
+    match answer {
+        Answer::Now(result) => Answer::Now(result.map(decorate)),
+        Answer::Later { result, request } => Answer::Later {
+            result: Box::pin(result.map(decorate)),
+            request,
+        },
+    }
+}
+
+fn decorate_members(members: &mut Map<String, Value>, server_info: Value) {
+    // `input_required` results say so themselves.
+    members
+        .entry("resultType")
+        .or_insert_with(|| "complete".into());
+    let meta = members.entry("_meta").or_insert_with(|| json!({}));
+    if let Value::Object(meta) = meta {
+        meta.insert(meta::SERVER_INFO.into(), server_info);
+    }
+}

@@ -1,0 +1,150 @@
+//! `tools/list` and `tools/call`: the request read and checked (the tool looked up, its
+//! arguments validated, its context made), then handed to the call pipeline (`call`).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use super::call::ToolCallPipeline;
+use super::reply::{Answer, Body};
+use super::{Era, Session};
+use crate::context::client_requests::InputRound;
+use crate::context::{ClientLink, Context, log_layer};
+use crate::protocol::jsonrpc::{Params, RequestId, RpcError, StringMember};
+use crate::protocol::outbox::Outbox;
+use crate::protocol::version::ProtocolVersion;
+use crate::tool::catalog::Catalog;
+use crate::tool::invoke::ToolFuture;
+use crate::tool::result::CallToolResult;
+use crate::tool::shape::ShapedResult;
+
+impl Session {
+    pub(super) fn list_tools(
+        &self,
+        version: ProtocolVersion,
+        params: &Map<String, Value>,
+    ) -> Result<Body, RpcError> {
+        let cursor = match params.get("cursor") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(cursor)) => Some(cursor.as_str()),
+            Some(_) => {
+                return Err(RpcError::invalid_params(
+                    "Invalid params: `cursor` must be a string.",
+                ));
+            }
+        };
+        let page = Catalog::page(
+            self.core.tools.catalog(),
+            version,
+            cursor,
+            self.core.page_size,
+        )?;
+        let mut members = Map::new();
+        if let Some(next) = &page.next_cursor {
+            members.insert("nextCursor".into(), next.clone().into());
+        }
+        if version.is_stateless() {
+            self.insert_cache_hints(&mut members);
+        }
+        Ok(Body::Page { members, page })
+    }
+
+    pub(super) fn call_tool(
+        &self,
+        era: Era,
+        version: ProtocolVersion,
+        id: &RequestId,
+        params: Params<'_>,
+        related: &Outbox,
+    ) -> Answer {
+        let Params {
+            name,
+            arguments,
+            others: params,
+        } = params;
+        let name = match name {
+            Some(StringMember::Text(name)) => name,
+            Some(StringMember::Other(_)) => {
+                return Answer::Now(Err(RpcError::invalid_params(
+                    "Invalid params: `name` must be a string.",
+                )));
+            }
+            None => {
+                return Answer::Now(Err(RpcError::invalid_params(
+                    "Invalid params: `tools/call` needs the tool's `name`.",
+                )));
+            }
+        };
+        let Some(tool) = self.core.tools.catalog().get(&name).cloned() else {
+            return Answer::Now(Err(RpcError::invalid_params(format!(
+                "Unknown tool: {name}"
+            ))));
+        };
+        // The catalogue's copy of the name: shared, where the request's may be borrowed.
+        let name = tool.shared_name();
+        // 2026-07-28: a retry carries the answers to what an earlier attempt asked.
+        let round = match era {
+            Era::Stateless(_) => match InputRound::from_params(&name, &params) {
+                Ok(round) => Some(Arc::new(round)),
+                Err(error) => return Answer::Now(Err(error)),
+            },
+            Era::Handshake(_) | Era::Unknown => None,
+        };
+        let mut arguments = match arguments {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::Object(arguments)) => arguments,
+            Some(_) => {
+                return Answer::Now(Err(RpcError::invalid_params(
+                    "Invalid params: `arguments` must be an object.",
+                )));
+            }
+        };
+        let wraps_output = tool.wraps_output();
+        tool.drop_null_optionals(&mut arguments);
+        let arguments = Value::Object(arguments);
+        if let Err(problems) = tool.validate_arguments(&arguments) {
+            let result =
+                CallToolResult::error(format!("Invalid arguments for tool `{name}`: {problems}"));
+            let result = ShapedResult::new(result, version, wraps_output);
+            return Answer::Now(Ok(Body::ToolResult(result)));
+        }
+        let Value::Object(arguments) = arguments else {
+            unreachable!("arguments were built as an object")
+        };
+        let client = match &round {
+            Some(round) => ClientLink::Rounds(Arc::clone(round)),
+            None => ClientLink::Connection(Arc::clone(&self.client_requests)),
+        };
+        let info = self.request_info(era, version, id, name.clone(), &params, client);
+        let (context, request) = Context::new(info, related.clone());
+        let running: ToolFuture = if self.core.forward_tracing {
+            let current = context.clone();
+            let invoked = tool.invoke(arguments, context, Arc::clone(&self.core.states));
+            Box::pin(log_layer::forwarding(invoked, current))
+        } else {
+            tool.invoke(arguments, context, Arc::clone(&self.core.states))
+        };
+        let call = ToolCallPipeline {
+            admission: self.core.rate_limits.admission(tool.rate_limiter.clone()),
+            tool_slots: tool.slots.clone(),
+            server_slots: Arc::clone(&self.core.call_slots),
+            timeout: tool
+                .policy()
+                .timeout_ms
+                .map(Duration::from_millis)
+                .or(self.core.call_timeout),
+            mask_errors: self.core.mask_error_details,
+            request: request.clone(),
+            name,
+            version,
+            wraps_output,
+            running,
+            round,
+        };
+        Answer::Later {
+            result: Box::pin(call.run()),
+            request: Some(request),
+        }
+    }
+}

@@ -1,0 +1,27 @@
+//! Tools: what `#[mcp_tool]` registers and how the runtime serves it.
+//!
+//! - `descriptor`: the static descriptors the macro submits to `inventory`, and their
+//!   collection at start-up;
+//! - `catalog`: the tools a server offers, with prepared schemas and listing pages;
+//! - `set`: [`ToolSet`](crate::ToolSet), the tools while the server runs; `dynamic`:
+//!   [`DynamicTool`](crate::DynamicTool), tools defined at run time;
+//! - `schema`: `inputSchema` and `outputSchema` from Rust types;
+//! - `extract`: parameters from arguments and from the server ([`Extract`](crate::Extract));
+//! - `invoke` and `blocking`: calling the user's function, async or on a thread of its own;
+//! - `result` and `shape`: what a tool returns, and how a result is written per revision;
+//! - `rate`: rate values and their limiters.
+//!
+//! Tools build on `context` (a tool's [`Context`](crate::Context) is one of its parameters)
+//! and `protocol`; sessions build on tools.
+
+pub(crate) mod blocking;
+pub(crate) mod catalog;
+pub(crate) mod descriptor;
+pub(crate) mod dynamic;
+pub(crate) mod extract;
+pub(crate) mod invoke;
+pub(crate) mod rate;
+pub(crate) mod result;
+pub(crate) mod schema;
+pub(crate) mod set;
+pub(crate) mod shape;

@@ -1,0 +1,50 @@
+//! The HTTP responses that carry JSON-RPC bodies: an error refused before the protocol saw
+//! the request (by the guard, the authentication hook or the endpoint), or a response as
+//! JSON. A leaf, so the guard and the hook need not reach into the endpoint.
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::Value;
+
+use crate::protocol::jsonrpc::{RpcError, UnknownId};
+
+/// A JSON-RPC error response without an id, with an HTTP status.
+pub(crate) fn error_response(status: StatusCode, error: &RpcError) -> Response {
+    let body = crate::protocol::jsonrpc::failure(None, error, UnknownId::Omit);
+    json_response(status, &body)
+}
+
+/// A JSON-RPC error answering `message` (its id echoed when it has one), with an HTTP
+/// status: for requests refused before the protocol sees them.
+pub(crate) fn refusal(status: StatusCode, error: &RpcError, message: &Value) -> Response {
+    let id = message
+        .get("id")
+        .filter(|id| id.is_string() || id.is_i64() || id.is_u64());
+    let body = crate::protocol::jsonrpc::failure(id, error, UnknownId::Omit);
+    json_response(status, &body)
+}
+
+pub(crate) fn json_response(status: StatusCode, body: &Value) -> Response {
+    let body = serde_json::to_vec(body).expect("a JSON value always serializes");
+    bytes_response(status, body)
+}
+
+/// A JSON-RPC response as the body.
+pub(crate) fn response_json(
+    status: StatusCode,
+    response: crate::protocol::jsonrpc::Response,
+) -> Response {
+    bytes_response(status, response.json().to_vec())
+}
+
+fn bytes_response(status: StatusCode, body: Vec<u8>) -> Response {
+    (
+        status,
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        body,
+    )
+        .into_response()
+}
