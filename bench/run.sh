@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The benchmark of issue 7 in one command: builds everything (release) and runs it.
+# The benchmark in one command: builds everything (release) and runs it.
 #   bench/run.sh            full run (5 runs per server, catalogue, compile-time case)
 #   bench/run.sh --quick    CI smoke run (1 short run per server, catalogue, no compile case)
 # Any other option is passed to the driver: bench/run.sh --help lists them.

@@ -18,7 +18,7 @@ bash interop/setup.sh
 cargo test --workspace --all-targets
 cargo test --workspace --doc
 
-# The fuzz targets, 60 s each (FUZZ_SECS to change; needs cargo-fuzz, see README "Fuzzing").
+# The fuzz targets, 60 s each (FUZZ_SECS to change; needs cargo-fuzz, see CONTRIBUTING.md, "Fuzzing").
 bash scripts/fuzz.sh
 
 # The binaries the interop suites drive (built above; this only makes sure): the examples, and the

@@ -1,4 +1,4 @@
-//! `mcp-bench`: the whole benchmark of issue 7 in one command (`bench/run.sh`).
+//! `mcp-bench`: the whole benchmark in one command (`bench/run.sh`).
 //!
 //! Builds the servers, runs `mcp-loadgen` against each of them several times (interleaved,
 //! so slow drifts of the machine hit every server alike), runs the catalogue and the

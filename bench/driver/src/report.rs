@@ -243,13 +243,13 @@ fn spread(out: &mut String, runs: &[ServerRuns]) {
     }
 }
 
-/// Issue 7's targets for our server, as ratios to the limit.
+/// The stdio targets for our server, as ratios to the limit.
 fn targets(out: &mut String, runs: &[ServerRuns]) {
     let (Some(limit), Some(ours)) = (
         runs.iter().find(|runs| runs.name == LIMIT),
         runs.iter().find(|runs| runs.name == "ours"),
     ) else {
-        out.push_str("## Issue 7 targets\n\nNot evaluated: `ours` was not measured.\n\n");
+        out.push_str("## Targets\n\nNot evaluated: `ours` was not measured.\n\n");
         return;
     };
     let (limit, ours) = (medians(limit), medians(ours));
@@ -267,7 +267,7 @@ fn targets(out: &mut String, runs: &[ServerRuns]) {
         ("start-up to the initialize answer", 6, false, 2.0),
         ("idle RSS", 7, false, 2.0),
     ];
-    out.push_str("## Issue 7 targets (ours ÷ limit)\n\n| target | bound | measured | met |\n|---|---|---|---|\n");
+    out.push_str("## Targets (ours ÷ limit)\n\n| target | bound | measured | met |\n|---|---|---|---|\n");
     for (what, index, at_least, bound) in checks {
         let (measured, met) = match ratio(index) {
             Some(value) => {
@@ -431,7 +431,7 @@ fn compile_section(out: &mut String, case: &CompileCase) {
         };
         let _ = writeln!(
             out,
-            "\nOurs ÷ rmcp: clean {:.2}×, incremental {:.2}× (issue 7's target: ≤ 1×).\n",
+            "\nOurs ÷ rmcp: clean {:.2}×, incremental {:.2}× (target: ≤ 1×).\n",
             ratio(&ours.clean, &rmcp.clean),
             ratio(&ours.incremental, &rmcp.incremental),
         );

@@ -81,7 +81,7 @@ struct Args {
 
     /// Pinning for one concurrency level, `C=CLIENT/SERVER` with `taskset -c` CPU lists,
     /// e.g. `1=1/1` (both on CPU 1) or `32=0/1`. Repeatable. Without any, levels are pinned
-    /// as issue 7 says when at least two CPUs are allowed: c=1 client and server together on
+    /// when at least two CPUs are allowed: c=1 client and server together on
     /// the second CPU, higher levels client on the first, server on the second. Start-up,
     /// idle RSS and `tools/list` use the first level's pinning.
     #[arg(long = "pin", value_parser = parse_pin)]
