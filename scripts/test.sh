@@ -23,8 +23,7 @@ bash scripts/fuzz.sh
 
 # The binaries the interop suites drive (built above; this only makes sure): the examples, and the
 # test fixture server for the progress, logging and cancellation round-trips.
-cargo build --package mcp-examples --bins
-cargo build --package mcp-tests --bin fixture
+cargo build --workspace --bins
 bin="${CARGO_TARGET_DIR:-target}/debug"
 bash interop/run.sh interop/expectations/files.json -- "$bin/files" interop/fixtures/files-root
 bash interop/run.sh interop/expectations/conformance.json -- "$bin/conformance"

@@ -1,6 +1,6 @@
 //! A read-only file server confined to one directory.
 //!
-//! Run it with `cargo run -p mcp-examples --bin files -- <ROOT>`. Every path a client gives
+//! Run it with `cargo run -p example-files -- <ROOT>`. Every path a client gives
 //! is resolved inside ROOT; a path that leads outside it — `..`, an absolute path, a
 //! symbolic link pointing out — is refused with a tool error.
 

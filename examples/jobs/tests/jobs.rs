@@ -3,7 +3,7 @@
 //! cancellation token, and time limits.
 
 #[allow(dead_code)]
-#[path = "../src/bin/jobs.rs"]
+#[path = "../src/main.rs"]
 mod jobs;
 
 use std::path::Path;

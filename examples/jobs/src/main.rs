@@ -19,12 +19,12 @@
 //!   answers it with an `isError` result saying so.
 //! - **`job_stats`**: counters showing what was stopped, for you and for the tests.
 //!
-//! Run it with `cargo run -p mcp-examples --bin jobs`; it speaks MCP on stdin/stdout. From the
+//! Run it with `cargo run -p example-jobs`; it speaks MCP on stdin/stdout. From the
 //! shell, progress goes to stderr:
 //!
 //! ```sh
-//! MCP_CLI="call process_items items=5 step_ms=200" cargo run -p mcp-examples --bin jobs
-//! MCP_CLI="call count_primes below=100000000" cargo run --release -p mcp-examples --bin jobs
+//! MCP_CLI="call process_items items=5 step_ms=200" cargo run -p example-jobs
+//! MCP_CLI="call count_primes below=100000000" cargo run -p example-jobs
 //! ```
 
 use std::collections::HashMap;

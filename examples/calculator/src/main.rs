@@ -1,7 +1,7 @@
 //! A calculator MCP server: integer and floating-point arithmetic, a tool that fails
 //! (division by zero), a synchronous tool, and structured output.
 //!
-//! Run it with `cargo run -p mcp-examples --bin calculator`; it speaks MCP on stdin/stdout.
+//! Run it with `cargo run -p example-calculator`; it speaks MCP on stdin/stdout.
 
 use mcp_runtime::{Json, Server, mcp_tool};
 use schemars::JsonSchema;

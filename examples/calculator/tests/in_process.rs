@@ -2,7 +2,7 @@
 //! same JSON-RPC path as stdio, and its tool contract against the checked-in snapshot.
 
 #[allow(dead_code)]
-#[path = "../src/bin/calculator.rs"]
+#[path = "../src/main.rs"]
 mod calculator;
 
 use std::path::Path;

@@ -11,15 +11,15 @@
 //! - **Defaults** (`#[mcp(default = 20)] limit`), **hints** (`read_only`, `destructive`,
 //!   `idempotent`) and **tool errors** (`isError` answers for a missing id or a bad argument).
 //!
-//! Run it with `cargo run -p mcp-examples --bin notes -- [DATABASE]`; it speaks MCP on
+//! Run it with `cargo run -p example-notes -- [DATABASE]`; it speaks MCP on
 //! stdin/stdout. DATABASE is the SQLite file to keep the notes in (created if missing). Without
 //! it, the `NOTES_DB` environment variable names the file; without either, the notes live in
 //! memory and are gone when the server exits. Try it from the shell:
 //!
 //! ```sh
 //! MCP_CLI="call add_note title=Groceries body='eggs, milk' tags:='[\"home\"]'" \
-//!     cargo run -p mcp-examples --bin notes -- /tmp/notes.db
-//! MCP_CLI="call list_notes tag=home" cargo run -p mcp-examples --bin notes -- /tmp/notes.db
+//!     cargo run -p example-notes -- /tmp/notes.db
+//! MCP_CLI="call list_notes tag=home" cargo run -p example-notes -- /tmp/notes.db
 //! ```
 
 use std::collections::BTreeSet;

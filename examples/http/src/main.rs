@@ -21,7 +21,7 @@
 //! Run it with
 //!
 //! ```sh
-//! cargo run -p mcp-examples --bin http -- [ADDRESS] [--allow-host NAME]... [--allow-origin ORIGIN]...
+//! cargo run -p example-http -- [ADDRESS] [--allow-host NAME]... [--allow-origin ORIGIN]...
 //! ```
 //!
 //! ADDRESS defaults to `127.0.0.1:8080` (port 0 picks a free port); the server prints its
