@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+pub mod examples;
 pub mod process;
 
 /// How long to wait for any single message before failing the test.

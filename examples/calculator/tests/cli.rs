@@ -2,15 +2,8 @@
 //! `MCP_CLI="..." calculator`.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn run(program: &str, args: &[&str], command: &str) -> Output {
-    Command::new(program)
-        .args(args)
-        .env("MCP_CLI", command)
-        .output()
-        .unwrap_or_else(|error| panic!("cannot start {program}: {error}"))
-}
+use mcp_tests::examples::run_cli as run;
 
 fn calculator(command: &str) -> (i32, String, String) {
     let output = run(env!("CARGO_BIN_EXE_calculator"), &[], command);

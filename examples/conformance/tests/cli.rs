@@ -1,15 +1,7 @@
 //! The command line built into every server binary: a call's progress and log messages go
 //! to stderr.
 
-use std::process::{Command, Output};
-
-fn run(program: &str, args: &[&str], command: &str) -> Output {
-    Command::new(program)
-        .args(args)
-        .env("MCP_CLI", command)
-        .output()
-        .unwrap_or_else(|error| panic!("cannot start {program}: {error}"))
-}
+use mcp_tests::examples::run_cli as run;
 
 #[test]
 fn progress_and_logs_go_to_stderr() {

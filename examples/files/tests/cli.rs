@@ -2,15 +2,8 @@
 //! arguments (the directory it serves) beside `MCP_CLI`.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn run(program: &str, args: &[&str], command: &str) -> Output {
-    Command::new(program)
-        .args(args)
-        .env("MCP_CLI", command)
-        .output()
-        .unwrap_or_else(|error| panic!("cannot start {program}: {error}"))
-}
+use mcp_tests::examples::run_cli as run;
 
 #[test]
 fn the_application_keeps_its_own_arguments() {
