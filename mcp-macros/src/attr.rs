@@ -1,11 +1,12 @@
 //! Parsing the attribute's options, `#[mcp_tool(read_only, name = "add", ...)]`, and the
-//! parameters' own, `#[mcp(default = 10)]`.
+//! parameters' own, `#[mcp(default = 10)]`; and, for `#[mcp_tools]`, taking each method's
+//! `#[mcp_tool(...)]` off it.
 
 use proc_macro2::{Span, TokenStream};
 use syn::parse::Parser;
 use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
-use syn::{Attribute, Expr, ExprArray, ExprLit, Lit, LitBool, LitStr, Meta, Token};
+use syn::{Attribute, Expr, ExprArray, ExprLit, Lit, LitBool, LitStr, Meta, Path, Token};
 
 use crate::errors::Errors;
 
@@ -68,6 +69,22 @@ pub enum RatePeriod {
 }
 
 impl Options {
+    /// The options of a method's `#[mcp_tool]`, `#[mcp_tool]` alone or
+    /// `#[mcp_tool(option, ...)]`, as `#[mcp_tools]` finds it.
+    fn from_attribute(attribute: &Attribute, errors: &mut Errors) -> Options {
+        match &attribute.meta {
+            Meta::Path(_) => Options::default(),
+            Meta::List(list) => Options::parse(list.tokens.clone(), errors),
+            Meta::NameValue(pair) => {
+                errors.push(syn::Error::new(
+                    pair.eq_token.span,
+                    "write the options in parentheses: `#[mcp_tool(name = \"...\", ...)]`",
+                ));
+                Options::default()
+            }
+        }
+    }
+
     /// Parses the options, recording every problem in `errors` and keeping what is valid.
     pub fn parse(tokens: TokenStream, errors: &mut Errors) -> Options {
         let mut options = Options::default();
@@ -444,10 +461,47 @@ fn hint_value(meta: &Meta, errors: &mut Errors) -> Option<Hint> {
     }
 }
 
+/// Whether an attribute is `#[mcp_tool]`, however its path is spelled (`mcp_tool`,
+/// `mcp_runtime::mcp_tool`, `mcp::mcp_tool`).
+fn is_tool_attribute(attribute: &Attribute) -> bool {
+    let last = attribute.path().segments.last();
+    last.is_some_and(|last| last.ident == "mcp_tool")
+}
+
+/// Takes a method's `#[mcp_tool(...)]` off it, so that the attribute does not expand again
+/// inside the impl block, and returns its path and its options: `None` for a method that is
+/// no tool.
+pub fn take_tool_attribute(
+    attributes: &mut Vec<Attribute>,
+    errors: &mut Errors,
+) -> Option<(Path, Options)> {
+    let mut tool = None;
+    let mut kept = Vec::with_capacity(attributes.len());
+    for attribute in attributes.drain(..) {
+        if !is_tool_attribute(&attribute) {
+            kept.push(attribute);
+            continue;
+        }
+        if tool.is_some() {
+            errors.push(syn::Error::new_spanned(
+                &attribute,
+                "#[mcp_tool] is given twice on this method; keep one",
+            ));
+        } else {
+            let options = Options::from_attribute(&attribute, errors);
+            tool = Some((attribute.path().clone(), options));
+        }
+    }
+    *attributes = kept;
+    tool
+}
+
 /// What a parameter's `#[mcp(...)]` attributes say.
 #[derive(Default)]
 pub struct ParamOptions {
     pub default: Option<DefaultValue>,
+    /// `#[mcp(rename = "units")]`: the name clients see, in place of the Rust name.
+    pub rename: Option<LitStr>,
 }
 
 /// `#[mcp(default = expr)]` or `#[mcp(default)]`.
@@ -460,7 +514,7 @@ pub struct DefaultValue {
 }
 
 /// Every option `#[mcp(...)]` on a parameter accepts.
-const PARAM_OPTIONS: [&str; 1] = ["default"];
+const PARAM_OPTIONS: [&str; 2] = ["default", "rename"];
 
 /// Whether an attribute is a parameter's `#[mcp(...)]` (stripped from the function: it
 /// means nothing to rustc).
@@ -473,18 +527,20 @@ impl ParamOptions {
     pub fn parse(attributes: &[Attribute], errors: &mut Errors) -> ParamOptions {
         let mut options = ParamOptions::default();
         for attribute in attributes.iter().filter(|a| is_param_attribute(a)) {
-            let metas = match attribute
-                .parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)
-            {
-                Ok(metas) => metas,
-                Err(error) => {
-                    errors.push(syn::Error::new(
-                        error.span(),
-                        format!("{error}; write `#[mcp(default = value)]` or `#[mcp(default)]`"),
-                    ));
-                    continue;
-                }
-            };
+            let metas =
+                match attribute.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated) {
+                    Ok(metas) => metas,
+                    Err(error) => {
+                        errors.push(syn::Error::new(
+                            error.span(),
+                            format!(
+                                "{error}; write `#[mcp(default = value)]`, `#[mcp(default)]` or \
+                             `#[mcp(rename = \"name\")]`"
+                            ),
+                        ));
+                        continue;
+                    }
+                };
             for meta in metas {
                 options.apply(meta, errors);
             }
@@ -494,21 +550,30 @@ impl ParamOptions {
 
     fn apply(&mut self, meta: Meta, errors: &mut Errors) {
         let key = quote::ToTokens::to_token_stream(meta.path()).to_string();
-        if key != "default" {
-            let listed = PARAM_OPTIONS.map(|option| format!("`{option}`")).join(", ");
-            let message = match closest_option(&key, &PARAM_OPTIONS) {
-                Some(suggestion) => format!(
-                    "unknown parameter option `{key}`; did you mean `{suggestion}`?\n\
-                     the options of `#[mcp(...)]` on a parameter are: {listed}"
-                ),
-                None => format!(
-                    "unknown parameter option `{key}`; the options of `#[mcp(...)]` on a \
-                     parameter are: {listed}"
-                ),
-            };
-            errors.push(syn::Error::new(meta.path().span(), message));
-            return;
+        match key.as_str() {
+            "default" => self.apply_default(meta, errors),
+            "rename" => {
+                let name = string_value(&meta, errors);
+                set(&mut self.rename, name, &meta, errors);
+            }
+            _ => {
+                let listed = PARAM_OPTIONS.map(|option| format!("`{option}`")).join(", ");
+                let message = match closest_option(&key, &PARAM_OPTIONS) {
+                    Some(suggestion) => format!(
+                        "unknown parameter option `{key}`; did you mean `{suggestion}`?\n\
+                         the options of `#[mcp(...)]` on a parameter are: {listed}"
+                    ),
+                    None => format!(
+                        "unknown parameter option `{key}`; the options of `#[mcp(...)]` on a \
+                         parameter are: {listed}"
+                    ),
+                };
+                errors.push(syn::Error::new(meta.path().span(), message));
+            }
         }
+    }
+
+    fn apply_default(&mut self, meta: Meta, errors: &mut Errors) {
         let key = meta.path().span();
         let value = match meta {
             Meta::Path(_) => Some(DefaultValue { key, expr: None }),

@@ -1,11 +1,15 @@
 //! The typed model of one tool, read from the user's function and the attribute's options,
-//! with the checks of the signature and the parameters. Every problem found is recorded;
-//! the model keeps whatever is valid. It holds values, not tokens: `expand` decides how
-//! they are spelled in the generated code.
+//! with the checks of the signature and the parameters; and of a `#[mcp_tools]` impl block,
+//! its type and its tools. Every problem found is recorded; the model keeps whatever is
+//! valid. It holds values, not tokens: `expand` decides how they are spelled in the
+//! generated code.
 
 use proc_macro2::Span;
 use syn::spanned::Spanned;
-use syn::{FnArg, GenericArgument, Ident, ItemFn, LitStr, Pat, PathArguments, Type};
+use syn::{
+    Attribute, FnArg, GenericArgument, Ident, ImplItem, ItemImpl, LitStr, Pat, PathArguments,
+    Receiver, Signature, Type,
+};
 
 use crate::attr::{DefaultValue, Hint, Options, ParamOptions, Rate};
 use crate::docs;
@@ -16,14 +20,18 @@ const NAME_RULE: &str = "1 to 64 characters, each an ASCII letter, digit, `_`, `
 
 /// One argument of the tool.
 pub struct Param<'a> {
-    /// The property name in `inputSchema`.
+    /// The property name in `inputSchema`: the Rust name without `r#`, or `rename`.
     pub name: String,
+    /// The Rust name without `r#`, which `# Arguments` entries may use too.
+    rust_name: String,
     pub ty: &'a Type,
     pub description: Option<String>,
     /// `Option<T>`: not required.
     pub optional: bool,
     /// `#[mcp(default = ...)]`: not required either; the tool gets this when it is absent.
     pub default: Option<DefaultValue>,
+    /// `#[mcp(rename = "...")]`, where a clash of names is reported.
+    rename: Option<LitStr>,
 }
 
 impl Param<'_> {
@@ -33,9 +41,30 @@ impl Param<'_> {
     }
 }
 
+/// Where the tool's function is written.
+pub enum Place<'a> {
+    /// A free function, `#[mcp_tool]` alone.
+    Free,
+    /// A method of a `#[mcp_tools]` impl block for `self_ty`, marked with the `#[mcp_tool]`
+    /// of this path.
+    Method {
+        self_ty: &'a Type,
+        attribute: syn::Path,
+    },
+}
+
 /// A tool: the function and everything the attribute says about it.
 pub struct Tool<'a> {
-    pub function: &'a ItemFn,
+    pub signature: &'a Signature,
+    /// The impl block's type, for a method; `None` for a free function.
+    pub self_ty: Option<&'a Type>,
+    /// A method's `&self`: the tool is served from the server's `State<Self>`.
+    pub receiver: Option<&'a Receiver>,
+    /// A method's `#[mcp_tool]` path, as written (`mcp_tool`, `mcp_runtime::mcp_tool`):
+    /// `#[mcp_tools]` took the attribute off the method. `None` for a free function.
+    pub attribute: Option<syn::Path>,
+    /// The function's `#[cfg(...)]` attributes, which its registration needs too.
+    pub cfgs: Vec<&'a Attribute>,
     pub name: String,
     /// The name's literal, or the function's name: where a duplicate name is reported.
     pub name_span: Span,
@@ -50,35 +79,58 @@ pub struct Tool<'a> {
     pub timeout_ms: Option<u64>,
     pub max_concurrency: Option<u32>,
     pub rate: Option<Rate>,
-    /// `crate = "..."`: the path of the renamed runtime crate; `None` for `::mcp_runtime`.
+    /// `crate = "..."`: the runtime crate's path; `None` to find it in the `Cargo.toml`.
     pub krate: Option<syn::Path>,
 }
 
 impl<'a> Tool<'a> {
-    /// Reads the tool from the function and its parsed options, recording every problem.
-    pub fn new(function: &'a ItemFn, options: Options, errors: &mut Errors) -> Tool<'a> {
-        check_signature(function, errors);
+    /// Reads the tool from the function (its attributes and signature), where it is written
+    /// and its parsed options, recording every problem.
+    pub fn new(
+        attributes: &'a [Attribute],
+        signature: &'a Signature,
+        place: Place<'a>,
+        options: Options,
+        errors: &mut Errors,
+    ) -> Tool<'a> {
+        check_signature(signature, errors);
         let (name, name_span) = match &options.name {
             Some(literal) => (literal.value(), literal.span()),
-            None => (unraw(&function.sig.ident), function.sig.ident.span()),
+            None => (unraw(&signature.ident), signature.ident.span()),
         };
         let name = checked_name(name, name_span, errors);
-        let docs = docs::function_docs(&function.attrs);
+        let docs = docs::function_docs(attributes);
         let description = match &options.description {
             Some(literal) => {
                 Some(literal.value().trim().to_owned()).filter(|text| !text.is_empty())
             }
             None => docs.description,
         };
-        let mut params: Vec<Param<'a>> = function
-            .sig
-            .inputs
-            .iter()
-            .filter_map(|input| param(input, errors))
-            .collect();
-        describe_from_arguments_section(&mut params, docs.arguments, &function.sig, errors);
+        let mut receiver = None;
+        let mut params: Vec<Param<'a>> = Vec::new();
+        for input in &signature.inputs {
+            match input {
+                FnArg::Receiver(self_param) => {
+                    receiver = checked_receiver(self_param, &place, errors);
+                }
+                FnArg::Typed(typed) => params.extend(param(typed, errors)),
+            }
+        }
+        check_unique_names(&params, errors);
+        describe_from_arguments_section(&mut params, docs.arguments, signature, errors);
+        let (self_ty, attribute) = match place {
+            Place::Free => (None, None),
+            Place::Method { self_ty, attribute } => (Some(self_ty), Some(attribute)),
+        };
         Tool {
-            function,
+            signature,
+            self_ty,
+            receiver,
+            attribute,
+            cfgs: attributes
+                .iter()
+                .filter(|attribute| attribute.path().is_ident("cfg"))
+                .collect(),
             name,
             name_span,
             tags: options.tags.iter().flatten().map(LitStr::value).collect(),
@@ -97,8 +149,127 @@ impl<'a> Tool<'a> {
     }
 
     pub fn is_async(&self) -> bool {
-        self.function.sig.asyncness.is_some()
+        self.signature.asyncness.is_some()
     }
+}
+
+/// The tools of a `#[mcp_tools]` impl block: its methods marked `#[mcp_tool]`.
+pub struct ToolBlock<'a> {
+    pub tools: Vec<Tool<'a>>,
+}
+
+impl<'a> ToolBlock<'a> {
+    /// Reads the block's tools. `marked` holds, for each item of the block, its
+    /// `#[mcp_tool]` (already taken off it): the attribute's path and its options; `None`
+    /// for an item that is no tool.
+    pub fn new(
+        block: &'a ItemImpl,
+        marked: Vec<Option<(syn::Path, Options)>>,
+        errors: &mut Errors,
+    ) -> ToolBlock<'a> {
+        check_block(block, errors);
+        let mut tools = Vec::new();
+        for (item, marked) in block.items.iter().zip(marked) {
+            let Some((attribute, options)) = marked else {
+                continue;
+            };
+            let ImplItem::Fn(method) = item else {
+                errors.push(syn::Error::new_spanned(
+                    attribute,
+                    "#[mcp_tool] goes on a method: `async fn name(&self, arg: Type, ...) -> \
+                     Output` or a plain `fn`",
+                ));
+                continue;
+            };
+            let self_ty = &*block.self_ty;
+            let place = Place::Method { self_ty, attribute };
+            tools.push(Tool::new(
+                &method.attrs,
+                &method.sig,
+                place,
+                options,
+                errors,
+            ));
+        }
+        ToolBlock { tools }
+    }
+}
+
+/// An impl block whose methods can be tools: inherent, for one concrete type, since each
+/// tool is registered once and served from that type's `State<Self>`.
+fn check_block(block: &ItemImpl, errors: &mut Errors) {
+    if let Some((_, path, for_token)) = &block.trait_ {
+        errors.push(syn::Error::new_spanned(
+            quote::quote!(#path #for_token),
+            "#[mcp_tools] goes on an inherent impl block, `impl Type { ... }`, not on an impl \
+             of a trait: the trait decides its methods' signatures; write the tools in an \
+             `impl Type` block of their own",
+        ));
+    }
+    let generics = &block.generics;
+    if !generics.params.is_empty() || generics.where_clause.is_some() {
+        let message = "#[mcp_tools] cannot go on a generic impl block: each tool is \
+                       registered once, with concrete types for its schema and one value of \
+                       the type to serve it from; write the block for a concrete type \
+                       (`impl Store<Memory> { ... }`)";
+        let error = if generics.params.is_empty() {
+            syn::Error::new_spanned(&generics.where_clause, message)
+        } else {
+            syn::Error::new_spanned(generics, message)
+        };
+        errors.push(error);
+    }
+}
+
+/// A method's `self`, which the tool is served with: `&self` is the server's `State<Self>`.
+/// A free function cannot take `self`, and a method cannot take it mutably or by value.
+fn checked_receiver<'a>(
+    receiver: &'a Receiver,
+    place: &Place<'_>,
+    errors: &mut Errors,
+) -> Option<&'a Receiver> {
+    let Place::Method { self_ty, .. } = place else {
+        errors.push(syn::Error::new_spanned(
+            receiver,
+            "a tool that takes `self` must be a method of an impl block marked #[mcp_tools]: \
+             add #[mcp_tools] to the impl block, and the server calls the method on the value \
+             registered with `Server::state`; or make it a free function that takes the \
+             shared data as a `State<T>` parameter",
+        ));
+        return None;
+    };
+    let borrowed = match (&receiver.reference, &*receiver.ty) {
+        (Some(_), _) => Some(receiver.mutability.is_some()),
+        // `self: &Self` and `self: &mut Self`, `&self` written out.
+        (None, Type::Reference(reference)) if matches!(&*reference.elem, Type::Path(path) if path.path.is_ident("Self")) => {
+            Some(reference.mutability.is_some())
+        }
+        (None, _) => None,
+    };
+    let self_ty = type_text(self_ty);
+    let message = match borrowed {
+        Some(false) => return Some(receiver),
+        Some(true) => format!(
+            "a tool method cannot take `&mut self`: calls run at the same time and share one \
+             `{self_ty}`, the value registered with `Server::state`; take `&self` and keep what \
+             changes behind a `Mutex`, an `RwLock` or an atomic"
+        ),
+        None => format!(
+            "a tool method takes `&self`: the server keeps one `{self_ty}`, the value \
+             registered with `Server::state`, and lends it to every call, so it cannot give \
+             the method `self` by value or in a wrapper"
+        ),
+    };
+    errors.push(syn::Error::new_spanned(receiver, message));
+    None
+}
+
+/// A type as the user would write it in a message: `Store<Memory>`, not `Store < Memory >`.
+fn type_text(ty: &Type) -> String {
+    let text = quote::ToTokens::to_token_stream(ty).to_string();
+    ["< ", " <", " >", ":: ", " ::", "& ", " ,"]
+        .iter()
+        .fold(text, |text, spaced| text.replace(spaced, spaced.trim()))
 }
 
 fn hint(hint: Hint) -> bool {
@@ -110,11 +281,16 @@ fn unraw(ident: &Ident) -> String {
     text.strip_prefix("r#").map(str::to_owned).unwrap_or(text)
 }
 
-fn checked_name(name: String, span: Span, errors: &mut Errors) -> String {
+/// Whether `name` follows [`NAME_RULE`], as tool names and published argument names must.
+fn follows_name_rule(name: &str) -> bool {
     let valid_chars = name
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'));
-    if name.is_empty() || name.len() > 64 || !valid_chars {
+    !name.is_empty() && name.len() <= 64 && valid_chars
+}
+
+fn checked_name(name: String, span: Span, errors: &mut Errors) -> String {
+    if !follows_name_rule(&name) {
         errors.push(syn::Error::new(
             span,
             format!(
@@ -127,8 +303,7 @@ fn checked_name(name: String, span: Span, errors: &mut Errors) -> String {
 }
 
 /// Rejects what a tool function cannot be, each error on the offending tokens.
-fn check_signature(function: &ItemFn, errors: &mut Errors) {
-    let signature = &function.sig;
+fn check_signature(signature: &Signature, errors: &mut Errors) {
     if let Some(unsafety) = &signature.unsafety {
         errors.push(syn::Error::new(
             unsafety.span(),
@@ -167,7 +342,12 @@ fn describe_from_arguments_section(
 ) {
     let mut described: Vec<String> = Vec::new();
     for entry in entries {
-        let Some(param) = params.iter_mut().find(|param| param.name == entry.name) else {
+        // The Rust name first: it is what the signature next to the docs shows.
+        let index = params
+            .iter()
+            .position(|param| param.rust_name == entry.name)
+            .or_else(|| params.iter().position(|param| param.name == entry.name));
+        let Some(param) = index.map(|index| &mut params[index]) else {
             let names: Vec<String> = signature
                 .inputs
                 .iter()
@@ -194,7 +374,7 @@ fn describe_from_arguments_section(
             ));
             continue;
         };
-        if described.contains(&entry.name) {
+        if described.contains(&param.rust_name) {
             errors.push(syn::Error::new(
                 entry.span,
                 format!(
@@ -204,25 +384,14 @@ fn describe_from_arguments_section(
             ));
             continue;
         }
-        described.push(entry.name);
+        described.push(param.rust_name.clone());
         if param.description.is_none() && !entry.text.is_empty() {
             param.description = Some(entry.text);
         }
     }
 }
 
-fn param<'a>(input: &'a FnArg, errors: &mut Errors) -> Option<Param<'a>> {
-    let typed = match input {
-        FnArg::Receiver(receiver) => {
-            errors.push(syn::Error::new(
-                receiver.span(),
-                "a tool cannot take `self`: #[mcp_tool] goes on a free function; \
-                 reach shared data through a `static` or the function's arguments",
-            ));
-            return None;
-        }
-        FnArg::Typed(typed) => typed,
-    };
+fn param<'a>(typed: &'a syn::PatType, errors: &mut Errors) -> Option<Param<'a>> {
     let ident = match &*typed.pat {
         Pat::Ident(binding) if binding.by_ref.is_none() && binding.subpat.is_none() => {
             &binding.ident
@@ -255,9 +424,11 @@ fn param<'a>(input: &'a FnArg, errors: &mut Errors) -> Option<Param<'a>> {
         }
         None => {}
     }
-    let name = unraw(ident);
+    let rust_name = unraw(ident);
+    let name = &rust_name;
     let optional = is_option(&typed.ty);
-    let default = ParamOptions::parse(&typed.attrs, errors).default;
+    let ParamOptions { default, rename } = ParamOptions::parse(&typed.attrs, errors);
+    let rename = rename.filter(|rename| checked_rename(name, &typed.ty, rename, errors));
     if let Some(default) = &default {
         if optional {
             errors.push(syn::Error::new(
@@ -279,12 +450,66 @@ fn param<'a>(input: &'a FnArg, errors: &mut Errors) -> Option<Param<'a>> {
         }
     }
     Some(Param {
-        name,
+        name: rename
+            .as_ref()
+            .map_or_else(|| rust_name.clone(), LitStr::value),
+        rust_name,
+        rename,
         ty: &typed.ty,
         description: docs::collect(&typed.attrs),
         optional,
         default,
     })
+}
+
+/// Whether `#[mcp(rename = "...")]` gives an argument a name clients accept: one a tool
+/// name could have, on a parameter the client sends.
+fn checked_rename(name: &str, ty: &Type, rename: &LitStr, errors: &mut Errors) -> bool {
+    if let Some(extractor) = server_supplied(ty) {
+        errors.push(syn::Error::new(
+            rename.span(),
+            format!(
+                "`{name}` is a `{extractor}`, supplied by the server, not an argument the \
+                 client sends, so it has no name to rename; remove `#[mcp(rename ...)]`"
+            ),
+        ));
+        return false;
+    }
+    let value = rename.value();
+    if !follows_name_rule(&value) {
+        errors.push(syn::Error::new(
+            rename.span(),
+            format!("`{value}` is not a valid argument name: use {NAME_RULE}"),
+        ));
+        return false;
+    }
+    true
+}
+
+/// Two parameters published under one name would take the same argument: after renaming,
+/// every name must be distinct (the error goes on the `rename` that made the clash).
+fn check_unique_names(params: &[Param<'_>], errors: &mut Errors) {
+    for (index, param) in params.iter().enumerate() {
+        let Some(rename) = &param.rename else {
+            continue;
+        };
+        // A clash with a name as written, or with an earlier rename: one error per clash.
+        let Some((_, other)) = params.iter().enumerate().find(|(position, other)| {
+            *position != index
+                && other.name == param.name
+                && (other.rename.is_none() || *position < index)
+        }) else {
+            continue;
+        };
+        errors.push(syn::Error::new(
+            rename.span(),
+            format!(
+                "`{}` is renamed to `{}`, the name of parameter `{}` too; clients would send \
+                 one argument for both: give each parameter its own name",
+                param.rust_name, param.name, other.rust_name
+            ),
+        ));
+    }
 }
 
 /// `Context` or `State<T>` as written: the extractors known by name. (Others are caught by

@@ -1,15 +1,20 @@
-//! Golden expansions: each `tests/expand/<case>.rs` holds `#[mcp_tool]` functions; the file
-//! with every attribute expanded and formatted as `cargo expand` does (prettyplease) must equal
-//! `tests/expand/<case>.expanded.rs`, so a change to what the macro emits shows in review
-//! as a diff of those files. Refresh them with `MCP_SNAPSHOTS=overwrite cargo test -p
-//! mcp-macros` and read the diff.
+//! Golden expansions: each `tests/expand/<case>.rs` holds `#[mcp_tool]` functions and
+//! `#[mcp_tools]` impl blocks; the file with every attribute expanded and formatted as
+//! `cargo expand` does (prettyplease) must equal `tests/expand/<case>.expanded.rs`, so a
+//! change to what the macro emits shows in review as a diff of those files. Refresh them with
+//! `MCP_SNAPSHOTS=overwrite cargo test -p mcp-macros` and read the diff.
+//!
+//! The macro runs here as a function, not in a compilation; where a compilation reads the
+//! compiled crate's `Cargo.toml` for the runtime's name, this reads `mcp-macros`' own (cargo
+//! sets `CARGO_MANIFEST_DIR` for tests too), whose dev-dependency names it `mcp_runtime`, the
+//! name the expansions show.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::ToTokens;
-use syn::{Expr, Item, Meta, Stmt, parse_quote};
+use syn::{Attribute, Expr, Item, Meta, Stmt, parse_quote};
 
 use crate::expand;
 
@@ -45,31 +50,39 @@ fn cases() -> Vec<PathBuf> {
     cases
 }
 
-/// `source` with each `#[mcp_tool(...)]` function replaced by the attribute's output, as
-/// rustc would: the macro gets the function without the attribute itself.
+/// `source` with each `#[mcp_tool(...)]` function and `#[mcp_tools]` impl block replaced by
+/// the attribute's output, as rustc would: the macro gets the item without the attribute
+/// itself.
 fn expand_file(source: &str) -> String {
     let file: syn::File = syn::parse_str(source).expect("a case parses");
     let mut expanded = TokenStream::new();
     for item in file.items {
-        let Item::Fn(mut function) = item else {
-            item.to_tokens(&mut expanded);
-            continue;
-        };
-        let Some(index) = function
-            .attrs
-            .iter()
-            .position(|attribute| attribute.path().is_ident("mcp_tool"))
-        else {
-            function.to_tokens(&mut expanded);
-            continue;
-        };
-        let args = match function.attrs.remove(index).meta {
-            Meta::List(list) => list.tokens,
-            _ => TokenStream::new(),
-        };
-        expanded.extend(expand::mcp_tool(args, function.into_token_stream()));
+        match item {
+            Item::Fn(mut function) => match take_attribute(&mut function.attrs, "mcp_tool") {
+                Some(args) => {
+                    expanded.extend(expand::mcp_tool(args, function.into_token_stream()));
+                }
+                None => function.to_tokens(&mut expanded),
+            },
+            Item::Impl(mut block) => match take_attribute(&mut block.attrs, "mcp_tools") {
+                Some(args) => expanded.extend(expand::mcp_tools(args, block.into_token_stream())),
+                None => block.to_tokens(&mut expanded),
+            },
+            item => item.to_tokens(&mut expanded),
+        }
     }
     unparse(syn::parse2(expanded).expect("the expansion parses as a file"))
+}
+
+/// Takes `#[name]` or `#[name(...)]` off an item, returning what is in its parentheses.
+fn take_attribute(attributes: &mut Vec<Attribute>, name: &str) -> Option<TokenStream> {
+    let index = attributes
+        .iter()
+        .position(|attribute| attribute.path().is_ident(name))?;
+    Some(match attributes.remove(index).meta {
+        Meta::List(list) => list.tokens,
+        _ => TokenStream::new(),
+    })
 }
 
 /// prettyplease, which `cargo expand` uses, prints macro bodies as they come; print the

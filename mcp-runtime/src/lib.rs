@@ -46,7 +46,7 @@ pub use context::log_layer::ClientLogLayer;
 pub use context::{Context, LogLevel};
 pub use error::Error;
 pub use location::SourceLocation;
-pub use mcp_macros::mcp_tool;
+pub use mcp_macros::{mcp_tool, mcp_tools};
 pub use protocol::version::ProtocolVersion;
 #[cfg(feature = "http")]
 pub use server::http::{

@@ -1,4 +1,5 @@
-//! Items the `#[mcp_tool]` expansion names. Not public API: no stability guarantees.
+//! Items the `#[mcp_tool]` and `#[mcp_tools]` expansions name. Not public API: no stability
+//! guarantees.
 //!
 //! Generated code refers only to `::mcp_runtime::__private::*`, `::core` and `::std`, so it
 //! compiles whatever the user's crate shadows or renames.
@@ -15,6 +16,9 @@ pub use crate::tool::rate::Rate;
 pub use crate::tool::result::IntoCallToolResult;
 
 use schemars::{Schema, SchemaGenerator};
+
+use crate::tool::extract::State;
+use crate::tool::result::CallToolResult;
 
 /// The schema of one parameter's type; `None` for an extractor.
 pub fn param_schema<T: Extract>(generator: &mut SchemaGenerator) -> Option<Schema> {
@@ -35,4 +39,32 @@ pub fn output_schema<R: IntoCallToolResult>(generator: &mut SchemaGenerator) -> 
 /// schema) if it does not serialize, e.g. a map with non-string keys.
 pub fn default_json<T: DefaultArgument>(value: T) -> serde_json::Value {
     serde_json::to_value(value).unwrap_or(serde_json::Value::Null)
+}
+
+/// The value a `#[mcp_tools]` method's `&self` is lent from: the one registered with
+/// `Server::state`, which every call of the type's tools shares, at the same time.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be shared by the calls of its tool methods",
+    label = "`&self` of a tool method",
+    note = "the server keeps one `{Self}`, registered with `Server::state`, and lends it to every call at once, so it must be `Send + Sync + 'static`: keep what changes behind a `Mutex`, an `RwLock` or an atomic"
+)]
+pub trait SharedState: Send + Sync + 'static {}
+
+#[diagnostic::do_not_recommend]
+impl<T: Send + Sync + 'static> SharedState for T {}
+
+/// A method's `&self` in its tool's schema: nothing, the server supplies it.
+pub fn self_schema<T: SharedState>(_generator: &mut SchemaGenerator) -> Option<Schema> {
+    None
+}
+
+/// The start-up check of a method's `&self`: `State<T>`'s, so that a server without the
+/// value refuses to start with the error a missing `State<T>` gives.
+pub fn self_check<T: SharedState>(states: &States) -> Result<(), String> {
+    <State<T> as Extract>::check(states)
+}
+
+/// A method's `&self` for one call: the registered value, as a `State<T>`.
+pub fn extract_self<T: SharedState>(call: &mut ToolCall) -> Result<State<T>, CallToolResult> {
+    call.extract::<State<T>>("self")
 }

@@ -2,12 +2,13 @@
 //! parameters and hands the call to the runtime's async or blocking runner, and the output
 //! schema, which comes from the same return type.
 
-use proc_macro2::{Group, Span, TokenStream, TokenTree};
+use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::ReturnType;
 use syn::spanned::Spanned;
 
-use super::parameters::Parameters;
+use super::parameters::{Parameters, self_value};
+use super::tokens::{respan, type_path_prefix, without_self};
 use crate::model::Tool;
 
 /// The descriptor's `invoke`: a closure that runs the extractions, then gives the runtime a
@@ -18,21 +19,36 @@ use crate::model::Tool;
 /// parameter types of the schema and of the extraction in one body, and reports a type that
 /// is no parameter once.
 pub fn invoke(tool: &Tool<'_>, private: &TokenStream, parameters: &Parameters) -> TokenStream {
-    let function = &tool.function.sig.ident;
+    let function = function_path(tool);
     let Parameters {
         extractions,
         values,
         ..
     } = parameters;
+    // A method's `&self` is lent from the `State<Self>` extracted first.
+    let receiver = tool.receiver.map(|_| {
+        let value = self_value();
+        quote!(&#value)
+    });
+    let arguments: Vec<TokenStream> = receiver
+        .into_iter()
+        .chain(values.iter().map(|value| quote!(#value)))
+        .collect();
     let (runner, closure) = if tool.is_async() {
+        let call = if tool.receiver.is_some() {
+            // The method's future borrows the state: one async block owns both.
+            quote!(async move { #function(#(#arguments),*).await })
+        } else {
+            quote!(#function(#(#arguments),*))
+        };
         let closure = quote! {
             |__mcp_call: &mut #private::ToolCall| {
                 #extractions
-                ::core::result::Result::Ok(#function(#(#values),*))
+                ::core::result::Result::Ok(#call)
             }
         };
         (quote!(call_async), closure)
-    } else if values.is_empty() {
+    } else if arguments.is_empty() {
         // The function itself, not `move || f()`, which clippy would flag in user code.
         let closure = quote! {
             |_: &mut #private::ToolCall| ::core::result::Result::Ok(#function)
@@ -42,7 +58,7 @@ pub fn invoke(tool: &Tool<'_>, private: &TokenStream, parameters: &Parameters) -
         let closure = quote! {
             |__mcp_call: &mut #private::ToolCall| {
                 #extractions
-                ::core::result::Result::Ok(move || #function(#(#values),*))
+                ::core::result::Result::Ok(move || #function(#(#arguments),*))
             }
         };
         (quote!(call_blocking), closure)
@@ -62,13 +78,26 @@ pub fn invoke(tool: &Tool<'_>, private: &TokenStream, parameters: &Parameters) -
     }
 }
 
+/// How the registration names the function: by its name beside a free function; through
+/// the impl block's type for a method (`Notes::add`).
+fn function_path(tool: &Tool<'_>) -> TokenStream {
+    let function = &tool.signature.ident;
+    match tool.self_ty {
+        None => quote!(#function),
+        Some(self_ty) => {
+            let self_ty = type_path_prefix(self_ty);
+            quote!(#self_ty::#function)
+        }
+    }
+}
+
 /// The descriptor's `output_schema`: the schema function for the declared return type
 /// (`()` when there is none), spanned like the call, so a return type that is no tool
 /// result is reported at the return type.
 pub fn output_schema(tool: &Tool<'_>, private: &TokenStream) -> TokenStream {
-    let output = match &tool.function.sig.output {
+    let output = match &tool.signature.output {
         ReturnType::Default => quote!(()),
-        ReturnType::Type(_, ty) => quote!(#ty),
+        ReturnType::Type(_, ty) => without_self(ty, tool.self_ty),
     };
     quote_spanned!(output_span(tool)=> #private::output_schema::<#output>)
 }
@@ -76,24 +105,8 @@ pub fn output_schema(tool: &Tool<'_>, private: &TokenStream) -> TokenStream {
 /// Where errors about the result go: the return type, or the function's name when there
 /// is none.
 fn output_span(tool: &Tool<'_>) -> Span {
-    match &tool.function.sig.output {
-        ReturnType::Default => tool.function.sig.ident.span(),
+    match &tool.signature.output {
+        ReturnType::Default => tool.signature.ident.span(),
         ReturnType::Type(_, ty) => ty.span(),
     }
-}
-
-/// The same tokens, every one carrying `span`: the span rustc reports a failed trait bound
-/// of a call at.
-fn respan(tokens: TokenStream, span: Span) -> TokenStream {
-    tokens
-        .into_iter()
-        .map(|mut token| {
-            if let TokenTree::Group(group) = &token {
-                token =
-                    TokenTree::Group(Group::new(group.delimiter(), respan(group.stream(), span)));
-            }
-            token.set_span(span);
-            token
-        })
-        .collect()
 }

@@ -1,10 +1,12 @@
 //! Code generation, the only phase that builds output tokens: the user's function, untouched
 //! but for parameter doc comments and `#[mcp(...)]`, and beside it one `inventory::submit!`
-//! of the tool's descriptor.
+//! of the tool's descriptor; for `#[mcp_tools]`, the impl block, its methods as untouched,
+//! and beside the block one registration per tool method.
 //!
 //! This module runs the phases and assembles the descriptor; each part of it is built by a
 //! step of its own:
 //!
+//! - `runtime_path`: where the generated code finds `mcp-runtime`;
 //! - `hints`: the behaviour hints (`read_only`, `destructive`, ...);
 //! - `policy`: the timeout, concurrency and rate limits, and the tags;
 //! - `parameters`: the parameter descriptors (schemas, defaults) and their extraction;
@@ -16,25 +18,27 @@ mod hints;
 mod invoke;
 mod parameters;
 mod policy;
+mod runtime_path;
 mod tokens;
 mod unique_name;
 
 use proc_macro2::{Span, TokenStream, TokenTree};
-use quote::quote;
-use syn::{FnArg, ItemFn};
+use quote::{format_ident, quote, quote_spanned};
+use syn::{Attribute, FnArg, ImplItem, ItemFn, ItemImpl, Signature};
 
 use self::hints::hints;
 use self::invoke::{invoke, output_schema};
 use self::parameters::{Parameters, parameters};
 use self::policy::{policy, tags};
+use self::runtime_path::runtime_path;
 use self::tokens::option;
 use self::unique_name::unique_name_guard;
-use crate::attr::{Options, is_param_attribute};
+use crate::attr::{self, Options, is_param_attribute};
 use crate::docs;
 use crate::errors::Errors;
-use crate::model::Tool;
+use crate::model::{Place, Tool, ToolBlock};
 
-/// The attribute's entry point.
+/// `#[mcp_tool]`'s entry point: a free function.
 pub fn mcp_tool(attribute: TokenStream, item: TokenStream) -> TokenStream {
     let mut errors = Errors::default();
     let options = Options::parse(attribute, &mut errors);
@@ -50,16 +54,95 @@ pub fn mcp_tool(attribute: TokenStream, item: TokenStream) -> TokenStream {
             return quote!(#item #error);
         }
     };
-    let tool = Tool::new(&function, options, &mut errors);
-    let user_function = without_param_docs(&function);
+    let tool = Tool::new(
+        &function.attrs,
+        &function.sig,
+        Place::Free,
+        options,
+        &mut errors,
+    );
+    let mut user_function = function.clone();
+    without_param_attributes(&mut user_function.sig);
     if !errors.is_empty() {
         let errors = errors.to_compile_errors();
         return quote!(#user_function #errors);
     }
-    let registration = registration(&tool);
+    let registration = free_registration(&tool);
     quote! {
         #user_function
         #registration
+    }
+}
+
+/// `#[mcp_tools]`'s entry point: an impl block whose methods marked `#[mcp_tool]` are tools.
+pub fn mcp_tools(attribute: TokenStream, item: TokenStream) -> TokenStream {
+    let mut errors = Errors::default();
+    if !attribute.is_empty() {
+        errors.push(syn::Error::new_spanned(
+            &attribute,
+            "#[mcp_tools] takes no options; give each tool its own in the #[mcp_tool(...)] on \
+             its method",
+        ));
+    }
+    let mut block: ItemImpl = match syn::parse2(item.clone()) {
+        Ok(block) => block,
+        Err(_) => {
+            let error = syn::Error::new(
+                first_token_span(&item),
+                "#[mcp_tools] goes on an impl block, `impl Type { ... }`, whose methods marked \
+                 #[mcp_tool] become tools; on a free function, write #[mcp_tool] alone",
+            );
+            let error = error.to_compile_error();
+            return quote!(#item #error);
+        }
+    };
+    // Each `#[mcp_tool]` comes off its method first: left on, it would expand again inside
+    // the block, as a function that is not in an `#[mcp_tools]` block.
+    let marked: Vec<_> = block
+        .items
+        .iter_mut()
+        .map(|item| attr::take_tool_attribute(attributes_mut(item)?, &mut errors))
+        .collect();
+    let mut user_block = block.clone();
+    for (item, marked) in user_block.items.iter_mut().zip(&marked) {
+        if let (ImplItem::Fn(method), Some(_)) = (item, marked) {
+            without_param_attributes(&mut method.sig);
+        }
+    }
+    let attributes: Vec<syn::Path> = marked
+        .iter()
+        .flatten()
+        .map(|(path, _)| path.clone())
+        .collect();
+    let tools = ToolBlock::new(&block, marked, &mut errors);
+    if !errors.is_empty() {
+        let errors = errors.to_compile_errors();
+        // The attributes' imports still, so that errors are all the user sees.
+        let attributes = (!attributes.is_empty()).then(|| {
+            let imports = attribute_imports(&attributes);
+            quote!(const _: () = { #imports };)
+        });
+        return quote! {
+            #user_block
+            #attributes
+            #errors
+        };
+    }
+    let registrations = tools.tools.iter().map(method_registration);
+    quote! {
+        #user_block
+        #(#registrations)*
+    }
+}
+
+/// The attributes of an item of an impl block, if it can have any.
+fn attributes_mut(item: &mut ImplItem) -> Option<&mut Vec<Attribute>> {
+    match item {
+        ImplItem::Const(item) => Some(&mut item.attrs),
+        ImplItem::Fn(item) => Some(&mut item.attrs),
+        ImplItem::Type(item) => Some(&mut item.attrs),
+        ImplItem::Macro(item) => Some(&mut item.attrs),
+        _ => None,
     }
 }
 
@@ -79,28 +162,76 @@ fn first_token_span(item: &TokenStream) -> Span {
         .map_or_else(Span::call_site, |token| token.span())
 }
 
-/// The function exactly as written, less the doc comments and `#[mcp(...)]` on its
-/// parameters (rustc rejects those; the attribute has already read them).
-fn without_param_docs(function: &ItemFn) -> ItemFn {
-    let mut function = function.clone();
-    for input in &mut function.sig.inputs {
+/// Takes the doc comments and `#[mcp(...)]` off the parameters (rustc rejects those; the
+/// attribute has already read them), leaving the function otherwise exactly as written.
+fn without_param_attributes(signature: &mut Signature) {
+    for input in &mut signature.inputs {
         if let FnArg::Typed(typed) = input {
             typed
                 .attrs
                 .retain(|attribute| !docs::is_doc(attribute) && !is_param_attribute(attribute));
         }
     }
-    function
 }
 
-/// The registration beside the function: one `const _` block holding the default
-/// functions, the unique-name guard and the `inventory::submit!` of the descriptor, each
-/// field from the step that owns it.
+/// A free function's registration: a `const` holding the items of [`registration`], under
+/// the function's `#[cfg(...)]` (those written below `#[mcp_tool]`, which rustc has not
+/// applied yet).
+///
+/// The constant is named, and names itself, so that a function that is in fact an
+/// associated function of an impl block without `#[mcp_tools]` (which `#[mcp_tool]` cannot
+/// tell from a free function) fails with one error that says what to do: the registration
+/// then sits in the impl block, where an unnamed `const _` does not parse, and where the
+/// constant, now an associated one, is not in scope by its name:
+/// "cannot find value `__mcp_tool_NAME__needs_mcp_tools_on_its_impl_block`".
+fn free_registration(tool: &Tool<'_>) -> TokenStream {
+    let function = tool.signature.ident.to_string();
+    let function = function.strip_prefix("r#").unwrap_or(&function);
+    let marker = format_ident!("__mcp_tool_{function}__needs_mcp_tools_on_its_impl_block");
+    let items = registration(tool);
+    let cfgs = &tool.cfgs;
+    quote! {
+        #(#cfgs)*
+        #[allow(non_upper_case_globals)]
+        const #marker: () = {
+            const _: () = #marker;
+            #items
+        };
+    }
+}
+
+/// A method's registration, beside its impl block (an item cannot go in it), under the
+/// method's `#[cfg(...)]`, since rustc has not applied those yet. It imports
+/// the path of the `#[mcp_tool]` that `#[mcp_tools]` took off the method, so that the path
+/// resolves as the attribute's would have, and the user's `use mcp_runtime::mcp_tool;` is
+/// not reported unused.
+fn method_registration(tool: &Tool<'_>) -> TokenStream {
+    let attribute = attribute_imports(tool.attribute.as_slice());
+    let items = registration(tool);
+    let cfgs = &tool.cfgs;
+    quote! {
+        #(#cfgs)*
+        const _: () = {
+            #attribute
+            #items
+        };
+    }
+}
+
+/// `use mcp_tool as _;` for each `#[mcp_tool]` path that `#[mcp_tools]` took off a method.
+fn attribute_imports(paths: &[syn::Path]) -> TokenStream {
+    quote! {
+        #(
+            #[allow(unused_imports)]
+            use #paths as _;
+        )*
+    }
+}
+
+/// The registration's items: the default functions, the unique-name guard and the
+/// `inventory::submit!` of the descriptor, each field from the step that owns it.
 fn registration(tool: &Tool<'_>) -> TokenStream {
-    let krate = match &tool.krate {
-        Some(path) => quote!(#path),
-        None => quote!(::mcp_runtime),
-    };
+    let krate = runtime_path(tool.krate.as_ref());
     let private = quote!(#krate::__private);
 
     let name = &tool.name;
@@ -113,6 +244,23 @@ fn registration(tool: &Tool<'_>) -> TokenStream {
     let policy = policy(tool, &private);
     let invoke = invoke(tool, &private, &parameters);
     let unique_name = unique_name_guard(&tool.name, tool.name_span);
+    // Spanned at a method's own attribute, so that its location is its own line, not the
+    // impl block's.
+    let attribute_span = tool
+        .attribute
+        .as_ref()
+        .map_or_else(Span::call_site, |path| {
+            path.segments
+                .last()
+                .map_or_else(Span::call_site, |last| last.ident.span())
+        });
+    let location = quote_spanned! {attribute_span=>
+        #private::SourceLocation {
+            file: ::core::file!(),
+            line: ::core::line!(),
+            module_path: ::core::module_path!(),
+        }
+    };
     let Parameters {
         default_fns,
         descriptors,
@@ -120,28 +268,22 @@ fn registration(tool: &Tool<'_>) -> TokenStream {
     } = &parameters;
 
     quote! {
-        const _: () = {
-            // `__mcp_` names cannot clash with the user's function or parameters.
-            #default_fns
-            #unique_name
-            #private::inventory::submit! {
-                #private::ToolDescriptor {
-                    name: #name,
-                    title: #title,
-                    description: #description,
-                    hints: #hints,
-                    tags: #tags,
-                    params: #descriptors,
-                    output_schema: #output_schema,
-                    policy: #policy,
-                    invoke: #invoke,
-                    location: #private::SourceLocation {
-                        file: ::core::file!(),
-                        line: ::core::line!(),
-                        module_path: ::core::module_path!(),
-                    },
-                }
+        // `__mcp_` names cannot clash with the user's function or parameters.
+        #default_fns
+        #unique_name
+        #private::inventory::submit! {
+            #private::ToolDescriptor {
+                name: #name,
+                title: #title,
+                description: #description,
+                hints: #hints,
+                tags: #tags,
+                params: #descriptors,
+                output_schema: #output_schema,
+                policy: #policy,
+                invoke: #invoke,
+                location: #location,
             }
-        };
+        }
     }
 }

@@ -1,13 +1,14 @@
 //! The parameters' share of the expansion: one `ParamDescriptor` each (name, description,
 //! whether required, default, schema), the functions that produce the defaults, and the
-//! statements of the `invoke` closure that extract each parameter from the call.
+//! statements of the `invoke` closure that extract each parameter from the call. A method's
+//! `&self` comes first: a parameter named `self`, the value of the type the server holds.
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::Type;
 use syn::spanned::Spanned;
 
-use super::tokens::option;
+use super::tokens::{option, respan, without_self};
 use crate::attr::DefaultValue;
 use crate::model::{Param, Tool};
 
@@ -18,11 +19,17 @@ pub struct Parameters {
     pub default_fns: TokenStream,
     /// `&[ParamDescriptor { ... }, ...]`, the descriptor's `params`.
     pub descriptors: TokenStream,
-    /// One `let __mcp_arg_N = __mcp_call.extract...?;` per parameter, for the body of the
-    /// `invoke` closure.
+    /// One `let __mcp_arg_N = __mcp_call.extract...?;` per parameter (after
+    /// `let __mcp_self = ...?;` for `&self`), for the body of the `invoke` closure.
     pub extractions: TokenStream,
-    /// The names the extractions bind, in order: the arguments of the call of the function.
+    /// The names the extractions bind, in order: the arguments of the call of the function
+    /// (after `&__mcp_self` for a method with `&self`).
     pub values: Vec<Ident>,
+}
+
+/// The name the `State<Self>` of a method's `&self` is bound to.
+pub fn self_value() -> Ident {
+    format_ident!("__mcp_self")
 }
 
 /// Every parameter's descriptor, default function and extraction.
@@ -45,25 +52,55 @@ pub fn parameters(tool: &Tool<'_>, private: &TokenStream) -> Parameters {
         .iter()
         .zip(&defaults)
         .filter_map(|(param, name)| Some((param.ty, name.as_ref()?, param.default.as_ref()?)))
-        .map(|(ty, name, default)| default_fn(name, ty, default));
+        .map(|(ty, name, default)| default_fn(tool, name, ty, default));
     let descriptors = tool
         .params
         .iter()
         .zip(&defaults)
-        .map(|(param, default)| descriptor(param, default.as_ref(), private));
+        .map(|(param, default)| descriptor(tool, param, default.as_ref(), private));
     let extractions = tool
         .params
         .iter()
         .zip(&values)
         .zip(&defaults)
-        .map(|((param, value), default)| extraction(param, value, default.as_ref()));
+        .map(|((param, value), default)| extraction(tool, param, value, default.as_ref()));
+    let (receiver_descriptor, receiver_extraction) = receiver(tool, private).unzip();
+    let receiver_descriptor = receiver_descriptor.into_iter();
 
     Parameters {
         default_fns: quote!(#(#default_fns)*),
-        descriptors: quote!(&[#(#descriptors),*]),
-        extractions: quote!(#(#extractions)*),
+        descriptors: quote!(&[#(#receiver_descriptor,)* #(#descriptors),*]),
+        extractions: quote!(#receiver_extraction #(#extractions)*),
         values,
     }
+}
+
+/// A method's `&self`: the descriptor of a parameter named `self`, served from the value of
+/// the type registered with `Server::state` (checked at start-up as a `State<Self>` is), and
+/// its extraction. The runtime's functions for it require the type to be shareable between
+/// calls; they are spanned at `&self`, so that a type that is not is reported there.
+fn receiver(tool: &Tool<'_>, private: &TokenStream) -> Option<(TokenStream, TokenStream)> {
+    let receiver = tool.receiver?;
+    let self_ty = tool.self_ty?;
+    let span = receiver.span();
+    let schema = respan(quote!(#private::self_schema::<#self_ty>), span);
+    let check = respan(quote!(#private::self_check::<#self_ty>), span);
+    let extract = respan(quote!(#private::extract_self::<#self_ty>), span);
+    let descriptor = quote! {
+        #private::ParamDescriptor {
+            name: "self",
+            description: ::core::option::Option::None,
+            required: true,
+            default: ::core::option::Option::None,
+            schema: #schema,
+            check: #check,
+        }
+    };
+    let value = self_value();
+    let extraction = quote! {
+        let #value = #extract(__mcp_call)?;
+    };
+    Some((descriptor, extraction))
 }
 
 /// `__mcp_default_N`, the default function of parameter `N`: `__mcp_` names cannot clash
@@ -75,12 +112,14 @@ fn default_fn_name(index: usize) -> Ident {
 /// The function a parameter's default comes from. One function, spanned at the parameter's
 /// type, so a default of the wrong type is one error, on the expression, and the runtime
 /// can evaluate the default both for the schema and for a call.
-fn default_fn(name: &Ident, ty: &Type, default: &DefaultValue) -> TokenStream {
+fn default_fn(tool: &Tool<'_>, name: &Ident, ty: &Type, default: &DefaultValue) -> TokenStream {
     let body = match &default.expr {
-        Some(expr) => quote!(#expr),
+        Some(expr) => without_self(expr, tool.self_ty),
         None => quote_spanned!(default.key=> ::core::default::Default::default()),
     };
-    quote_spanned! {ty.span()=>
+    let span = ty.span();
+    let ty = without_self(ty, tool.self_ty);
+    quote_spanned! {span=>
         fn #name() -> #ty {
             #body
         }
@@ -90,15 +129,21 @@ fn default_fn(name: &Ident, ty: &Type, default: &DefaultValue) -> TokenStream {
 /// `ParamDescriptor { ... }` for one parameter. The schema and check functions are spanned
 /// at the parameter's type, so "`T` cannot be a tool parameter" underlines the user's type,
 /// not the attribute.
-fn descriptor(param: &Param<'_>, default: Option<&Ident>, private: &TokenStream) -> TokenStream {
+fn descriptor(
+    tool: &Tool<'_>,
+    param: &Param<'_>,
+    default: Option<&Ident>,
+    private: &TokenStream,
+) -> TokenStream {
     let name = &param.name;
     let description = option(param.description.as_deref());
     let required = param.required();
-    let ty = param.ty;
-    let schema = quote_spanned!(ty.span()=> #private::param_schema::<#ty>);
-    let check = quote_spanned!(ty.span()=> #private::param_check::<#ty>);
+    let span = param.ty.span();
+    let ty = without_self(param.ty, tool.self_ty);
+    let schema = quote_spanned!(span=> #private::param_schema::<#ty>);
+    let check = quote_spanned!(span=> #private::param_check::<#ty>);
     let default = match default {
-        Some(default) => quote_spanned! {ty.span()=>
+        Some(default) => quote_spanned! {span=>
             ::core::option::Option::Some(|| #private::default_json::<#ty>(#default()))
         },
         None => quote!(::core::option::Option::None),
@@ -117,14 +162,20 @@ fn descriptor(param: &Param<'_>, default: Option<&Ident>, private: &TokenStream)
 
 /// `let __mcp_arg_N = ...?;`: one `extract` (or `extract_or_else` with the default
 /// function), spanned at the parameter's type for the same reason as the descriptor's.
-fn extraction(param: &Param<'_>, value: &Ident, default: Option<&Ident>) -> TokenStream {
+fn extraction(
+    tool: &Tool<'_>,
+    param: &Param<'_>,
+    value: &Ident,
+    default: Option<&Ident>,
+) -> TokenStream {
     let name = &param.name;
-    let ty = param.ty;
+    let span = param.ty.span();
+    let ty = without_self(param.ty, tool.self_ty);
     match default {
-        Some(default) => quote_spanned! {ty.span()=>
+        Some(default) => quote_spanned! {span=>
             let #value = __mcp_call.extract_or_else::<#ty>(#name, #default)?;
         },
-        None => quote_spanned! {ty.span()=>
+        None => quote_spanned! {span=>
             let #value = __mcp_call.extract::<#ty>(#name)?;
         },
     }

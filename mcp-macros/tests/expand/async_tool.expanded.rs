@@ -3,7 +3,9 @@ use mcp_runtime::mcp_tool;
 async fn add(a: i64, b: Option<i64>) -> i64 {
     a + b.unwrap_or(0)
 }
-const _: () = {
+#[allow(non_upper_case_globals)]
+const __mcp_tool_add__needs_mcp_tools_on_its_impl_block: () = {
+    const _: () = __mcp_tool_add__needs_mcp_tools_on_its_impl_block;
     #[doc(hidden)]
     #[allow(non_local_definitions)]
     #[macro_export]

@@ -1,6 +1,8 @@
 /// A plain `fn` without parameters or return type: `call_blocking`, `struct Arguments {}`.
 pub(crate) fn reset() {}
-const _: () = {
+#[allow(non_upper_case_globals)]
+const __mcp_tool_reset__needs_mcp_tools_on_its_impl_block: () = {
+    const _: () = __mcp_tool_reset__needs_mcp_tools_on_its_impl_block;
     #[doc(hidden)]
     #[allow(non_local_definitions)]
     #[macro_export]

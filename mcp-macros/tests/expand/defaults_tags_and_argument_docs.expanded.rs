@@ -9,7 +9,9 @@ async fn search(query: String, limit: u32, exact: bool, ctx: Context) -> Vec<Str
     let _ = (limit, exact, ctx);
     vec![query]
 }
-const _: () = {
+#[allow(non_upper_case_globals)]
+const __mcp_tool_search__needs_mcp_tools_on_its_impl_block: () = {
+    const _: () = __mcp_tool_search__needs_mcp_tools_on_its_impl_block;
     fn __mcp_default_1() -> u32 {
         10
     }

@@ -7,7 +7,9 @@ async fn import(
     ctx.progress(1.0, None, None);
     Ok(format!("{} rows into {:?}", rows.len(), &* db))
 }
-const _: () = {
+#[allow(non_upper_case_globals)]
+const __mcp_tool_import__needs_mcp_tools_on_its_impl_block: () = {
+    const _: () = __mcp_tool_import__needs_mcp_tools_on_its_impl_block;
     #[doc(hidden)]
     #[allow(non_local_definitions)]
     #[macro_export]

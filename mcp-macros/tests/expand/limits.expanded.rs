@@ -3,7 +3,9 @@ use mcp_runtime::mcp_tool;
 async fn search(query: String) -> Vec<String> {
     vec![query]
 }
-const _: () = {
+#[allow(non_upper_case_globals)]
+const __mcp_tool_search__needs_mcp_tools_on_its_impl_block: () = {
+    const _: () = __mcp_tool_search__needs_mcp_tools_on_its_impl_block;
     #[doc(hidden)]
     #[allow(non_local_definitions)]
     #[macro_export]
@@ -59,7 +61,9 @@ const _: () = {
 fn send(text: String) -> String {
     text
 }
-const _: () = {
+#[allow(non_upper_case_globals)]
+const __mcp_tool_send__needs_mcp_tools_on_its_impl_block: () = {
+    const _: () = __mcp_tool_send__needs_mcp_tools_on_its_impl_block;
     #[doc(hidden)]
     #[allow(non_local_definitions)]
     #[macro_export]

@@ -3,7 +3,9 @@
 async fn invoke(invoke: Arguments) -> String {
     invoke.0
 }
-const _: () = {
+#[allow(non_upper_case_globals)]
+const __mcp_tool_invoke__needs_mcp_tools_on_its_impl_block: () = {
+    const _: () = __mcp_tool_invoke__needs_mcp_tools_on_its_impl_block;
     #[doc(hidden)]
     #[allow(non_local_definitions)]
     #[macro_export]

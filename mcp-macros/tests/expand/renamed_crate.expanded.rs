@@ -5,7 +5,9 @@ async fn find(
 ) -> Result<mcp::Json<Vec<String>>, String> {
     Ok(mcp::Json(vec![r#type; limit.unwrap_or(1) as usize]))
 }
-const _: () = {
+#[allow(non_upper_case_globals)]
+const __mcp_tool_find__needs_mcp_tools_on_its_impl_block: () = {
+    const _: () = __mcp_tool_find__needs_mcp_tools_on_its_impl_block;
     #[doc(hidden)]
     #[allow(non_local_definitions)]
     #[macro_export]
