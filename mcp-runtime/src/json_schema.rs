@@ -1,6 +1,6 @@
 //! How the runtime makes JSON Schemas from Rust types: one generator configuration, the
-//! transform that keeps `Option<T>` a plain `T`, and the flat form schema of an
-//! elicitation. Tool schemas (`tool::schema`) and requests to the client (`context`) both
+//! transforms that keep `Option<T>` a plain `T` and state each integer type's range, and
+//! the flat form schema of an elicitation. Tool schemas (`tool::schema`) and requests to the client (`context`) both
 //! build on it, which is why it stands apart from either.
 
 use schemars::generate::{SchemaGenerator, SchemaSettings};
@@ -24,6 +24,7 @@ pub(crate) fn elicitation_schema<T: schemars::JsonSchema>() -> Result<Value, Str
     let mut generator = generator(SchemaSettings::draft2020_12().for_deserialize());
     let mut schema = generator.subschema_for::<T>();
     RemoveNull.transform(&mut schema);
+    IntegerBounds.transform(&mut schema);
     let schema = schema.to_value();
     let type_name = T::schema_name();
     if schema.get("type").and_then(Value::as_str) != Some("object") {
@@ -66,6 +67,57 @@ pub(crate) fn elicitation_schema<T: schemars::JsonSchema>() -> Result<Value, Str
         requested.insert("required".into(), required.clone());
     }
     Ok(Value::Object(requested))
+}
+
+/// States the range of every Rust integer type as `minimum` and `maximum`: schemars gives
+/// them for `u8`, `u16`, `i8` and `i16` only (and `minimum: 0` for the wider unsigned
+/// types), which leaves an `i32` or a `u64` unbounded for a client that does not read
+/// `format`, and its out-of-range values to be refused only when decoded. Bounds
+/// already there (`#[schemars(range(..))]`, `NonZeroU32`'s `minimum: 1`) are kept. 128-bit
+/// integers are left as they are: their bounds are not JSON integers serde_json can hold.
+#[derive(Clone, Copy)]
+pub(crate) struct IntegerBounds;
+
+/// The range of the Rust integer type schemars describes with this `format`.
+fn integer_range(format: &str) -> Option<(Value, Value)> {
+    fn range<T: Into<Value>>(min: T, max: T) -> Option<(Value, Value)> {
+        Some((min.into(), max.into()))
+    }
+    match format {
+        "int8" => range(i8::MIN, i8::MAX),
+        "int16" => range(i16::MIN, i16::MAX),
+        "int32" => range(i32::MIN, i32::MAX),
+        "int64" => range(i64::MIN, i64::MAX),
+        "int" => range(isize::MIN as i64, isize::MAX as i64),
+        "uint8" => range(u8::MIN, u8::MAX),
+        "uint16" => range(u16::MIN, u16::MAX),
+        "uint32" => range(u32::MIN, u32::MAX),
+        "uint64" => range(u64::MIN, u64::MAX),
+        "uint" => range(usize::MIN as u64, usize::MAX as u64),
+        _ => None,
+    }
+}
+
+impl Transform for IntegerBounds {
+    fn transform(&mut self, schema: &mut schemars::Schema) {
+        transform_subschemas(self, schema);
+        let Some(object) = schema.as_object_mut() else {
+            return;
+        };
+        let is_integer = match object.get("type") {
+            Some(Value::String(kind)) => kind == "integer",
+            Some(Value::Array(kinds)) => kinds.iter().any(|kind| kind == "integer"),
+            _ => false,
+        };
+        let range = object
+            .get("format")
+            .and_then(Value::as_str)
+            .and_then(integer_range);
+        if let (true, Some((min, max))) = (is_integer, range) {
+            object.entry("minimum").or_insert(min);
+            object.entry("maximum").or_insert(max);
+        }
+    }
 }
 
 /// Undoes schemars' `Option<T>` → "T or null" so an optional argument is described by

@@ -32,6 +32,7 @@
 
 use std::collections::HashMap;
 use std::future::Future;
+use std::panic::Location;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -139,6 +140,11 @@ impl TestClientBuilder {
 
     /// Starts the server on an in-memory pipe and introduces the client. Fails if the
     /// server does not start (e.g. a missing `State<T>`) or refuses the handshake.
+    ///
+    /// A server with no tools at all warns on stderr (through `tracing` if the test
+    /// installed a subscriber), naming the usual causes: in an integration test of a
+    /// binary crate, the binary's tools are not linked in. See
+    /// [`Server::allow_no_tools`](crate::Server::allow_no_tools).
     pub async fn connect(self, server: Server) -> Result<TestClient, ResponseError> {
         let introduction = Introduction {
             revision: self.revision,
@@ -195,7 +201,7 @@ impl<F: Future<Output = Result<ToolResult, ResponseError>>> PendingCall<F> {
 }
 
 impl TestClient {
-    /// Connects to `server` speaking 2025-11-25.
+    /// Connects to `server` speaking 2025-11-25 (see [`TestClientBuilder::connect`]).
     pub async fn connect(server: Server) -> Result<TestClient, ResponseError> {
         TestClient::builder().connect(server).await
     }
@@ -371,7 +377,9 @@ impl TestClient {
     /// Checks the server's tool contract (see the module docs): the `tools/list` surface
     /// against the snapshot at `path`, every `outputSchema` against the JSON Schema
     /// meta-schema, and for each `(tool, arguments)` sample, that the call succeeds and its
-    /// `structuredContent` matches the tool's `outputSchema`. Panics naming every problem.
+    /// `structuredContent` matches the tool's `outputSchema`. Panics naming every problem,
+    /// and the line of your test that called it (the panic itself is raised inside this
+    /// crate, where an `async` function's caller cannot be tracked).
     ///
     /// ```standalone_crate
     /// use mcp_runtime::testing::TestClient;
@@ -396,16 +404,36 @@ impl TestClient {
     ///     .await;
     /// # }
     /// ```
-    pub async fn assert_contract(&self, path: impl AsRef<Path>, samples: &[(&str, Value)]) {
+    #[track_caller]
+    pub fn assert_contract(
+        &self,
+        path: impl AsRef<Path>,
+        samples: &[(&str, Value)],
+    ) -> impl Future<Output = ()> {
+        // Taken now: `#[track_caller]` does not reach into the future.
+        let caller = Location::caller();
+        async move {
+            match self.contract_problems(path.as_ref(), samples).await {
+                Ok(()) => {}
+                Err(problem) => panic!("{problem}\n(asserted at {caller})"),
+            }
+        }
+    }
+
+    async fn contract_problems(
+        &self,
+        path: &Path,
+        samples: &[(&str, Value)],
+    ) -> Result<(), String> {
         let listing = self
             .list_tools_json()
             .await
-            .unwrap_or_else(|error| panic!("tools/list failed: {error}"));
-        assert_json_snapshot(path, &listing["tools"]);
+            .map_err(|error| format!("tools/list failed: {error}"))?;
+        compare_snapshot(path, &listing["tools"])?;
         let tools = self
             .list_tools()
             .await
-            .unwrap_or_else(|error| panic!("tools/list failed: {error}"));
+            .map_err(|error| format!("tools/list failed: {error}"))?;
         let mut problems: Vec<String> = tools
             .iter()
             .filter_map(|tool| tool.check_output_schema().err())
@@ -428,11 +456,14 @@ impl TestClient {
                 }
             }
         }
-        assert!(
-            problems.is_empty(),
-            "the tool contract is broken:\n  {}",
-            problems.join("\n  ")
-        );
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "the tool contract is broken:\n  {}",
+                problems.join("\n  ")
+            ))
+        }
     }
 }
 
@@ -515,8 +546,9 @@ impl Tool {
 }
 
 /// Compares `value` with the JSON snapshot checked in at `path`, panicking with a line diff
-/// if they differ. With `MCP_SNAPSHOTS=overwrite` in the environment it writes the snapshot
-/// instead (creating directories as needed): review the diff, then commit it.
+/// if they differ; the panic names the line that called it. With `MCP_SNAPSHOTS=overwrite`
+/// in the environment it writes the snapshot instead (creating directories as needed):
+/// review the diff, then commit it.
 ///
 /// ```
 /// use mcp_runtime::testing::assert_json_snapshot;
@@ -531,36 +563,44 @@ impl Tool {
 /// assert!(changed.is_err());
 /// # }
 /// ```
+#[track_caller]
 pub fn assert_json_snapshot(path: impl AsRef<Path>, value: &Value) {
-    let path = path.as_ref();
+    // Panics here, not in a helper or a closure, so the panic names the caller's line.
+    if let Err(problem) = compare_snapshot(path.as_ref(), value) {
+        panic!("{problem}");
+    }
+}
+
+/// Compares `value` with the snapshot at `path` (or writes it, with `MCP_SNAPSHOTS=overwrite`);
+/// `Err` says what differs and what to do.
+fn compare_snapshot(path: &Path, value: &Value) -> Result<(), String> {
     let current =
         serde_json::to_string_pretty(value).expect("a JSON value always serializes") + "\n";
     if std::env::var_os(SNAPSHOTS_ENV).is_some_and(|mode| mode == "overwrite") {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)
-                .unwrap_or_else(|error| panic!("cannot create {}: {error}", parent.display()));
+                .map_err(|error| format!("cannot create {}: {error}", parent.display()))?;
         }
-        std::fs::write(path, &current)
-            .unwrap_or_else(|error| panic!("cannot write {}: {error}", path.display()));
-        return;
+        return std::fs::write(path, &current)
+            .map_err(|error| format!("cannot write {}: {error}", path.display()));
     }
-    let stored = match std::fs::read_to_string(path) {
-        Ok(stored) => stored,
-        Err(error) => panic!(
+    let stored = std::fs::read_to_string(path).map_err(|error| {
+        format!(
             "no snapshot at {} ({error}); run with {SNAPSHOTS_ENV}=overwrite to create it, then \
              review and commit it",
             path.display()
-        ),
-    };
-    if stored != current {
-        let diff = similar::TextDiff::from_lines(&stored, &current);
-        panic!(
-            "{} is out of date (- checked in, + now); if the change is intended, rerun with \
-             {SNAPSHOTS_ENV}=overwrite and review the diff:\n{}",
-            path.display(),
-            diff.unified_diff()
-                .context_radius(3)
-                .header("checked in", "now")
-        );
+        )
+    })?;
+    if stored == current {
+        return Ok(());
     }
+    let diff = similar::TextDiff::from_lines(&stored, &current);
+    Err(format!(
+        "{} is out of date (- checked in, + now); if the change is intended, rerun with \
+         {SNAPSHOTS_ENV}=overwrite and review the diff:\n{}",
+        path.display(),
+        diff.unified_diff()
+            .context_radius(3)
+            .header("checked in", "now")
+    ))
 }

@@ -46,6 +46,8 @@ enum Expect {
     },
     /// A `tools/call` result with `isError: true` whose text names each of these.
     ToolError(&'static [&'static str]),
+    /// A `tools/call` result with `isError: true` and exactly this text.
+    ToolErrorText(&'static str),
     /// A result, checked by the function.
     Result(Value, fn(&Value)),
     /// A batch response (an array), checked by the function.
@@ -746,7 +748,12 @@ fn table() -> Vec<Case> {
                     json!({"small": 1, "count": 9223372036854775808_u64, "ratio": 1}),
                 )
             },
-            |_| Expect::ToolError(&["`count`"]),
+            |_| {
+                Expect::ToolErrorText(
+                    "Invalid arguments for tool `numbers`: `count`: 9223372036854775808 is \
+                     greater than the maximum of 9223372036854775807",
+                )
+            },
         ),
         case(
             "i64 given -2^63 - 1 (a float by then)",
@@ -760,7 +767,14 @@ fn table() -> Vec<Case> {
                 text.replace("\"count\":0", "\"count\":-9223372036854775809")
                     .into_bytes()
             },
-            |_| Expect::ToolError(&["`count`"]),
+            // Read as a float equal to the minimum, it passes the schema; decoding refuses
+            // it, in the same shape of message.
+            |_| {
+                Expect::ToolErrorText(
+                    "Invalid arguments for tool `numbers`: `count`: invalid type: floating point \
+                     `-9.223372036854776e+18`, expected i64",
+                )
+            },
         ),
         case(
             "i64 given 2.5",
@@ -796,6 +810,105 @@ fn table() -> Vec<Case> {
             |_| {
                 Expect::Result(json!(1), |result| {
                     assert_eq!(first_text(result), format!("255 {} {}", i64::MIN, 1.0e300));
+                })
+            },
+        ),
+        // --- Enums and integers, whatever their schema's shape -------------------------------
+        case(
+            "a value outside a plain enum's values: the values named",
+            |era| {
+                call(
+                    era,
+                    "rich",
+                    json!({"small": 1, "colour": "purple", "points": [], "counts": {}}),
+                )
+            },
+            |_| {
+                Expect::ToolErrorText(
+                    "Invalid arguments for tool `rich`: `colour`: \"purple\" is not one of \
+                     \"red\", \"green\" or \"blue\"",
+                )
+            },
+        ),
+        case(
+            "a value outside an enum whose variants have doc comments (`oneOf` of `const`s): \
+             the values named, as for a plain enum",
+            |era| call(era, "widths", widths(json!({"status": "closed"}))),
+            |_| {
+                Expect::ToolErrorText(
+                    "Invalid arguments for tool `widths`: `status`: \"closed\" is not one of \
+                     \"open\" or \"done\"",
+                )
+            },
+        ),
+        case(
+            "i32, u16, u32 and u64 above their maximum",
+            |era| {
+                call(
+                    era,
+                    "widths",
+                    widths(json!({"int": 1_u64 << 31, "short": 65536, "wide": 1_u64 << 32})),
+                )
+            },
+            |_| {
+                Expect::ToolErrorText(
+                    "Invalid arguments for tool `widths`: \
+                     `int`: 2147483648 is greater than the maximum of 2147483647; \
+                     `short`: 65536 is greater than the maximum of 65535; \
+                     `wide`: 4294967296 is greater than the maximum of 4294967295",
+                )
+            },
+        ),
+        case(
+            "i32, u16, u32 and u64 below their minimum",
+            |era| {
+                call(
+                    era,
+                    "widths",
+                    widths(json!({"int": -(1_i64 << 31) - 1, "short": -1, "wide": -1, "long": -1})),
+                )
+            },
+            |_| {
+                Expect::ToolErrorText(
+                    "Invalid arguments for tool `widths`: \
+                     `int`: -2147483649 is less than the minimum of -2147483648; \
+                     `long`: -1 is less than the minimum of 0; \
+                     `short`: -1 is less than the minimum of 0; \
+                     `wide`: -1 is less than the minimum of 0",
+                )
+            },
+        ),
+        case(
+            "u64 given 2^64 (a float by then)",
+            |era| {
+                let text =
+                    String::from_utf8(call(era, "widths", widths(json!({"long": 0})))).unwrap();
+                text.replace("\"long\":0", "\"long\":18446744073709551616")
+                    .into_bytes()
+            },
+            |_| {
+                Expect::ToolErrorText(
+                    "Invalid arguments for tool `widths`: `long`: 1.8446744073709552e+19 is \
+                     greater than the maximum of 18446744073709551615",
+                )
+            },
+        ),
+        case(
+            "integers at the edges of their widths: accepted",
+            |era| {
+                call(
+                    era,
+                    "widths",
+                    json!({"status": "done", "int": i32::MIN, "short": u16::MAX, "wide": u32::MAX,
+                           "long": u64::MAX}),
+                )
+            },
+            |_| {
+                Expect::Result(json!(1), |result| {
+                    assert_eq!(
+                        first_text(result),
+                        format!("Done {} {} {} {}", i32::MIN, u16::MAX, u32::MAX, u64::MAX)
+                    );
                 })
             },
         ),
@@ -979,6 +1092,15 @@ fn table() -> Vec<Case> {
     ]
 }
 
+/// Arguments of the `widths` tool: valid ones, with `changes` applied.
+fn widths(changes: Value) -> Value {
+    let mut arguments = json!({"status": "open", "int": 1, "short": 1, "wide": 1, "long": 1});
+    for (key, value) in changes.as_object().unwrap() {
+        arguments[key] = value.clone();
+    }
+    arguments
+}
+
 /// Sends every row of the table to one server in `era`.
 fn run_table(era: Era) {
     let mut client = StdioClient::spawn(env!("CARGO_BIN_EXE_fixture"), &[]);
@@ -1066,6 +1188,12 @@ fn check(context: &str, era: Era, expected: &Expect, answer: &Value) {
                 for mention in *mentions {
                     assert!(text.contains(mention), "{context}: {mention} not in {text}");
                 }
+            }
+            Expect::ToolErrorText(expected) => {
+                assert_eq!(answer["id"], 1, "{context}: {answer}");
+                let result = &answer["result"];
+                assert_eq!(result["isError"], true, "{context}: {answer}");
+                assert_eq!(first_text(result), *expected, "{context}");
             }
             Expect::Result(id, check) => {
                 assert_eq!(&answer["id"], id, "{context}: {answer}");

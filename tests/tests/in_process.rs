@@ -287,3 +287,79 @@ async fn a_burst_is_answered_half_a_kilobyte_at_a_time() {
         "{answers_per_write:?}"
     );
 }
+
+/// A snapshot file of this test process, holding `content`.
+fn snapshot_file(name: &str, content: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("mcp-tests-{}-{name}", std::process::id()));
+    std::fs::write(&path, content).unwrap();
+    path
+}
+
+#[test]
+fn a_changed_snapshot_panics_at_the_line_that_asserted_it() {
+    use std::sync::{Arc, Mutex};
+
+    if std::env::var_os(mcp_runtime::testing::SNAPSHOTS_ENV).is_some() {
+        return; // rewriting snapshots, not checking them
+    }
+    let path = snapshot_file("track-caller.json", "{\n  \"answer\": 42\n}\n");
+    // The panic hook sees where the panic was raised; other tests' panics pass through.
+    let seen: Arc<Mutex<Option<String>>> = Arc::default();
+    type Hook = dyn Fn(&std::panic::PanicHookInfo<'_>) + Send + Sync;
+    let previous: Arc<Box<Hook>> = Arc::new(std::panic::take_hook());
+    {
+        let seen = Arc::clone(&seen);
+        let previous = Arc::clone(&previous);
+        std::panic::set_hook(Box::new(move |info| {
+            let ours = info
+                .payload()
+                .downcast_ref::<String>()
+                .is_some_and(|message| message.contains("track-caller.json is out of date"));
+            match info.location() {
+                Some(location) if ours => *seen.lock().unwrap() = Some(location.to_string()),
+                _ => previous(info),
+            }
+        }));
+    }
+    let line = line!() + 2;
+    let outcome = std::panic::catch_unwind(|| {
+        mcp_runtime::testing::assert_json_snapshot(&path, &json!({"answer": 43}))
+    });
+    let _ = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| previous(info)));
+    let _ = std::fs::remove_file(&path);
+    assert!(outcome.is_err());
+    let location = seen.lock().unwrap().take().expect("the hook saw the panic");
+    assert!(
+        location.starts_with(&format!("{}:{line}:", file!())),
+        "{location}"
+    );
+}
+
+#[tokio::test]
+async fn a_broken_contract_names_the_line_that_asserted_it() {
+    if std::env::var_os(mcp_runtime::testing::SNAPSHOTS_ENV).is_some() {
+        return; // rewriting snapshots, not checking them
+    }
+    let path = snapshot_file("contract.json", "[]\n");
+    let client = TestClient::connect(fixture::server()).await.unwrap();
+    let checked = path.clone();
+    // An async function's caller cannot be tracked into its future: the line is taken when
+    // the future is made, and named in the message.
+    let line = line!() + 2;
+    let asserted = tokio::spawn(async move {
+        let contract = client.assert_contract(&checked, &[]);
+        contract.await;
+    });
+    let panic = asserted.await.unwrap_err().into_panic();
+    let _ = std::fs::remove_file(&path);
+    let message = panic.downcast_ref::<String>().expect("a formatted message");
+    assert!(
+        message.contains("contract.json is out of date"),
+        "{message}"
+    );
+    assert!(
+        message.contains(&format!("\n(asserted at {}:{line}:", file!())),
+        "{message}"
+    );
+}

@@ -1,6 +1,7 @@
 //! Parameters end to end: defaults (published in `inputSchema`, applied when an argument is
 //! absent or `null`), descriptions from a `# Arguments` list, and the schemas and decoding of
-//! dates, times and UUIDs (schemars' `chrono04` and `uuid1` features).
+//! dates, times and UUIDs (schemars' `chrono04` and `uuid1` features); the ranges of integer
+//! parameters and the values of documented enums, as every revision lists them.
 
 use mcp_tests::{StdioClient, first_text};
 use serde_json::{Value, json};
@@ -144,8 +145,54 @@ fn dates_times_and_uuids_have_formats_and_are_checked() {
         assert_eq!(refused["isError"], true, "{field}: {refused}");
         let text = first_text(&refused);
         assert!(
-            text.starts_with(&format!("Invalid argument `{field}`:")),
+            text.starts_with(&format!(
+                "Invalid arguments for tool `schedule`: `{field}`:"
+            )),
             "{field}: {text}"
+        );
+    }
+}
+
+#[test]
+fn integers_publish_their_range_and_documented_enums_their_values_in_every_revision() {
+    for revision in mcp_tests::REVISIONS {
+        let mut client = StdioClient::spawn(env!("CARGO_BIN_EXE_fixture"), &[]);
+        let params = if revision == mcp_tests::STATELESS_REVISION {
+            client.check_against(revision);
+            json!({"_meta": mcp_tests::stateless_meta()})
+        } else {
+            client.initialize(revision);
+            json!({})
+        };
+        // Checked against the revision's schema.json by the client.
+        let tools = client.request("tools/list", params)["result"]["tools"].clone();
+        let widths = tools
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|tool| tool["name"] == "widths")
+            .unwrap_or_else(|| panic!("{revision}: no `widths` in {tools}"));
+        let properties = &widths["inputSchema"]["properties"];
+        let range = |name: &str| {
+            let property = &properties[name];
+            (property["minimum"].clone(), property["maximum"].clone())
+        };
+        assert_eq!(
+            range("int"),
+            (json!(i32::MIN), json!(i32::MAX)),
+            "{revision}"
+        );
+        assert_eq!(range("short"), (json!(0), json!(u16::MAX)), "{revision}");
+        assert_eq!(range("wide"), (json!(0), json!(u32::MAX)), "{revision}");
+        assert_eq!(range("long"), (json!(0), json!(u64::MAX)), "{revision}");
+        // Published as schemars writes it, each value with its description.
+        assert_eq!(
+            properties["status"]["oneOf"],
+            json!([
+                {"type": "string", "const": "open", "description": "Still to do."},
+                {"type": "string", "const": "done", "description": "Finished."},
+            ]),
+            "{revision}"
         );
     }
 }

@@ -375,6 +375,13 @@ impl Context {
     /// Sends a log message to the client (`notifications/message`) if the client's level
     /// allows it: the level set with `logging/setLevel` (default `info`), or under
     /// 2026-07-28 the request's own `_meta` level (without one, nothing is sent).
+    ///
+    /// **Deprecated by the protocol:** 2026-07-28 deprecates MCP logging (SEP-2577), as it
+    /// does sampling and roots. It keeps working in every revision released within a year,
+    /// and this method works in every revision this crate serves. For what operators read,
+    /// log with `tracing` instead: a stdio server's stderr is the host's log (`serve_stdio`
+    /// installs a subscriber there), and for observability, export traces with
+    /// OpenTelemetry (a `tracing-opentelemetry` layer on your subscriber).
     pub fn log(&self, level: LogLevel, data: impl Serialize) {
         self.log_as(level, &self.inner.info.tool, data);
     }
@@ -499,6 +506,12 @@ impl Context {
     /// Asks the client's LLM for a completion (`sampling/createMessage`). The client decides
     /// which model runs it and may ask the user first. Same eras and rules as
     /// [`elicit`](Context::elicit); needs the client's `sampling` capability.
+    ///
+    /// **Deprecated by the protocol:** 2026-07-28 deprecates sampling (SEP-2577). It keeps
+    /// working in every revision released within a year, and this method works in every
+    /// revision this crate serves, for clients that declare `sampling`. A tool that needs a
+    /// model should call the model provider's API itself, with the server's own
+    /// configuration and key.
     pub async fn sample(
         &self,
         request: SamplingRequest,
@@ -512,6 +525,12 @@ impl Context {
 
     /// The directories and files the client lets this server work in (`roots/list`). Same
     /// eras and rules as [`elicit`](Context::elicit); needs the client's `roots` capability.
+    ///
+    /// **Deprecated by the protocol:** 2026-07-28 deprecates roots (SEP-2577). It keeps
+    /// working in every revision released within a year, and this method works in every
+    /// revision this crate serves, for clients that declare `roots`. Take the directories
+    /// a server may work in from its configuration instead — an argument, an environment
+    /// variable, a file — as the `files` example takes its root directory.
     pub async fn list_roots(&self) -> Result<Vec<Root>, ClientRequestError> {
         self.require_capability("roots", "roots")?;
         let answer = self.ask_client("roots/list", json!({})).await?;

@@ -178,13 +178,19 @@ impl HttpServer {
     /// # Ok(())
     /// # }
     /// ```
+    ///
+    /// Nothing is printed here (your application says where it listens), but a server with
+    /// no tools at all warns, through `tracing` if a subscriber is installed, else on
+    /// stderr (see [`Server::allow_no_tools`]).
     pub fn router(self) -> Result<axum::Router, Error> {
         Ok(self.build()?.0)
     }
 
     /// Binds `addr` and serves until the shutdown signal (SIGINT/SIGTERM by default): then
     /// the listener stops accepting, calls in flight finish (or are answered with an error
-    /// after the grace period), and this returns.
+    /// after the grace period), and this returns. Once ready, it prints where it listens on
+    /// stderr (`MCP server listening on http://127.0.0.1:8080/mcp`); like `serve_stdio`, it
+    /// installs a `tracing` subscriber on stderr if there is none.
     pub async fn serve(self, addr: impl ToSocketAddrs) -> Result<(), Error> {
         super::install_stderr_logging(self.server.forwards_tracing());
         let listener = TcpListener::bind(addr).await?;
@@ -192,6 +198,8 @@ impl HttpServer {
     }
 
     /// Like [`serve`](HttpServer::serve), on a listener already bound (e.g. to port 0).
+    /// Once ready, it prints where it listens on stderr, e.g.
+    /// `MCP server listening on http://127.0.0.1:8080/mcp`.
     ///
     /// Every accepted socket gets `TCP_NODELAY`: an SSE response goes out as several small
     /// writes (headers, then each event), and with Nagle's algorithm on, each would wait for
@@ -200,10 +208,13 @@ impl HttpServer {
         if self.shutdown.is_none() {
             self.shutdown = Some(Box::pin(super::termination_signal()));
         }
-        if let Ok(address) = listener.local_addr() {
-            tracing::info!(%address, endpoint = %self.endpoint, "serving MCP over HTTP");
-        }
+        let path = self.endpoint.clone();
         let (router, endpoint) = self.build()?;
+        // Printed, not logged: whoever started the server wants the address to connect to,
+        // whatever `RUST_LOG` says.
+        if let Ok(address) = listener.local_addr() {
+            eprintln!("{}", super::notices::listening(address, &path));
+        }
         let stop_accepting = endpoint.stopping.clone();
         let listener = listener.tap_io(|socket| {
             if let Err(error) = socket.set_nodelay(true) {

@@ -6,7 +6,9 @@
 pub(crate) mod cli;
 #[cfg(feature = "http")]
 pub(crate) mod http;
+mod notices;
 
+use std::io::IsTerminal as _;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -57,6 +59,9 @@ pub struct Server {
     rate_limit_mode: RateLimitMode,
     states: States,
     tools: ToolSet,
+    /// Whether starting with no tools at all is meant (they come at run time), rather than
+    /// worth a warning.
+    no_tools_expected: bool,
 }
 
 /// Default number of tool calls running at once; more wait their turn.
@@ -91,6 +96,7 @@ impl Server {
             rate_limit_mode: RateLimitMode::Reject,
             states: States::default(),
             tools: ToolSet::new(),
+            no_tools_expected: false,
         }
     }
 
@@ -202,6 +208,10 @@ impl Server {
     /// `serve_stdio` installs the forwarding layer with its stderr subscriber; if your
     /// program installs its own subscriber, add [`ClientLogLayer`](crate::ClientLogLayer)
     /// to it.
+    ///
+    /// MCP logging is deprecated from protocol revision 2026-07-28 (SEP-2577; it keeps
+    /// working in every revision released within a year): see
+    /// [`Context::log`](crate::Context::log) for what replaces it.
     pub fn forward_tracing(mut self) -> Self {
         self.forward_tracing = true;
         self
@@ -217,6 +227,29 @@ impl Server {
     pub fn tool_set(&self) -> ToolSet {
         self.tools.announce_changes();
         self.tools.clone()
+    }
+
+    /// Starts quietly with no tools at all: for a server whose tools all come at run time,
+    /// added through its [`ToolSet`] once it serves (a tool added before serving counts
+    /// already).
+    ///
+    /// Otherwise a server that has no `#[mcp_tool]` linked in and no
+    /// [`DynamicTool`](crate::DynamicTool) added warns on stderr when it starts (through
+    /// `tracing` if a subscriber is installed), naming the usual causes: a library crate of
+    /// tools the binary never names, so the linker leaves it out, or an integration test of
+    /// a binary crate, which links none of the binary's tools. Disabled tools count as
+    /// tools: only a server with none at all warns.
+    ///
+    /// ```
+    /// use mcp_runtime::Server;
+    ///
+    /// let server = Server::new("plugins", "1.0.0").allow_no_tools();
+    /// let tools = server.tool_set(); // filled once plugins load
+    /// # let _ = tools;
+    /// ```
+    pub fn allow_no_tools(mut self) -> Self {
+        self.no_tools_expected = true;
+        self
     }
 
     /// How long a tool waits for the client to answer an elicitation, sampling or roots
@@ -257,8 +290,17 @@ impl Server {
         self.shutdown_grace
     }
 
+    /// Whether this server would warn that it has no tools (see
+    /// [`allow_no_tools`](Server::allow_no_tools)).
+    pub(crate) fn warns_of_no_tools(&self) -> bool {
+        !self.no_tools_expected && self.tools.has_no_tools()
+    }
+
     pub(crate) fn into_core(self) -> Result<Arc<ServerCore>, Error> {
         self.tools.prepare(&self.states)?;
+        if self.warns_of_no_tools() {
+            notices::warn(notices::NO_TOOLS);
+        }
         tracing::debug!(tools = self.tools.catalog().len(), "tool catalog ready");
         Ok(Arc::new(ServerCore {
             info: self.info,
@@ -280,7 +322,9 @@ impl Server {
     /// they launch the server as a subprocess.
     ///
     /// stdout carries protocol messages only. If no `tracing` subscriber is installed, one
-    /// is installed that logs to stderr (filtered by `RUST_LOG`, default `warn`).
+    /// is installed that logs to stderr (filtered by `RUST_LOG`, default `warn`). Started by
+    /// hand on a terminal (stdin is a TTY, not a host's pipe), the server says on stderr
+    /// that it waits for an MCP client, and how to try its tools with `MCP_CLI` instead.
     ///
     /// Returns when stdin ends — after every call in flight has finished and been
     /// answered — or quietly when the client closes stdout.
@@ -301,6 +345,9 @@ impl Server {
         let redirect_prints = self.redirect_prints;
         let grace = self.shutdown_grace;
         let core = self.into_core()?;
+        if std::io::stdin().is_terminal() {
+            eprintln!("{}", notices::terminal_hint(&notices::this_program()));
+        }
         let output = stdio::output(redirect_prints)?;
         let ending = Ending {
             grace,

@@ -220,7 +220,8 @@ impl CatalogTool {
     /// every offending argument, so a model can fix its call.
     pub fn validate_arguments(&self, arguments: &Value) -> Result<(), String> {
         let validator = self.validator.get_or_init(|| {
-            jsonschema::draft202012::new(self.input_schema()).map_err(|error| error.to_string())
+            jsonschema::draft202012::new(&schema::validation_schema(self.input_schema()))
+                .map_err(|error| error.to_string())
         });
         let validator = match validator {
             Ok(validator) => validator,
@@ -445,6 +446,41 @@ fn decode_cursor(cursor: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn tool_with_schema(input_schema: Value) -> CatalogTool {
+        let tool = DynamicTool::new("t", input_schema, |_arguments, _context| async { "" });
+        CatalogTool::new(ToolSource::Dynamic(Arc::new(tool)))
+    }
+
+    #[test]
+    fn a_value_outside_documented_choices_names_the_choices() {
+        let tool = tool_with_schema(serde_json::json!({
+            "type": "object",
+            "properties": {
+                "status": {"oneOf": [
+                    {"type": "string", "const": "open", "description": "Still to do."},
+                    {"type": "string", "const": "done", "description": "Finished."},
+                ]},
+                "plain": {"type": "string", "enum": ["open", "done"]},
+            },
+        }));
+        let problems = tool
+            .validate_arguments(&serde_json::json!({"status": "closed", "plain": "closed"}))
+            .unwrap_err();
+        assert_eq!(
+            problems,
+            "`plain`: \"closed\" is not one of \"open\" or \"done\"; \
+             `status`: \"closed\" is not one of \"open\" or \"done\""
+        );
+        assert_eq!(
+            tool.input_schema()["properties"]["status"]["oneOf"][1]["const"],
+            "done"
+        );
+        assert!(
+            tool.validate_arguments(&serde_json::json!({"status": "done"}))
+                .is_ok()
+        );
+    }
 
     #[test]
     fn cursors_round_trip_and_reject_garbage() {

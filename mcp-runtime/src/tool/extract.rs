@@ -169,7 +169,9 @@ where
 {
     fn extract(call: &mut ToolCall, parameter: &'static str) -> Result<Self, Rejection> {
         // A missing argument decodes from `null`, which `Option` reads as `None`; the
-        // schema check has already refused a missing required argument.
+        // schema check has already refused a missing required argument. What the schema
+        // cannot say (a date's calendar, an `i64` below -2^63 that JSON rounded to a float)
+        // fails here, worded as the schema check words its refusals.
         let value = call.take_argument(parameter).unwrap_or(Value::Null);
         serde_path_to_error::deserialize(value).map_err(|error| {
             let path = error.path().to_string();
@@ -178,7 +180,11 @@ where
             } else {
                 format!("{parameter}.{path}")
             };
-            Rejection(format!("Invalid argument `{path}`: {}", error.into_inner()))
+            Rejection(format!(
+                "Invalid arguments for tool `{}`: `{path}`: {}",
+                call.context().tool_name(),
+                error.into_inner()
+            ))
         })
     }
 

@@ -122,6 +122,17 @@ impl ToolSet {
         Ok(())
     }
 
+    /// Whether there is no tool at all, enabled or not: no `#[mcp_tool]` linked in and no
+    /// dynamic tool added.
+    pub(crate) fn has_no_tools(&self) -> bool {
+        let state = self.inner.state.lock().expect("tool set poisoned");
+        let no_statics = match &state.statics {
+            Some(statics) => statics.is_empty(),
+            None => registered_tools().next().is_none(),
+        };
+        no_statics && state.dynamic.is_empty()
+    }
+
     /// The tools requests see now.
     pub(crate) fn catalog(&self) -> Arc<Catalog> {
         Arc::clone(&self.inner.current.read().expect("tool set poisoned"))

@@ -335,6 +335,35 @@ async fn numbers(
     format!("{small} {count} {ratio}")
 }
 
+/// Where a ticket stands. Its variants carry doc comments, so schemars describes it as a
+/// `oneOf` of `const`s rather than an `enum`.
+#[derive(Deserialize, Serialize, JsonSchema, Debug)]
+#[serde(rename_all = "lowercase")]
+enum Status {
+    /// Still to do.
+    Open,
+    /// Finished.
+    Done,
+}
+
+/// Integers of the widths schemars leaves unbounded, and an enum with documented variants:
+/// their out-of-range arguments.
+#[mcp_tool]
+async fn widths(
+    /// Where the ticket stands.
+    status: Status,
+    /// A 32-bit signed integer.
+    int: i32,
+    /// A 16-bit unsigned integer.
+    short: u16,
+    /// A 32-bit unsigned integer.
+    wide: u32,
+    /// A 64-bit unsigned integer.
+    long: u64,
+) -> String {
+    format!("{status:?} {int} {short} {wide} {long}")
+}
+
 /// Never returns and ignores cancellation (only dropping its future stops it).
 #[mcp_tool]
 async fn hang() -> &'static str {
