@@ -133,7 +133,7 @@ pub struct Annotations {
     pub last_modified: Option<String>,
 }
 
-fn base64(bytes: &[u8]) -> String {
+pub(crate) fn base64(bytes: &[u8]) -> String {
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
@@ -250,5 +250,17 @@ impl Content {
             ContentBody::Text { text } => Some(text),
             _ => None,
         }
+    }
+}
+
+impl From<String> for Content {
+    fn from(text: String) -> Self {
+        Content::text(text)
+    }
+}
+
+impl From<&str> for Content {
+    fn from(text: &str) -> Self {
+        Content::text(text)
     }
 }

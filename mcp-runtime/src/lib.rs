@@ -4,12 +4,16 @@
 // The layers, bottom up, each using only those before it (ARCHITECTURE.md draws them and
 // follows one `tools/call` through them): protocol, content, location, json_schema, error
 // -> context -> tool -> session -> transport -> server (client beside it) -> testing.
+mod completion;
 mod content;
 mod context;
 mod error;
+mod icon;
 mod json_schema;
 mod location;
+mod prompt;
 mod protocol;
+mod resource;
 pub mod sanitize;
 mod server;
 mod session;
@@ -36,6 +40,7 @@ pub mod manual;
 #[doc = include_str!("../README.md")]
 struct ReadmeExamples;
 
+pub use completion::Completing;
 pub use content::{
     Annotations, Content, ContentBody, EmbeddedResource, ResourceContents, ResourceLink, Role,
 };
@@ -45,9 +50,12 @@ pub use context::client_requests::{
 pub use context::log_layer::ClientLogLayer;
 pub use context::{Context, LogLevel};
 pub use error::Error;
+pub use icon::Icon;
 pub use location::SourceLocation;
 pub use mcp_macros::{mcp_tool, mcp_tools};
+pub use prompt::message::{IntoPromptMessages, PromptMessage, RenderedPrompt};
 pub use protocol::version::ProtocolVersion;
+pub use resource::contents::IntoResourceContents;
 #[cfg(feature = "http")]
 pub use server::http::{
     DEFAULT_ENDPOINT, DEFAULT_SESSION_IDLE_TIMEOUT, DEFAULT_SSE_RETRY, HeaderMap, HttpServer,

@@ -68,3 +68,20 @@ pub fn self_check<T: SharedState>(states: &States) -> Result<(), String> {
 pub fn extract_self<T: SharedState>(call: &mut ToolCall) -> Result<State<T>, CallToolResult> {
     call.extract::<State<T>>("self")
 }
+
+pub use crate::completion::{ArgumentCompletion, CompletionFuture, complete_with};
+pub use crate::content::Role;
+pub use crate::icon::IconDescriptor;
+pub use crate::prompt::descriptor::PromptDescriptor;
+pub use crate::prompt::message::{PromptFuture, prompt_async, prompt_blocking};
+pub use crate::resource::contents::{ResourceFuture, read_async, read_blocking};
+pub use crate::resource::descriptor::{ResourceAnnotations, ResourceDescriptor};
+
+/// Compile-time check that a parameter of a resource that is not a variable of its URI is
+/// an extractor (`Context`, `State<T>`, ...): the client has no other way to give it.
+pub const fn require_extractor<T: Extract>() {
+    assert!(
+        !T::IS_ARGUMENT,
+        "a parameter of an #[mcp_resource] must be a variable of its uri template or an extractor such as `Context` or `State<T>`"
+    );
+}

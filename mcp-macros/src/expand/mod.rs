@@ -277,6 +277,7 @@ fn registration(tool: &Tool<'_>) -> TokenStream {
                 title: #title,
                 description: #description,
                 hints: #hints,
+                icons: &[],
                 tags: #tags,
                 params: #descriptors,
                 output_schema: #output_schema,

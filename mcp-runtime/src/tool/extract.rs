@@ -146,6 +146,12 @@ impl fmt::Display for Rejection {
     note = "a value supplied by the server instead (like `Context` or `State<T>`) implements `mcp_runtime::Extract`"
 )]
 pub trait Extract: Sized + Send + 'static {
+    /// Whether the type is an argument the client gives (the blanket implementation for
+    /// `Deserialize + JsonSchema` types) rather than a value the server supplies. Resources
+    /// refuse, at compile time, a parameter that is an argument but no variable of the URI.
+    #[doc(hidden)]
+    const IS_ARGUMENT: bool = false;
+
     /// The value for parameter `parameter` of this call.
     fn extract(call: &mut ToolCall, parameter: &'static str) -> Result<Self, Rejection>;
 
@@ -167,6 +173,8 @@ impl<T> Extract for T
 where
     T: DeserializeOwned + JsonSchema + Send + 'static,
 {
+    const IS_ARGUMENT: bool = true;
+
     fn extract(call: &mut ToolCall, parameter: &'static str) -> Result<Self, Rejection> {
         // A missing argument decodes from `null`, which `Option` reads as `None`; the
         // schema check has already refused a missing required argument. What the schema

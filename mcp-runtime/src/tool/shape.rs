@@ -186,7 +186,7 @@ impl Serialize for OneMember<'_> {
     }
 }
 
-fn content_block(block: Content, version: ProtocolVersion) -> Value {
+pub(crate) fn content_block(block: Content, version: ProtocolVersion) -> Value {
     let mut json = match block.body {
         ContentBody::Text { text } => json!({ "type": "text", "text": text }),
         ContentBody::Image { data, mime_type } => {
@@ -219,7 +219,7 @@ fn content_block(block: Content, version: ProtocolVersion) -> Value {
     json
 }
 
-fn annotations(mut annotations: Annotations, version: ProtocolVersion) -> Option<Value> {
+pub(crate) fn annotations(mut annotations: Annotations, version: ProtocolVersion) -> Option<Value> {
     if !version.has_structured_output() {
         annotations.last_modified = None;
     }

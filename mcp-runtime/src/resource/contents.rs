@@ -1,0 +1,209 @@
+//! What a resource read returns: [`IntoResourceContents`], the conversion every
+//! `#[mcp_resource]` function's return type goes through, and the async and blocking paths
+//! the macro runs reads on.
+
+use std::borrow::Cow;
+use std::fmt::Display;
+use std::future::Future;
+use std::pin::Pin;
+
+use serde::Serialize;
+
+use crate::content::{EmbeddedResource, ResourceContents};
+use crate::context::log_layer::with_current;
+use crate::tool::extract::ToolCall;
+use crate::tool::result::{CallToolResult, Json, ToolError};
+
+/// One read's outcome before the runtime knows the URI and MIME type to give it.
+#[doc(hidden)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum ReadOutcome {
+    /// Text, with the resource's MIME type.
+    Text(String),
+    /// Bytes, sent base64-encoded with the resource's MIME type.
+    Blob(Vec<u8>),
+    /// JSON text (`application/json` unless the resource states a type).
+    Json(String),
+    /// Complete contents, each with its own URI and type.
+    Contents(Vec<EmbeddedResource>),
+    /// The read failed; `public` when the error is a [`ToolError`] (always shown).
+    Failed { message: String, public: bool },
+    /// A parameter could not be produced (a variable that does not parse).
+    Rejected(String),
+}
+
+impl ReadOutcome {
+    /// The `contents` of a `resources/read` result for `uri`, or the failure.
+    pub(crate) fn into_contents(
+        self,
+        uri: &str,
+        mime_type: Option<&str>,
+    ) -> Result<Vec<EmbeddedResource>, ReadOutcome> {
+        let item = |contents, default_type: Option<&str>| EmbeddedResource {
+            uri: uri.to_owned(),
+            mime_type: mime_type.or(default_type).map(str::to_owned),
+            contents,
+        };
+        match self {
+            ReadOutcome::Text(text) => Ok(vec![item(ResourceContents::Text(text), None)]),
+            ReadOutcome::Blob(bytes) => Ok(vec![item(
+                ResourceContents::Blob(crate::content::base64(&bytes)),
+                None,
+            )]),
+            ReadOutcome::Json(text) => Ok(vec![item(
+                ResourceContents::Text(text),
+                Some("application/json"),
+            )]),
+            ReadOutcome::Contents(contents) => Ok(contents),
+            failure @ (ReadOutcome::Failed { .. } | ReadOutcome::Rejected(_)) => Err(failure),
+        }
+    }
+}
+
+/// Converts what a `#[mcp_resource]` function returns into the contents of a read.
+///
+/// | return type | contents |
+/// |---|---|
+/// | `String`, `&'static str`, `Cow<str>` | one text item, with the resource's `mime_type` |
+/// | `Vec<u8>`, `&'static [u8]` | one blob item (base64), with the resource's `mime_type` |
+/// | [`Json<T>`] | one text item holding `T` as JSON, `application/json` unless stated |
+/// | [`EmbeddedResource`], `Vec<EmbeddedResource>` | as they are: each with its own URI and type |
+/// | `Result<T, E>` where `T` is any of the above and `E: Display` | `Err` → an error response with the message (hidden by [`Server::mask_error_details`](crate::Server::mask_error_details) unless `E` is [`ToolError`]) |
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be returned from an MCP resource",
+    label = "not a resource contents type",
+    note = "a resource may return `String`, `&'static str`, `Vec<u8>` (a blob), `mcp_runtime::Json<T>` (T: Serialize), `EmbeddedResource`, `Vec<EmbeddedResource>`, or `Result<T, E>` of any of these with `E: Display`"
+)]
+pub trait IntoResourceContents {
+    /// Performs the conversion.
+    fn into_read_outcome(self) -> ReadOutcome;
+}
+
+impl IntoResourceContents for String {
+    fn into_read_outcome(self) -> ReadOutcome {
+        ReadOutcome::Text(self)
+    }
+}
+
+impl IntoResourceContents for &'static str {
+    fn into_read_outcome(self) -> ReadOutcome {
+        ReadOutcome::Text(self.to_owned())
+    }
+}
+
+impl IntoResourceContents for Cow<'static, str> {
+    fn into_read_outcome(self) -> ReadOutcome {
+        ReadOutcome::Text(self.into_owned())
+    }
+}
+
+impl IntoResourceContents for Vec<u8> {
+    fn into_read_outcome(self) -> ReadOutcome {
+        ReadOutcome::Blob(self)
+    }
+}
+
+impl IntoResourceContents for &'static [u8] {
+    fn into_read_outcome(self) -> ReadOutcome {
+        ReadOutcome::Blob(self.to_vec())
+    }
+}
+
+impl<T: Serialize> IntoResourceContents for Json<T> {
+    fn into_read_outcome(self) -> ReadOutcome {
+        match serde_json::to_string(&self.0) {
+            Ok(text) => ReadOutcome::Json(text),
+            Err(error) => ReadOutcome::Failed {
+                message: format!("the resource could not be serialized: {error}"),
+                public: false,
+            },
+        }
+    }
+}
+
+impl IntoResourceContents for EmbeddedResource {
+    fn into_read_outcome(self) -> ReadOutcome {
+        ReadOutcome::Contents(vec![self])
+    }
+}
+
+impl IntoResourceContents for Vec<EmbeddedResource> {
+    fn into_read_outcome(self) -> ReadOutcome {
+        ReadOutcome::Contents(self)
+    }
+}
+
+impl<T, E> IntoResourceContents for Result<T, E>
+where
+    T: IntoResourceContents,
+    E: Display + 'static,
+{
+    fn into_read_outcome(self) -> ReadOutcome {
+        match self {
+            Ok(value) => value.into_read_outcome(),
+            Err(error) => ReadOutcome::Failed {
+                public: (&error as &dyn std::any::Any).is::<ToolError>(),
+                message: error.to_string(),
+            },
+        }
+    }
+}
+
+/// The future of one read. Panics inside it are caught by the dispatcher.
+#[doc(hidden)]
+pub type ResourceFuture = Pin<Box<dyn Future<Output = ReadOutcome> + Send + 'static>>;
+
+/// The message of a parameter that could not be produced.
+pub(crate) fn rejection_message(rejected: CallToolResult) -> String {
+    rejected
+        .content
+        .iter()
+        .find_map(|block| block.as_text())
+        .unwrap_or("invalid parameters")
+        .to_owned()
+}
+
+/// Runs an `async fn` resource: extract its parameters, then await it.
+#[doc(hidden)]
+pub fn read_async<F, Fut>(mut call: ToolCall, resource: F) -> ResourceFuture
+where
+    F: FnOnce(&mut ToolCall) -> Result<Fut, CallToolResult>,
+    Fut: Future + Send + 'static,
+    Fut::Output: IntoResourceContents,
+{
+    match resource(&mut call) {
+        Ok(running) => Box::pin(async move { running.await.into_read_outcome() }),
+        Err(rejected) => Box::pin(std::future::ready(ReadOutcome::Rejected(
+            rejection_message(rejected),
+        ))),
+    }
+}
+
+/// Runs a plain `fn` resource on a thread of its own, as plain `fn` tools run.
+#[doc(hidden)]
+pub fn read_blocking<F, G, R>(mut call: ToolCall, resource: F) -> ResourceFuture
+where
+    F: FnOnce(&mut ToolCall) -> Result<G, CallToolResult>,
+    G: FnOnce() -> R + Send + 'static,
+    R: IntoResourceContents + 'static,
+{
+    let run = match resource(&mut call) {
+        Ok(run) => run,
+        Err(rejected) => {
+            return Box::pin(std::future::ready(ReadOutcome::Rejected(
+                rejection_message(rejected),
+            )));
+        }
+    };
+    let context = call.context().clone();
+    let forwarded = context.forwards_tracing().then_some(context);
+    Box::pin(async move {
+        let blocking = crate::tool::blocking::run(move || {
+            with_current(forwarded, || run().into_read_outcome())
+        });
+        match blocking.await {
+            Ok(outcome) => outcome,
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
+}

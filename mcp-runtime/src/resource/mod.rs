@@ -1,0 +1,6 @@
+//! Resources and resource templates: what `#[mcp_resource]` registers (`descriptor`), what a
+//! read returns (`contents`), URI templates (`template`), and the catalog `resources/list`,
+//! `resources/templates/list` and `resources/read` serve (`catalog`).
+
+pub(crate) mod contents;
+pub(crate) mod descriptor;
