@@ -26,6 +26,45 @@ pub enum Error {
         /// The other definition.
         second: SourceLocation,
     },
+    /// Two resources (or resource templates) linked into the binary share a URI.
+    #[error(
+        "two resources have the URI `{uri}`: one is defined at {first}, the other at {second}; \
+         give each its own `uri` in #[mcp_resource(uri = \"...\")]"
+    )]
+    DuplicateResource {
+        /// The shared URI (or URI template).
+        uri: String,
+        /// One definition.
+        first: SourceLocation,
+        /// The other definition.
+        second: SourceLocation,
+    },
+    /// Two prompts linked into the binary share a name.
+    #[error(
+        "two prompts are named `{name}`: one is defined at {first}, the other at {second}; \
+         rename one of them with #[mcp_prompt(name = \"...\")]"
+    )]
+    DuplicatePrompt {
+        /// The shared name.
+        name: String,
+        /// One definition.
+        first: SourceLocation,
+        /// The other definition.
+        second: SourceLocation,
+    },
+    /// A resource's or a prompt's parameter cannot be supplied, e.g. a `State<T>` whose `T`
+    /// was never registered with `Server::state`.
+    #[error("{what} (defined at {location}) cannot be served: parameter `{parameter}`: {problem}")]
+    Unservable {
+        /// What cannot be served: "resource `docs://readme`", "prompt `review`".
+        what: String,
+        /// The parameter.
+        parameter: String,
+        /// Where it is defined.
+        location: SourceLocation,
+        /// What is missing, and how to fix it.
+        problem: String,
+    },
     /// A tool's parameter cannot be supplied, e.g. a `State<T>` whose `T` was never
     /// registered with `Server::state`.
     #[error(

@@ -4,6 +4,7 @@
 // The layers, bottom up, each using only those before it (ARCHITECTURE.md draws them and
 // follows one `tools/call` through them): protocol, content, location, json_schema, error
 // -> context -> tool -> session -> transport -> server (client beside it) -> testing.
+mod changes;
 mod completion;
 mod content;
 mod context;
@@ -40,6 +41,7 @@ pub mod manual;
 #[doc = include_str!("../README.md")]
 struct ReadmeExamples;
 
+pub use changes::Notifier;
 pub use completion::Completing;
 pub use content::{
     Annotations, Content, ContentBody, EmbeddedResource, ResourceContents, ResourceLink, Role,

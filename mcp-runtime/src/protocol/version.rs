@@ -75,6 +75,17 @@ impl ProtocolVersion {
         self >= ProtocolVersion::V2025_06_18
     }
 
+    /// `icons` on tools, resources, prompts and the server exist from 2025-11-25.
+    pub(crate) fn has_icons(self) -> bool {
+        self >= ProtocolVersion::V2025_11_25
+    }
+
+    /// The `completions` capability exists from 2025-03-26 (2024-11-05 has
+    /// `completion/complete` but no capability to announce it).
+    pub(crate) fn has_completions_capability(self) -> bool {
+        self >= ProtocolVersion::V2025_03_26
+    }
+
     /// From 2025-11-25 an error response may omit an `id` that could not be read; before,
     /// JSON-RPC 2.0's `null` is sent.
     pub(crate) fn may_omit_unknown_id(self) -> bool {

@@ -2,5 +2,7 @@
 //! read returns (`contents`), URI templates (`template`), and the catalog `resources/list`,
 //! `resources/templates/list` and `resources/read` serve (`catalog`).
 
+pub(crate) mod catalog;
 pub(crate) mod contents;
 pub(crate) mod descriptor;
+pub(crate) mod template;

@@ -14,7 +14,13 @@ use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncWrite};
 
+use crate::changes::Notifier;
 use crate::error::Error;
+use crate::icon::Icon;
+use crate::prompt::catalog::PromptCatalog;
+use crate::prompt::descriptor::registered_prompts;
+use crate::resource::catalog::ResourceCatalog;
+use crate::resource::descriptor::registered_resources;
 use crate::session::RateLimits;
 use crate::session::{ServerCore, ServerInfo};
 use crate::tool::extract::States;
@@ -59,6 +65,8 @@ pub struct Server {
     rate_limit_mode: RateLimitMode,
     states: States,
     tools: ToolSet,
+    /// Tells clients of changed resources and lists; shared with every clone.
+    notifier: Notifier,
     /// Whether starting with no tools at all is meant (they come at run time), rather than
     /// worth a warning.
     no_tools_expected: bool,
@@ -80,6 +88,7 @@ impl Server {
                 name: name.into(),
                 version: version.into(),
                 title: None,
+                icons: Vec::new(),
             },
             instructions: None,
             page_size: DEFAULT_PAGE_SIZE,
@@ -96,6 +105,7 @@ impl Server {
             rate_limit_mode: RateLimitMode::Reject,
             states: States::default(),
             tools: ToolSet::new(),
+            notifier: Notifier::new(),
             no_tools_expected: false,
         }
     }
@@ -229,6 +239,33 @@ impl Server {
         self.tools.clone()
     }
 
+    /// A handle that tells clients a resource changed (to those subscribed to it), or that
+    /// the list of resources or prompts did: from a background task, a file watcher, or
+    /// anywhere outside a request. Tools, resources and prompts can take a [`Notifier`] as
+    /// a parameter instead.
+    ///
+    /// Taking the handle makes the server announce `listChanged: true` for resources and
+    /// prompts, so that clients listen for list changes. Clones of this server share it.
+    pub fn notifier(&self) -> Notifier {
+        self.notifier.announce_list_changes();
+        self.notifier.clone()
+    }
+
+    /// An icon clients may show for this server (`serverInfo.icons`, 2025-11-25 on); call
+    /// once per icon (sizes, themes).
+    ///
+    /// ```
+    /// use mcp_runtime::{Icon, Server};
+    ///
+    /// let server = Server::new("weather", "1.0.0")
+    ///     .icon(Icon::new("https://example.com/weather.png").mime_type("image/png").sizes(["48x48"]));
+    /// # let _ = server;
+    /// ```
+    pub fn icon(mut self, icon: Icon) -> Self {
+        self.info.icons.push(icon);
+        self
+    }
+
     /// Starts quietly with no tools at all: for a server whose tools all come at run time,
     /// added through its [`ToolSet`] once it serves (a tool added before serving counts
     /// already).
@@ -296,8 +333,12 @@ impl Server {
         !self.no_tools_expected && self.tools.has_no_tools()
     }
 
-    pub(crate) fn into_core(self) -> Result<Arc<ServerCore>, Error> {
+    pub(crate) fn into_core(mut self) -> Result<Arc<ServerCore>, Error> {
         self.tools.prepare(&self.states)?;
+        // Every tool, resource and prompt may take the notifier as a parameter.
+        self.states.insert(self.notifier.clone());
+        let resources = ResourceCatalog::new(registered_resources(), &self.states)?;
+        let prompts = PromptCatalog::new(registered_prompts(), &self.states)?;
         if self.warns_of_no_tools() {
             notices::warn(notices::NO_TOOLS);
         }
@@ -306,6 +347,9 @@ impl Server {
             info: self.info,
             instructions: self.instructions,
             tools: self.tools,
+            resources,
+            prompts,
+            notifier: self.notifier,
             page_size: self.page_size,
             list_ttl_ms: u64::try_from(self.list_ttl.as_millis()).unwrap_or(u64::MAX),
             call_slots: Arc::new(tokio::sync::Semaphore::new(self.max_in_flight)),

@@ -183,10 +183,10 @@ fn mask(name: &str, result: CallToolResult) -> CallToolResult {
     ))
 }
 
-/// How one attempt at a tool call ended.
-enum Attempt {
+/// How one attempt at a tool call (or a read, a prompt, a completion) ended.
+pub(super) enum Attempt<T> {
     /// The tool returned.
-    Finished(CallToolResult),
+    Finished(T),
     /// 2026-07-28: the tool waits for input the client has not given yet.
     NeedsInput(Arc<InputRound>),
 }
@@ -194,16 +194,19 @@ enum Attempt {
 /// Runs a tool until it returns or, under 2026-07-28, until it waits for input the client
 /// has not given: then this attempt stops, and the call is answered `input_required`.
 /// Requests made in the same poll (e.g. two elicitations joined) are all collected.
-struct UntilInputRequired {
-    tool: ToolFuture,
-    round: Option<Arc<InputRound>>,
+pub(super) struct UntilInputRequired<F> {
+    pub tool: F,
+    pub round: Option<Arc<InputRound>>,
 }
 
-impl Future for UntilInputRequired {
-    type Output = Attempt;
+impl<F: Future + Unpin> Future for UntilInputRequired<F> {
+    type Output = Attempt<F::Output>;
 
-    fn poll(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Attempt> {
-        match self.tool.as_mut().poll(cx) {
+    fn poll(
+        mut self: Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Attempt<F::Output>> {
+        match Pin::new(&mut self.tool).poll(cx) {
             std::task::Poll::Ready(result) => std::task::Poll::Ready(Attempt::Finished(result)),
             std::task::Poll::Pending => match &self.round {
                 Some(round) if round.needs_input() => {
@@ -215,7 +218,7 @@ impl Future for UntilInputRequired {
     }
 }
 
-fn describe_duration(duration: std::time::Duration) -> String {
+pub(super) fn describe_duration(duration: std::time::Duration) -> String {
     let millis = duration.as_millis();
     if millis.is_multiple_of(1000) {
         format!("{} s", millis / 1000)
@@ -224,7 +227,7 @@ fn describe_duration(duration: std::time::Duration) -> String {
     }
 }
 
-fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+pub(super) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
     if let Some(message) = panic.downcast_ref::<&str>() {
         (*message).to_owned()
     } else if let Some(message) = panic.downcast_ref::<String>() {

@@ -5,7 +5,11 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use crate::changes::Notifier;
+use crate::icon::{Icon, icons_json};
+use crate::prompt::catalog::PromptCatalog;
 use crate::protocol::version::ProtocolVersion;
+use crate::resource::catalog::ResourceCatalog;
 use crate::session::admission::RateLimits;
 use crate::tool::extract::States;
 use crate::tool::set::ToolSet;
@@ -16,6 +20,8 @@ pub(crate) struct ServerInfo {
     pub name: String,
     pub version: String,
     pub title: Option<String>,
+    /// Sent from 2025-11-25 on.
+    pub icons: Vec<Icon>,
 }
 
 /// Everything shared by all connections of one server.
@@ -24,6 +30,12 @@ pub(crate) struct ServerCore {
     pub instructions: Option<String>,
     /// The tools offered (changeable at run time).
     pub tools: ToolSet,
+    /// The `#[mcp_resource]`s linked in.
+    pub resources: ResourceCatalog,
+    /// The `#[mcp_prompt]`s linked in.
+    pub prompts: PromptCatalog,
+    /// Resource updates and list changes, for every connection to pass on.
+    pub notifier: Notifier,
     pub page_size: usize,
     pub list_ttl_ms: u64,
     /// Calls allowed to run at once across the server; the rest wait their turn.
@@ -56,6 +68,11 @@ pub(crate) fn server_info_json(core: &ServerCore, version: ProtocolVersion) -> V
     info.insert("version".into(), core.info.version.clone().into());
     if let (true, Some(title)) = (version.has_structured_output(), &core.info.title) {
         info.insert("title".into(), title.clone().into());
+    }
+    if version.has_icons()
+        && let Some(icons) = icons_json(&core.info.icons)
+    {
+        info.insert("icons".into(), icons);
     }
     Value::Object(info)
 }

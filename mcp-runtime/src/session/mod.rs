@@ -17,12 +17,17 @@
 
 mod admission;
 mod call;
+mod completion;
 mod core;
+mod prompts;
 mod reply;
+mod resources;
+mod served;
 mod stateless;
 mod tools;
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
@@ -32,6 +37,7 @@ pub(crate) use admission::RateLimits;
 pub(crate) use core::{ServerCore, ServerInfo};
 pub(crate) use reply::{Outcome, Reply};
 
+use crate::changes::Change;
 use crate::context::client_requests::PendingClientRequests;
 use crate::context::{ClientLink, LogFilter, LogLevel, RequestInfo, SessionLogLevel};
 use crate::protocol::jsonrpc::{
@@ -76,6 +82,8 @@ pub(crate) struct Session {
     closing: CancellationToken,
     /// Who sends the message being handled, as HTTP authentication verified it.
     principal: Option<Arc<dyn std::any::Any + Send + Sync>>,
+    /// The resource URIs this handshake-era client subscribed to (`resources/subscribe`).
+    subscriptions: HashSet<String>,
 }
 
 impl Session {
@@ -90,6 +98,7 @@ impl Session {
             client_info: None,
             client_capabilities: Arc::new(json!({})),
             log_level: SessionLogLevel::default(),
+            subscriptions: HashSet::new(),
         }
     }
 
@@ -105,6 +114,29 @@ impl Session {
     pub fn tools_changed(&self) -> Option<Value> {
         (self.negotiated.is_some() && self.core.tools.announces_changes())
             .then(|| json!({ "jsonrpc": "2.0", "method": "notifications/tools/list_changed" }))
+    }
+
+    /// The notification that tells this handshake-era client of `change`, if it is to be
+    /// told: an update of a resource it subscribed to, a list change the server announces.
+    /// (2026-07-28 listen streams filter changes themselves.)
+    pub fn change_notification(&self, change: &Change) -> Option<Value> {
+        self.negotiated?;
+        let announced = self.core.notifier.announces_list_changes();
+        match change {
+            Change::ResourceUpdated(uri) => self.subscriptions.contains(&**uri).then(|| {
+                json!({
+                    "jsonrpc": "2.0",
+                    "method": "notifications/resources/updated",
+                    "params": { "uri": &**uri },
+                })
+            }),
+            Change::ResourceListChanged => (announced && !self.core.resources.is_empty()).then(
+                || json!({ "jsonrpc": "2.0", "method": "notifications/resources/list_changed" }),
+            ),
+            Change::PromptListChanged => (announced && !self.core.prompts.is_empty()).then(
+                || json!({ "jsonrpc": "2.0", "method": "notifications/prompts/list_changed" }),
+            ),
+        }
     }
 
     /// Ends the waits of tools for client answers that can no longer come.
@@ -279,10 +311,61 @@ impl Session {
             (Era::Handshake(version) | Era::Stateless(version), "tools/call") => {
                 self.call_tool(era, version, id, params, related)
             }
+            (Era::Handshake(version) | Era::Stateless(version), "resources/list")
+                if self.offers_resources() =>
+            {
+                self.list_resources(version, &params.into_map()).into()
+            }
+            (Era::Handshake(version) | Era::Stateless(version), "resources/templates/list")
+                if self.offers_resources() =>
+            {
+                self.list_resource_templates(version, &params.into_map())
+                    .into()
+            }
+            (Era::Handshake(version) | Era::Stateless(version), "resources/read")
+                if self.offers_resources() =>
+            {
+                self.read_resource(era, version, id, params.into_map(), related)
+            }
+            (Era::Handshake(version), "resources/subscribe") if self.offers_resources() => {
+                self.subscribe(version, &params.into_map(), true).into()
+            }
+            (Era::Handshake(version), "resources/unsubscribe") if self.offers_resources() => {
+                self.subscribe(version, &params.into_map(), false).into()
+            }
+            (Era::Handshake(version) | Era::Stateless(version), "prompts/list")
+                if self.offers_prompts() =>
+            {
+                self.list_prompts(version, &params.into_map()).into()
+            }
+            (Era::Handshake(version) | Era::Stateless(version), "prompts/get")
+                if self.offers_prompts() =>
+            {
+                self.get_prompt(era, version, id, params.into_map(), related)
+            }
+            (Era::Handshake(version) | Era::Stateless(version), "completion/complete")
+                if self.offers_completions() =>
+            {
+                self.complete(era, version, id, params.into_map(), related)
+            }
             (Era::Handshake(_), "logging/setLevel") => {
                 self.set_log_level(&params.into_map()).into()
             }
-            (Era::Unknown | Era::Handshake(_), "server/discover" | "tools/list" | "tools/call") => {
+            (
+                Era::Unknown,
+                "server/discover"
+                | "tools/list"
+                | "tools/call"
+                | "resources/list"
+                | "resources/templates/list"
+                | "resources/read"
+                | "resources/subscribe"
+                | "resources/unsubscribe"
+                | "prompts/list"
+                | "prompts/get"
+                | "completion/complete",
+            )
+            | (Era::Handshake(_), "server/discover") => {
                 Answer::Now(Err(RpcError::invalid_params(format!(
                     "Invalid params: `{method}` needs a protocol version: send `initialize` first, \
                      or name the version in params._meta[\"{}\"] (2026-07-28).",
@@ -350,7 +433,7 @@ impl Session {
         );
         let mut result = Map::new();
         result.insert("protocolVersion".into(), version.as_str().into());
-        result.insert("capabilities".into(), self.capabilities());
+        result.insert("capabilities".into(), self.capabilities(version));
         result.insert("serverInfo".into(), self.server_info(version));
         if let Some(instructions) = &self.core.instructions {
             result.insert("instructions".into(), instructions.clone().into());
@@ -358,9 +441,39 @@ impl Session {
         Ok(Value::Object(result))
     }
 
-    fn capabilities(&self) -> Value {
-        let list_changed = self.core.tools.announces_changes();
-        json!({ "tools": { "listChanged": list_changed }, "logging": {} })
+    /// What this server offers, for `version`: tools and logging always; resources,
+    /// prompts and completions only when the binary has them.
+    fn capabilities(&self, version: ProtocolVersion) -> Value {
+        let mut capabilities = Map::new();
+        let tools_change = self.core.tools.announces_changes();
+        capabilities.insert("tools".into(), json!({ "listChanged": tools_change }));
+        capabilities.insert("logging".into(), json!({}));
+        let lists_change = self.core.notifier.announces_list_changes();
+        if self.offers_resources() {
+            capabilities.insert(
+                "resources".into(),
+                json!({ "subscribe": true, "listChanged": lists_change }),
+            );
+        }
+        if self.offers_prompts() {
+            capabilities.insert("prompts".into(), json!({ "listChanged": lists_change }));
+        }
+        if self.offers_completions() && version.has_completions_capability() {
+            capabilities.insert("completions".into(), json!({}));
+        }
+        Value::Object(capabilities)
+    }
+
+    fn offers_resources(&self) -> bool {
+        !self.core.resources.is_empty()
+    }
+
+    fn offers_prompts(&self) -> bool {
+        !self.core.prompts.is_empty()
+    }
+
+    fn offers_completions(&self) -> bool {
+        self.core.prompts.has_completions() || self.core.resources.has_completions()
     }
 
     fn set_log_level(&self, params: &Map<String, Value>) -> Result<Value, RpcError> {

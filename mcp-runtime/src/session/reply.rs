@@ -85,12 +85,19 @@ pub(crate) enum Body {
         members: Map<String, Value>,
         page: ListPage,
     },
+    /// An error found only once the work ran: a resource read or a prompt that failed, a
+    /// variable or argument that did not parse. Answered as a JSON-RPC error.
+    Failure(RpcError),
 }
 
 impl Body {
     /// The success response carrying this result: the same bytes as serializing it, a
     /// tool's result written by its own faster path.
     pub(crate) fn response(&self, id: &RequestId) -> Response {
+        if let Body::Failure(error) = self {
+            // The id is known, so how an unknown one is written does not matter.
+            return Response::failure(Some(id), error, UnknownId::Null);
+        }
         Response::success(id, |out| match self {
             Body::ToolResult(result) => result.write_json(out),
             body => serde_json::to_writer(out, body).expect("a result always serializes"),
@@ -103,6 +110,8 @@ impl serde::Serialize for Body {
         use serde::ser::SerializeMap;
         match self {
             Body::Json(result) => result.serialize(serializer),
+            // Never a result: `response` answers it as an error.
+            Body::Failure(error) => serializer.serialize_str(&error.message),
             Body::ToolResult(result) => result.serialize(serializer),
             Body::Page { members, page } => {
                 // Members in the order a `serde_json::Map` writes them, `tools` among them.

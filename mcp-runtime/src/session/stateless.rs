@@ -2,6 +2,7 @@
 //! hints of list results, and what every result carries (`resultType`, the server's
 //! identity in `_meta`).
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use futures_util::FutureExt as _;
@@ -10,6 +11,7 @@ use serde_json::{Map, Value, json};
 use super::Session;
 use super::core::{ServerCore, server_info_json, supported_versions};
 use super::reply::{Answer, Body};
+use crate::changes::{Change, next_change};
 use crate::protocol::jsonrpc::{RequestId, RpcError};
 use crate::protocol::meta;
 use crate::protocol::outbox::Outbox;
@@ -19,7 +21,10 @@ impl Session {
     pub(super) fn discover(&self) -> Result<Value, RpcError> {
         let mut result = Map::new();
         result.insert("supportedVersions".into(), supported_versions());
-        result.insert("capabilities".into(), self.capabilities());
+        result.insert(
+            "capabilities".into(),
+            self.capabilities(ProtocolVersion::V2026_07_28),
+        );
         if let Some(instructions) = &self.core.instructions {
             result.insert("instructions".into(), instructions.clone().into());
         }
@@ -34,8 +39,9 @@ impl Session {
         result.insert("cacheScope".into(), "public".into());
     }
 
-    /// `subscriptions/listen` (2026-07-28): acknowledges the filter (only tool list changes
-    /// are offered), then keeps the request open; changes go out on its outbox tagged with
+    /// `subscriptions/listen` (2026-07-28): acknowledges the filter (what of it the server
+    /// offers: tool, resource and prompt list changes, updates of the listed resources),
+    /// then keeps the request open; changes go out on its outbox tagged with
     /// its id, and the request is answered when the connection closes (or the server shuts
     /// down). Cancelling the request stops it like any other.
     pub(super) fn listen(
@@ -56,6 +62,31 @@ impl Session {
             honoured.insert("toolsListChanged".into(), true.into());
             tool_changes = Some(self.core.tools.subscribe());
         }
+        let announced = self.core.notifier.announces_list_changes();
+        let wants = |key: &str| filter.get(key) == Some(&Value::Bool(true));
+        let resource_lists = announced && self.offers_resources() && wants("resourcesListChanged");
+        let prompt_lists = announced && self.offers_prompts() && wants("promptsListChanged");
+        if resource_lists {
+            honoured.insert("resourcesListChanged".into(), true.into());
+        }
+        if prompt_lists {
+            honoured.insert("promptsListChanged".into(), true.into());
+        }
+        let watched: HashSet<String> = match filter.get("resourceSubscriptions") {
+            Some(Value::Array(uris)) if self.offers_resources() => uris
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect(),
+            _ => HashSet::new(),
+        };
+        if !watched.is_empty() {
+            let mut uris: Vec<&String> = watched.iter().collect();
+            uris.sort();
+            honoured.insert("resourceSubscriptions".into(), json!(uris));
+        }
+        let mut other_changes = (resource_lists || prompt_lists || !watched.is_empty())
+            .then(|| self.core.notifier.subscribe());
         let acknowledged = json!({
             "jsonrpc": "2.0",
             "method": "notifications/subscriptions/acknowledged",
@@ -70,21 +101,52 @@ impl Session {
         let related = related.clone();
         Answer::Later {
             result: Box::pin(async move {
-                let changed = json!({
-                    "jsonrpc": "2.0",
-                    "method": "notifications/tools/list_changed",
-                    "params": { "_meta": { meta::SUBSCRIPTION_ID: subscription } },
-                });
+                let tagged = |method: &str, mut params: Map<String, Value>| {
+                    params.insert(
+                        "_meta".into(),
+                        json!({ meta::SUBSCRIPTION_ID: subscription }),
+                    );
+                    json!({ "jsonrpc": "2.0", "method": method, "params": params })
+                };
                 loop {
-                    let change = async {
+                    let tool_change = async {
                         match &mut tool_changes {
                             Some(changes) => changes.changed().await.is_ok(),
                             None => std::future::pending().await,
                         }
                     };
+                    let other_change = async {
+                        match &mut other_changes {
+                            Some(changes) => next_change(changes).await,
+                            None => std::future::pending().await,
+                        }
+                    };
                     tokio::select! {
                         () = closing.cancelled() => break,
-                        true = change => related.send(&changed),
+                        true = tool_change => {
+                            related.send(&tagged("notifications/tools/list_changed", Map::new()));
+                        }
+                        Some(change) = other_change => {
+                            let notification = match change {
+                                Change::ResourceUpdated(uri) if watched.contains(&*uri) => {
+                                    let mut params = Map::new();
+                                    params.insert("uri".into(), (*uri).into());
+                                    Some(tagged("notifications/resources/updated", params))
+                                }
+                                Change::ResourceListChanged if resource_lists => Some(tagged(
+                                    "notifications/resources/list_changed",
+                                    Map::new(),
+                                )),
+                                Change::PromptListChanged if prompt_lists => Some(tagged(
+                                    "notifications/prompts/list_changed",
+                                    Map::new(),
+                                )),
+                                _ => None,
+                            };
+                            if let Some(notification) = notification {
+                                related.send(&notification);
+                            }
+                        }
                     }
                 }
                 Body::Json(json!({ "_meta": { meta::SUBSCRIPTION_ID: subscription } }))
@@ -111,7 +173,7 @@ pub(crate) fn stateless_result(answer: Answer, core: &Arc<ServerCore>) -> Answer
                 result.set_server_info(meta::SERVER_INFO, server_info);
                 Body::ToolResult(result)
             }
-            other @ Body::Json(_) => other,
+            other @ (Body::Json(_) | Body::Failure(_)) => other,
         }
     };
     match answer {

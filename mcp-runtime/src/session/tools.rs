@@ -11,6 +11,7 @@ use super::reply::{Answer, Body};
 use super::{Era, Session};
 use crate::context::client_requests::InputRound;
 use crate::context::{ClientLink, Context, log_layer};
+use crate::protocol::cursor;
 use crate::protocol::jsonrpc::{Params, RequestId, RpcError, StringMember};
 use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
@@ -25,15 +26,7 @@ impl Session {
         version: ProtocolVersion,
         params: &Map<String, Value>,
     ) -> Result<Body, RpcError> {
-        let cursor = match params.get("cursor") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(cursor)) => Some(cursor.as_str()),
-            Some(_) => {
-                return Err(RpcError::invalid_params(
-                    "Invalid params: `cursor` must be a string.",
-                ));
-            }
-        };
+        let cursor = cursor::from_params(params)?;
         let page = Catalog::page(
             self.core.tools.catalog(),
             version,

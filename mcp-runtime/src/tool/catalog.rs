@@ -8,13 +8,12 @@
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
-use base64::Engine as _;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::context::Context;
 use crate::error::Error;
+use crate::protocol::cursor;
 use crate::protocol::jsonrpc::RpcError;
 use crate::protocol::version::ProtocolVersion;
 use crate::tool::descriptor::{ToolDescriptor, ToolHints, ToolPolicy};
@@ -23,6 +22,9 @@ use crate::tool::extract::{States, ToolCall};
 use crate::tool::invoke::ToolFuture;
 use crate::tool::rate::Limiter;
 use crate::tool::schema;
+
+/// The list a `tools/list` cursor belongs to.
+const TOOLS: &str = "tool";
 
 /// How a `Tool` object looks in a given revision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -404,11 +406,8 @@ impl Catalog {
         let start = match cursor {
             None => 0,
             Some(cursor) => {
-                let first = decode_cursor(cursor).ok_or_else(|| {
-                    RpcError::invalid_params(format!(
-                        "Invalid cursor: {cursor:?} was not issued by this server."
-                    ))
-                })?;
+                let first =
+                    cursor::decode(TOOLS, cursor).ok_or_else(|| cursor::invalid_cursor(cursor))?;
                 catalog
                     .tools
                     .partition_point(|tool| tool.name() < first.as_str())
@@ -421,26 +420,12 @@ impl Catalog {
             next_cursor: catalog
                 .tools
                 .get(end)
-                .map(|next| encode_cursor(next.name())),
+                .map(|next| cursor::encode(TOOLS, next.name())),
             tools: start..end,
             shape: ListingShape::of(version),
             catalog,
         })
     }
-}
-
-const CURSOR_PREFIX: &str = "tool:";
-
-fn encode_cursor(first_tool: &str) -> String {
-    URL_SAFE_NO_PAD.encode(format!("{CURSOR_PREFIX}{first_tool}"))
-}
-
-fn decode_cursor(cursor: &str) -> Option<String> {
-    let bytes = URL_SAFE_NO_PAD.decode(cursor).ok()?;
-    String::from_utf8(bytes)
-        .ok()?
-        .strip_prefix(CURSOR_PREFIX)
-        .map(str::to_owned)
 }
 
 #[cfg(test)]
@@ -480,12 +465,5 @@ mod tests {
             tool.validate_arguments(&serde_json::json!({"status": "done"}))
                 .is_ok()
         );
-    }
-
-    #[test]
-    fn cursors_round_trip_and_reject_garbage() {
-        assert_eq!(decode_cursor(&encode_cursor("add")).as_deref(), Some("add"));
-        assert_eq!(decode_cursor("not a cursor"), None);
-        assert_eq!(decode_cursor(&URL_SAFE_NO_PAD.encode("other:add")), None);
     }
 }

@@ -50,6 +50,9 @@ pub struct ToolCall {
     arguments: Map<String, Value>,
     context: Context,
     states: Arc<States>,
+    /// Whether the arguments are text to parse (a resource's variables, a prompt's
+    /// arguments) rather than a tool's JSON arguments.
+    text_arguments: bool,
 }
 
 impl ToolCall {
@@ -62,6 +65,20 @@ impl ToolCall {
             arguments,
             context,
             states,
+            text_arguments: false,
+        }
+    }
+
+    /// A call whose arguments are text, each parsed to its parameter's type: a resource
+    /// template's variables, or a prompt's arguments.
+    pub(crate) fn with_text_arguments(
+        arguments: Map<String, Value>,
+        context: Context,
+        states: Arc<States>,
+    ) -> Self {
+        ToolCall {
+            text_arguments: true,
+            ..ToolCall::new(arguments, context, states)
         }
     }
 
@@ -83,7 +100,12 @@ impl ToolCall {
     /// Produces parameter `name` of type `T`: the macro calls this once per parameter.
     #[doc(hidden)]
     pub fn extract<T: Extract>(&mut self, name: &'static str) -> Result<T, crate::CallToolResult> {
-        T::extract(self, name).map_err(|rejection| crate::CallToolResult::error(rejection.0))
+        let extracted = if self.text_arguments {
+            T::extract_from_text(self, name)
+        } else {
+            T::extract(self, name)
+        };
+        extracted.map_err(|rejection| crate::CallToolResult::error(rejection.0))
     }
 
     /// Produces parameter `name`, or `default()` when the client left it out or sent
@@ -155,6 +177,14 @@ pub trait Extract: Sized + Send + 'static {
     /// The value for parameter `parameter` of this call.
     fn extract(call: &mut ToolCall, parameter: &'static str) -> Result<Self, Rejection>;
 
+    /// The value for parameter `parameter` where arguments arrive as text: a resource
+    /// template's variables and a prompt's arguments. An extractor is extracted as ever;
+    /// an argument is parsed from its text (see the blanket implementation).
+    #[doc(hidden)]
+    fn extract_from_text(call: &mut ToolCall, parameter: &'static str) -> Result<Self, Rejection> {
+        Self::extract(call, parameter)
+    }
+
     /// The argument's schema, or `None` for an extractor (the default), which keeps the
     /// parameter out of `inputSchema`.
     fn argument_schema(_generator: &mut SchemaGenerator) -> Option<Schema> {
@@ -194,6 +224,30 @@ where
                 error.into_inner()
             ))
         })
+    }
+
+    /// Text arrives as a JSON string. A parameter that takes a string (`String`, an enum of
+    /// names, a date) reads it as it is; any other (`u64`, `bool`, `Vec<String>`) reads the
+    /// text as the JSON it spells (`42`, `true`, `["a","b"]`). If neither reads, the message
+    /// is the first's, which says what was expected.
+    fn extract_from_text(call: &mut ToolCall, parameter: &'static str) -> Result<Self, Rejection> {
+        let value = call.take_argument(parameter).unwrap_or(Value::Null);
+        let as_string = match T::deserialize(&value) {
+            Ok(parsed) => return Ok(parsed),
+            Err(error) => error,
+        };
+        if let Value::String(text) = &value
+            && let Ok(parsed) = serde_json::from_str::<T>(text)
+        {
+            return Ok(parsed);
+        }
+        let shown = match &value {
+            Value::String(text) => format!("{text:?}"),
+            other => other.to_string(),
+        };
+        Err(Rejection(format!(
+            "Invalid value for `{parameter}`: {shown} cannot be read ({as_string})."
+        )))
     }
 
     fn argument_schema(generator: &mut SchemaGenerator) -> Option<Schema> {

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
 
 use super::sse::{RETAIN_ENDED, RETAIN_ENDED_STREAMS, Replay};
+use crate::changes::{Change, next_change};
 use crate::protocol::version::ProtocolVersion;
 use crate::session::{ServerCore, Session};
 use crate::transport::calls::{Calls, Running};
@@ -106,6 +107,19 @@ impl HttpSession {
             self.standalone().push(&notification.to_string());
         }
     }
+
+    /// Sends a resource update or a resource or prompt list change on the standalone
+    /// stream, if this session's client is to be told of it.
+    fn changed(&self, change: &Change) {
+        let notification = self
+            .protocol
+            .lock()
+            .expect("session poisoned")
+            .change_notification(change);
+        if let Some(notification) = notification {
+            self.standalone().push(&notification.to_string());
+        }
+    }
 }
 
 /// Every live session of one endpoint, by id.
@@ -157,7 +171,7 @@ impl Sessions {
         });
         live.insert(id.clone(), Arc::clone(session));
         drop(live);
-        forward_tool_changes(Arc::downgrade(session), core);
+        forward_changes(Arc::downgrade(session), core);
         id
     }
 
@@ -203,8 +217,9 @@ impl Sessions {
     }
 }
 
-fn forward_tool_changes(session: Weak<HttpSession>, core: &Arc<ServerCore>) {
+fn forward_changes(session: Weak<HttpSession>, core: &Arc<ServerCore>) {
     let mut changes = core.tools.subscribe();
+    let mut other_changes = core.notifier.subscribe();
     let Some(ended) = session.upgrade().map(|session| session.ended.clone()) else {
         return;
     };
@@ -215,6 +230,10 @@ fn forward_tool_changes(session: Weak<HttpSession>, core: &Arc<ServerCore>) {
                 changed = changes.changed() => {
                     let (Ok(()), Some(session)) = (changed, session.upgrade()) else { return };
                     session.tools_changed();
+                }
+                Some(change) = next_change(&mut other_changes) => {
+                    let Some(session) = session.upgrade() else { return };
+                    session.changed(&change);
                 }
             }
         }

@@ -20,9 +20,10 @@ use std::sync::Arc;
 use std::task::{Poll, Waker};
 
 use tokio::io::{AsyncRead, AsyncWrite};
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{broadcast, mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
+use crate::changes::{Change, next_change};
 use crate::protocol::jsonrpc::{Response, RpcError, UnknownId, code};
 use crate::protocol::outbox::Outbox;
 use crate::session::{Outcome, Reply, ServerCore, Session};
@@ -72,6 +73,13 @@ pub(crate) async fn serve_connection(
     let running = Running::default();
     let mut connection = Connection {
         tool_changes: watch_changes(core.tools.subscribe()),
+        // A server with neither resources nor prompts has no such change to pass on, and
+        // its connections skip the poll on every wake-up.
+        other_changes: if core.resources.is_empty() && core.prompts.is_empty() {
+            Box::pin(std::future::pending())
+        } else {
+            next_other_change(core.notifier.subscribe())
+        },
         session: Session::new(core, closing.clone()),
         calls: Calls::new(running.clone()),
         outbox,
@@ -144,6 +152,18 @@ fn watch_changes(mut changes: watch::Receiver<u64>) -> ToolChanges {
     Box::pin(async move { changes.changed().await.ok().map(|()| changes) })
 }
 
+/// The next resource or prompt change, handing the receiver back; `None` once the
+/// server's notifier is gone.
+type OtherChanges =
+    Pin<Box<dyn Future<Output = Option<(Change, broadcast::Receiver<Change>)>> + Send>>;
+
+fn next_other_change(mut changes: broadcast::Receiver<Change>) -> OtherChanges {
+    Box::pin(async move {
+        let change = next_change(&mut changes).await?;
+        Some((change, changes))
+    })
+}
+
 struct Connection {
     session: Session,
     calls: Calls,
@@ -151,6 +171,8 @@ struct Connection {
     outbox: Outbox,
     queued: mpsc::UnboundedReceiver<Vec<u8>>,
     tool_changes: ToolChanges,
+    /// Resource updates and resource and prompt list changes.
+    other_changes: OtherChanges,
     input: Input,
     frames: LineBuffer,
     output: Output,
@@ -180,6 +202,17 @@ impl Connection {
                     self.tool_changes = watch_changes(changes);
                 }
                 None => self.tool_changes = Box::pin(std::future::pending()),
+            }
+        }
+        while let Poll::Ready(changed) = self.other_changes.as_mut().poll(cx) {
+            match changed {
+                Some((change, changes)) => {
+                    if let Some(notification) = self.session.change_notification(&change) {
+                        self.outbox.send(&notification);
+                    }
+                    self.other_changes = next_other_change(changes);
+                }
+                None => self.other_changes = Box::pin(std::future::pending()),
             }
         }
         loop {

@@ -1,0 +1,200 @@
+//! `prompts/list` and `prompts/get`.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+
+use super::reply::{Answer, Body};
+use super::served::Served;
+use super::{Era, Session};
+use crate::prompt::message::PromptOutcome;
+use crate::protocol::cursor;
+use crate::protocol::jsonrpc::{RequestId, RpcError};
+use crate::protocol::outbox::Outbox;
+use crate::protocol::version::ProtocolVersion;
+use crate::tool::extract::ToolCall;
+
+/// The list a `prompts/list` cursor belongs to.
+const PROMPTS: &str = "prompt";
+
+impl Session {
+    pub(super) fn list_prompts(
+        &self,
+        version: ProtocolVersion,
+        params: &Map<String, Value>,
+    ) -> Result<Value, RpcError> {
+        let prompts = self.core.prompts.prompts();
+        let keys = prompts.iter().map(|prompt| prompt.name());
+        let (range, next) = cursor::page(
+            PROMPTS,
+            keys,
+            cursor::from_params(params)?,
+            self.core.page_size,
+        )?;
+        let listed: Vec<Value> = prompts[range]
+            .iter()
+            .map(|prompt| prompt.listing(version))
+            .collect();
+        let mut result = Map::new();
+        result.insert("prompts".into(), listed.into());
+        if let Some(next) = next {
+            result.insert("nextCursor".into(), next.into());
+        }
+        if version.is_stateless() {
+            self.insert_cache_hints(&mut result);
+        }
+        Ok(Value::Object(result))
+    }
+
+    pub(super) fn get_prompt(
+        &self,
+        era: Era,
+        version: ProtocolVersion,
+        id: &RequestId,
+        params: Map<String, Value>,
+        related: &Outbox,
+    ) -> Answer {
+        let name = match params.get("name") {
+            Some(Value::String(name)) => name.as_str(),
+            Some(_) => {
+                return Answer::Now(Err(RpcError::invalid_params(
+                    "Invalid params: `name` must be a string.",
+                )));
+            }
+            None => {
+                return Answer::Now(Err(RpcError::invalid_params(
+                    "Invalid params: `prompts/get` needs the prompt's `name`.",
+                )));
+            }
+        };
+        let Some(prompt) = self.core.prompts.get(name) else {
+            return Answer::Now(Err(RpcError::invalid_params(format!(
+                "Unknown prompt: {name}"
+            ))));
+        };
+        let arguments = match prompt_arguments(prompt, &params) {
+            Ok(arguments) => arguments,
+            Err(error) => return Answer::Now(Err(error)),
+        };
+        let descriptor = prompt.descriptor;
+        let prepared = match self.served_context(
+            era,
+            version,
+            id,
+            descriptor.name.to_owned(),
+            &params,
+            related,
+        ) {
+            Ok(prepared) => prepared,
+            Err(error) => return Answer::Now(Err(error)),
+        };
+        let call = ToolCall::with_text_arguments(
+            arguments,
+            prepared.context.clone(),
+            Arc::clone(&self.core.states),
+        );
+        let running = (descriptor.invoke)(call);
+        let request = prepared.request.clone();
+        let served = Served {
+            what: format!("prompt `{}`", descriptor.name),
+            mask_errors: self.core.mask_error_details,
+        };
+        let prompt_name = descriptor.name;
+        let result = self.run_served(
+            served,
+            prepared,
+            running,
+            move |served, outcome| match outcome {
+                PromptOutcome::Rendered {
+                    description,
+                    messages,
+                } => {
+                    let messages: Vec<Value> = messages
+                        .iter()
+                        .map(|message| message.to_json(version))
+                        .collect();
+                    let mut result = json!({ "messages": messages });
+                    if let Some(description) =
+                        description.or(descriptor.description.map(str::to_owned))
+                    {
+                        result["description"] = description.into();
+                    }
+                    Ok(Body::Json(result))
+                }
+                PromptOutcome::Failed { message, public } => Err(served.failure(&message, public)),
+                PromptOutcome::Rejected(message) => Err(RpcError::invalid_params(format!(
+                    "Invalid params: prompt `{prompt_name}`: {message}"
+                ))),
+            },
+        );
+        Answer::Later {
+            result,
+            request: Some(request),
+        }
+    }
+}
+
+/// The prompt's arguments from `params.arguments`: each a string, every required one given,
+/// none the prompt does not have. An empty string for an optional argument counts as not
+/// given (forms in clients send one for a field left blank).
+fn prompt_arguments(
+    prompt: &crate::prompt::catalog::CatalogPrompt,
+    params: &Map<String, Value>,
+) -> Result<Map<String, Value>, RpcError> {
+    let name = prompt.name();
+    let given = match params.get("arguments") {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(arguments)) => arguments.clone(),
+        Some(_) => {
+            return Err(RpcError::invalid_params(
+                "Invalid params: `arguments` must be an object of strings.",
+            ));
+        }
+    };
+    let mut arguments = Map::new();
+    for (key, value) in given {
+        let Some(argument) = prompt
+            .arguments
+            .iter()
+            .find(|argument| argument.name == key)
+        else {
+            let known: Vec<String> = prompt
+                .arguments
+                .iter()
+                .map(|argument| format!("`{}`", argument.name))
+                .collect();
+            let known = if known.is_empty() {
+                "it takes none".to_owned()
+            } else {
+                format!("its arguments are {}", known.join(", "))
+            };
+            return Err(RpcError::invalid_params(format!(
+                "Invalid params: prompt `{name}` has no argument `{key}` ({known})."
+            )));
+        };
+        match value {
+            Value::String(text) if text.is_empty() && !argument.required => {}
+            Value::String(text) => {
+                arguments.insert(key, Value::String(text));
+            }
+            Value::Null if !argument.required => {}
+            other => {
+                return Err(RpcError::invalid_params(format!(
+                    "Invalid params: argument `{key}` of prompt `{name}` must be a string (prompt \
+                     arguments are text), not {other}."
+                )));
+            }
+        }
+    }
+    if let Some(missing) = prompt
+        .arguments
+        .iter()
+        .find(|argument| argument.required && !arguments.contains_key(argument.name))
+    {
+        return Err(RpcError::invalid_params(format!(
+            "Invalid params: prompt `{name}` needs argument `{}`.",
+            missing.name
+        )));
+    }
+    Ok(arguments)
+}

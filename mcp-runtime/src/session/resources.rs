@@ -1,0 +1,189 @@
+//! `resources/list`, `resources/templates/list`, `resources/read`, and the handshake era's
+//! `resources/subscribe` and `resources/unsubscribe`.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+
+use super::reply::{Answer, Body};
+use super::served::Served;
+use super::{Era, Session};
+use crate::protocol::cursor;
+use crate::protocol::jsonrpc::{RequestId, RpcError, code};
+use crate::protocol::outbox::Outbox;
+use crate::protocol::version::ProtocolVersion;
+use crate::resource::catalog::{CatalogResource, contents_json};
+use crate::resource::contents::ReadOutcome;
+use crate::tool::extract::ToolCall;
+
+/// The lists a `resources/list` and a `resources/templates/list` cursor belong to.
+const RESOURCES: &str = "resource";
+const TEMPLATES: &str = "template";
+
+/// The spec's "resource not found" (2024-11-05 to 2025-11-25; 2026-07-28 uses -32602).
+const RESOURCE_NOT_FOUND: i64 = -32002;
+
+impl Session {
+    pub(super) fn list_resources(
+        &self,
+        version: ProtocolVersion,
+        params: &Map<String, Value>,
+    ) -> Result<Value, RpcError> {
+        let resources = self.core.resources.resources();
+        self.list_page(version, params, "resources", RESOURCES, resources)
+    }
+
+    pub(super) fn list_resource_templates(
+        &self,
+        version: ProtocolVersion,
+        params: &Map<String, Value>,
+    ) -> Result<Value, RpcError> {
+        let templates = self.core.resources.templates();
+        self.list_page(version, params, "resourceTemplates", TEMPLATES, templates)
+    }
+
+    fn list_page(
+        &self,
+        version: ProtocolVersion,
+        params: &Map<String, Value>,
+        member: &str,
+        list: &str,
+        entries: &[CatalogResource],
+    ) -> Result<Value, RpcError> {
+        let keys = entries.iter().map(|entry| entry.descriptor.uri);
+        let (range, next) = cursor::page(
+            list,
+            keys,
+            cursor::from_params(params)?,
+            self.core.page_size,
+        )?;
+        let listed: Vec<Value> = entries[range]
+            .iter()
+            .map(|entry| entry.listing(version))
+            .collect();
+        let mut result = Map::new();
+        result.insert(member.into(), listed.into());
+        if let Some(next) = next {
+            result.insert("nextCursor".into(), next.into());
+        }
+        if version.is_stateless() {
+            self.insert_cache_hints(&mut result);
+        }
+        Ok(Value::Object(result))
+    }
+
+    pub(super) fn read_resource(
+        &self,
+        era: Era,
+        version: ProtocolVersion,
+        id: &RequestId,
+        params: Map<String, Value>,
+        related: &Outbox,
+    ) -> Answer {
+        let uri = match params.get("uri") {
+            Some(Value::String(uri)) => uri.clone(),
+            Some(_) => {
+                return Answer::Now(Err(RpcError::invalid_params(
+                    "Invalid params: `uri` must be a string.",
+                )));
+            }
+            None => {
+                return Answer::Now(Err(RpcError::invalid_params(
+                    "Invalid params: `resources/read` needs the resource's `uri`.",
+                )));
+            }
+        };
+        let Some(found) = self.core.resources.find(&uri) else {
+            return Answer::Now(Err(not_found(version, &uri)));
+        };
+        let descriptor = found.resource.descriptor;
+        let prepared = match self.served_context(
+            era,
+            version,
+            id,
+            descriptor.name.to_owned(),
+            &params,
+            related,
+        ) {
+            Ok(prepared) => prepared,
+            Err(error) => return Answer::Now(Err(error)),
+        };
+        let variables: Map<String, Value> = found
+            .variables
+            .into_iter()
+            .map(|(name, value)| (name, Value::String(value)))
+            .collect();
+        let call = ToolCall::with_text_arguments(
+            variables,
+            prepared.context.clone(),
+            Arc::clone(&self.core.states),
+        );
+        let running = (descriptor.invoke)(call);
+        let request = prepared.request.clone();
+        let served = Served {
+            what: format!("reading resource `{uri}`"),
+            mask_errors: self.core.mask_error_details,
+        };
+        let stateless = version.is_stateless();
+        let mime_type = descriptor.mime_type;
+        let result = self.run_served(served, prepared, running, move |served, outcome| {
+            let contents =
+                outcome
+                    .into_contents(&uri, mime_type)
+                    .map_err(|failure| match failure {
+                        ReadOutcome::Rejected(message) => RpcError::invalid_params(format!(
+                            "Invalid params: resource `{uri}`: {message}"
+                        )),
+                        ReadOutcome::Failed { message, public } => served.failure(&message, public),
+                        _ => unreachable!("into_contents fails only with a failure"),
+                    })?;
+            let contents: Vec<Value> = contents.iter().map(contents_json).collect();
+            let mut result = json!({ "contents": contents });
+            if stateless {
+                // What a read returns may depend on who asks and changes at any time:
+                // no cache may keep it, or share it.
+                result["ttlMs"] = 0.into();
+                result["cacheScope"] = "private".into();
+            }
+            Ok(Body::Json(result))
+        });
+        Answer::Later {
+            result,
+            request: Some(request),
+        }
+    }
+
+    /// `resources/subscribe` (handshake era): the URI's updates go to this session until it
+    /// unsubscribes. Any URI a resource or template serves may be subscribed to.
+    pub(super) fn subscribe(
+        &mut self,
+        version: ProtocolVersion,
+        params: &Map<String, Value>,
+        subscribe: bool,
+    ) -> Result<Value, RpcError> {
+        let Some(uri) = params.get("uri").and_then(Value::as_str) else {
+            return Err(RpcError::invalid_params(
+                "Invalid params: `uri` must be the resource's URI, a string.",
+            ));
+        };
+        if subscribe {
+            if self.core.resources.find(uri).is_none() {
+                return Err(not_found(version, uri));
+            }
+            self.subscriptions.insert(uri.to_owned());
+        } else {
+            self.subscriptions.remove(uri);
+        }
+        Ok(json!({}))
+    }
+}
+
+/// No resource or template serves `uri`.
+fn not_found(version: ProtocolVersion, uri: &str) -> RpcError {
+    let code = if version.is_stateless() {
+        code::INVALID_PARAMS
+    } else {
+        RESOURCE_NOT_FOUND
+    };
+    RpcError::new(code, format!("Resource not found: {uri}")).with_data(json!({ "uri": uri }))
+}
