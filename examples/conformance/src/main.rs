@@ -8,6 +8,8 @@
 //! `input_required` round), and `json_schema_2020_12_tool` is a [`DynamicTool`] with a
 //! hand-written 2020-12 input schema.
 
+mod primitives;
+
 use std::time::Duration;
 
 use mcp_runtime::{
@@ -16,7 +18,7 @@ use mcp_runtime::{
 use serde_json::{Map, Value, json};
 
 /// A 1×1 red PNG.
-const PNG_1X1_RED: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+pub(crate) const PNG_1X1_RED: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 /// The smallest WAV file.
 const WAV_MINIMAL: &str = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=";
 

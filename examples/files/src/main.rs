@@ -3,11 +3,15 @@
 //! Run it with `cargo run -p example-files -- <ROOT>`. Every path a client gives
 //! is resolved inside ROOT; a path that leads outside it — `..`, an absolute path, a
 //! symbolic link pointing out — is refused with a tool error.
+//!
+//! The same files are resources too: the template `file:///{+path}` reads any file under
+//! ROOT (text as text, anything else as a blob), refusing the same ways out, and completes
+//! paths as a client types them.
 
 use std::path::{Component, Path, PathBuf};
 use std::sync::OnceLock;
 
-use mcp_runtime::{Json, Server, mcp_tool};
+use mcp_runtime::{EmbeddedResource, Json, ResourceContents, Server, mcp_resource, mcp_tool};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -79,6 +83,98 @@ async fn read_file(
         .await
         .map_err(|error| format!("cannot read `{path}`: {error}"))?;
     String::from_utf8(bytes).map_err(|_| format!("`{path}` is not a UTF-8 text file"))
+}
+
+/// A file under the served directory.
+#[mcp_resource(uri = "file:///{+path}", name = "file", title = "A served file")]
+async fn file(
+    /// Path of the file, relative to the served directory.
+    #[mcp(complete = complete_path)]
+    path: String,
+) -> Result<EmbeddedResource, String> {
+    let resolved = resolve(&path)?;
+    let metadata = tokio::fs::metadata(&resolved)
+        .await
+        .map_err(|error| format!("cannot read `{path}`: {error}"))?;
+    if !metadata.is_file() {
+        return Err(format!("`{path}` is not a file"));
+    }
+    if metadata.len() > MAX_FILE_SIZE {
+        return Err(format!(
+            "`{path}` is {} bytes; files over {MAX_FILE_SIZE} bytes are not read",
+            metadata.len()
+        ));
+    }
+    let bytes = tokio::fs::read(&resolved)
+        .await
+        .map_err(|error| format!("cannot read `{path}`: {error}"))?;
+    let uri = format!("file:///{}", display_path(&resolved));
+    Ok(match String::from_utf8(bytes) {
+        Ok(text) => EmbeddedResource {
+            uri,
+            mime_type: Some(mime_type(&resolved).unwrap_or("text/plain").to_owned()),
+            contents: ResourceContents::Text(text),
+        },
+        Err(not_text) => {
+            use base64::Engine as _;
+            EmbeddedResource {
+                uri,
+                mime_type: Some(mime_type(&resolved).unwrap_or("application/octet-stream").to_owned()),
+                contents: ResourceContents::Blob(
+                    base64::engine::general_purpose::STANDARD.encode(not_text.into_bytes()),
+                ),
+            }
+        }
+    })
+}
+
+/// The MIME type a file's extension says, for the common ones.
+fn mime_type(path: &Path) -> Option<&'static str> {
+    let extension = path.extension()?.to_str()?.to_ascii_lowercase();
+    Some(match extension.as_str() {
+        "txt" => "text/plain",
+        "md" => "text/markdown",
+        "json" => "application/json",
+        "html" | "htm" => "text/html",
+        "csv" => "text/csv",
+        "rs" => "text/x-rust",
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "pdf" => "application/pdf",
+        _ => return None,
+    })
+}
+
+/// Paths under the served directory that start with what the client typed: the entries of
+/// the directory it names so far (directories end with `/`), refused ways out giving none.
+fn complete_path(prefix: &str) -> Vec<String> {
+    let (directory, start) = match prefix.rfind('/') {
+        Some(slash) => (&prefix[..slash], &prefix[slash + 1..]),
+        None => ("", prefix),
+    };
+    let Ok(resolved) = resolve(if directory.is_empty() { "." } else { directory }) else {
+        return Vec::new();
+    };
+    let Ok(entries) = std::fs::read_dir(resolved) else {
+        return Vec::new();
+    };
+    let mut candidates: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter_map(|entry| {
+            let name = entry.file_name().into_string().ok()?;
+            if !name.starts_with(start) {
+                return None;
+            }
+            let slash = if entry.file_type().ok()?.is_dir() { "/" } else { "" };
+            Some(if directory.is_empty() {
+                format!("{name}{slash}")
+            } else {
+                format!("{directory}/{name}{slash}")
+            })
+        })
+        .collect();
+    candidates.sort();
+    candidates
 }
 
 /// One entry of a directory listing.

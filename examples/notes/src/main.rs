@@ -10,6 +10,11 @@
 //!   `outputSchema`.
 //! - **Defaults** (`#[mcp(default = 20)] limit`), **hints** (`read_only`, `destructive`,
 //!   `idempotent`) and **tool errors** (`isError` answers for a missing id or a bad argument).
+//! - **Resources**: each note is readable as `notes://{id}` (a resource template whose ids a
+//!   client can complete), and `notes://recent` lists the newest; a client subscribed to
+//!   them is told when they change (`Notifier`, taken by the tools that change notes).
+//! - **A prompt with completions**: `summarize_notes` renders the notes of a tag as a
+//!   conversation, completing the tag from the ones in use.
 //!
 //! Run it with `cargo run -p example-notes -- [DATABASE]`; it speaks MCP on
 //! stdin/stdout. DATABASE is the SQLite file to keep the notes in (created if missing). Without
@@ -25,7 +30,10 @@
 use std::collections::BTreeSet;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use mcp_runtime::{Json, Server, State, ToolError, mcp_tool};
+use mcp_runtime::{
+    Completing, Content, Json, Notifier, PromptMessage, Server, State, ToolError, mcp_prompt,
+    mcp_resource, mcp_tool,
+};
 use rusqlite::{Connection, OptionalExtension, Row, ToSql, params};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -196,6 +204,7 @@ fn add_note(
     #[mcp(default)]
     tags: Vec<String>,
     notes: State<Notes>,
+    notifier: Notifier,
 ) -> Result<Json<Note>, ToolError> {
     let title = title.trim();
     if title.is_empty() {
@@ -228,6 +237,7 @@ fn add_note(
             .map_err(internal)?;
     }
     transaction.commit().map_err(internal)?;
+    notifier.resource_updated(RECENT);
     get(&db, id).map(Json)
 }
 
@@ -284,6 +294,7 @@ fn delete_note(
     /// The note's id.
     id: i64,
     notes: State<Notes>,
+    notifier: Notifier,
 ) -> Result<String, ToolError> {
     let db = notes.db();
     let title: Option<String> = db
@@ -295,9 +306,95 @@ fn delete_note(
         .optional()
         .map_err(internal)?;
     match title {
-        Some(title) => Ok(format!("deleted note {id} ({title})")),
+        Some(title) => {
+            notifier.resource_updated(format!("notes://{id}"));
+            notifier.resource_updated(RECENT);
+            Ok(format!("deleted note {id} ({title})"))
+        }
         None => Err(missing(id)),
     }
+}
+
+/// The URI of the newest notes.
+const RECENT: &str = "notes://recent";
+
+/// The newest notes (at most 100), as JSON.
+#[mcp_resource(uri = "notes://recent", mime_type = "application/json", title = "Recent notes")]
+fn recent_notes(notes: State<Notes>) -> Result<Json<NoteList>, ToolError> {
+    find(&notes.db(), "?1 IS NULL", &rusqlite::types::Null, MAX_LIMIT).map(Json)
+}
+
+/// One note, as JSON.
+#[mcp_resource(uri = "notes://{id}", mime_type = "application/json", title = "A note")]
+fn note(
+    /// The note's id.
+    #[mcp(complete = note_ids)]
+    id: i64,
+    notes: State<Notes>,
+) -> Result<Json<Note>, ToolError> {
+    get(&notes.db(), id).map(Json)
+}
+
+/// The ids of the newest notes that start with the digits typed so far.
+fn note_ids(prefix: &str, request: &Completing) -> Vec<String> {
+    let Some(notes) = request.state::<Notes>() else {
+        return Vec::new();
+    };
+    let db = notes.db();
+    let ids = db
+        .prepare("SELECT id FROM notes WHERE substr(CAST(id AS TEXT), 1, length(?1)) = ?1 ORDER BY id DESC LIMIT 100")
+        .and_then(|mut statement| {
+            statement
+                .query_map([prefix], |row| row.get::<_, i64>(0))?
+                .collect::<rusqlite::Result<Vec<i64>>>()
+        });
+    ids.map(|ids| ids.iter().map(i64::to_string).collect())
+        .unwrap_or_default()
+}
+
+/// Summarize the notes of one tag.
+#[mcp_prompt(title = "Summarize notes")]
+fn summarize_notes(
+    /// The tag whose notes to summarize.
+    #[mcp(complete = tags_in_use)]
+    tag: String,
+    notes: State<Notes>,
+) -> Result<Vec<PromptMessage>, ToolError> {
+    let tag = tag.trim().to_lowercase();
+    let filter = "id IN (SELECT note_id FROM note_tags WHERE tag = ?1)";
+    let found = find(&notes.db(), filter, &tag, MAX_LIMIT)?;
+    if found.notes.is_empty() {
+        return Err(ToolError::new(format!("no note has the tag `{tag}`")));
+    }
+    let mut messages = vec![PromptMessage::user(format!(
+        "Summarize these {} notes tagged `{tag}` in a few sentences, then list any open \
+         questions they raise.",
+        found.notes.len()
+    ))];
+    for note in found.notes {
+        messages.push(PromptMessage::user(Content::embedded_text(
+            format!("notes://{}", note.id),
+            format!("# {}\n\n{}", note.title, note.body),
+            Some("text/markdown"),
+        )));
+    }
+    Ok(messages)
+}
+
+/// The tags in use that start with what was typed.
+fn tags_in_use(prefix: &str, request: &Completing) -> Vec<String> {
+    let Some(notes) = request.state::<Notes>() else {
+        return Vec::new();
+    };
+    let db = notes.db();
+    let tags = db
+        .prepare("SELECT DISTINCT tag FROM note_tags WHERE substr(tag, 1, length(?1)) = ?1 ORDER BY tag")
+        .and_then(|mut statement| {
+            statement
+                .query_map([prefix.to_lowercase()], |row| row.get::<_, String>(0))?
+                .collect::<rusqlite::Result<Vec<String>>>()
+        });
+    tags.unwrap_or_default()
 }
 
 /// The server, with its store: `main` serves it, and tests can too.

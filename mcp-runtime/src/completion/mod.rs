@@ -33,7 +33,10 @@ use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
 
+use std::sync::Arc;
+
 use crate::context::Context;
+use crate::tool::extract::States;
 
 /// At most this many values go into one answer (the spec's limit).
 pub(crate) const MAX_VALUES: usize = 100;
@@ -69,6 +72,7 @@ pub struct Completing {
     value: String,
     arguments: BTreeMap<String, String>,
     context: Context,
+    states: Arc<States>,
 }
 
 impl Completing {
@@ -77,12 +81,14 @@ impl Completing {
         value: String,
         arguments: BTreeMap<String, String>,
         context: Context,
+        states: Arc<States>,
     ) -> Self {
         Completing {
             argument,
             value,
             arguments,
             context,
+            states,
         }
     }
 
@@ -109,6 +115,12 @@ impl Completing {
     /// The request's context: who asks, cancellation, logging.
     pub fn context(&self) -> &Context {
         &self.context
+    }
+
+    /// The value of type `T` registered with [`Server::state`](crate::Server::state), as a
+    /// `State<T>` parameter would get it: candidates often come from the server's own data.
+    pub fn state<T: Send + Sync + 'static>(&self) -> Option<Arc<T>> {
+        self.states.get::<T>()
     }
 }
 

@@ -79,7 +79,8 @@ impl Session {
                 Ok(prepared) => prepared,
                 Err(error) => return Answer::Now(Err(error)),
             };
-        let running = run_completion(completion, request, prepared.context.clone());
+        let states = std::sync::Arc::clone(&self.core.states);
+        let running = run_completion(completion, request, prepared.context.clone(), states);
         let handle = prepared.request.clone();
         let served = Served {
             what: format!("completing {target}"),
@@ -99,6 +100,7 @@ fn run_completion(
     completion: &ArgumentCompletion,
     request: CompletionRequest,
     context: crate::context::Context,
+    states: std::sync::Arc<crate::tool::extract::States>,
 ) -> crate::completion::CompletionFuture {
     let CompletionRequest {
         argument,
@@ -106,7 +108,7 @@ fn run_completion(
         arguments,
         ..
     } = request;
-    (completion.complete)(Completing::new(argument, value, arguments, context))
+    (completion.complete)(Completing::new(argument, value, arguments, context, states))
 }
 
 /// What is being completed.

@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 
 use crate::context::Context;
 use crate::error::Error;
+use crate::icon::{Icon, IconDescriptor, icons_json};
 use crate::protocol::cursor;
 use crate::protocol::jsonrpc::RpcError;
 use crate::protocol::version::ProtocolVersion;
@@ -33,13 +34,17 @@ enum ListingShape {
     Basic,
     /// 2025-03-26: adds `annotations` (where the title goes, as `annotations.title`).
     Annotated,
-    /// 2025-06-18 and later: adds `title` and `outputSchema`.
+    /// 2025-06-18: adds `title` and `outputSchema`.
     Full,
+    /// 2025-11-25 and later: adds `icons`.
+    WithIcons,
 }
 
 impl ListingShape {
     fn of(version: ProtocolVersion) -> ListingShape {
-        if version.has_structured_output() {
+        if version.has_icons() {
+            ListingShape::WithIcons
+        } else if version.has_structured_output() {
             ListingShape::Full
         } else if version.has_tool_annotations() {
             ListingShape::Annotated
@@ -78,7 +83,7 @@ pub(crate) struct CatalogTool {
     pub rate_limiter: Option<Arc<Limiter>>,
     schemas: OnceLock<ToolSchemas>,
     validator: OnceLock<Result<jsonschema::Validator, String>>,
-    listings: [OnceLock<Box<RawValue>>; 3],
+    listings: [OnceLock<Box<RawValue>>; 4],
 }
 
 impl CatalogTool {
@@ -125,6 +130,13 @@ impl CatalogTool {
         match &self.source {
             ToolSource::Static(descriptor) => descriptor.description,
             ToolSource::Dynamic(tool) => tool.description.as_deref(),
+        }
+    }
+
+    fn icons(&self) -> &'static [IconDescriptor] {
+        match &self.source {
+            ToolSource::Static(descriptor) => descriptor.icons,
+            ToolSource::Dynamic(_) => &[],
         }
     }
 
@@ -264,15 +276,22 @@ impl CatalogTool {
     fn listing_json(&self, shape: ListingShape) -> Value {
         let mut listing = Map::new();
         listing.insert("name".into(), self.name().into());
-        if let (ListingShape::Full, Some(title)) = (shape, self.title()) {
+        let full = matches!(shape, ListingShape::Full | ListingShape::WithIcons);
+        if let (true, Some(title)) = (full, self.title()) {
             listing.insert("title".into(), title.into());
         }
         if let Some(description) = self.description() {
             listing.insert("description".into(), description.into());
         }
         listing.insert("inputSchema".into(), self.input_schema().clone());
-        if let (ListingShape::Full, Some(output)) = (shape, self.output_schema()) {
+        if let (true, Some(output)) = (full, self.output_schema()) {
             listing.insert("outputSchema".into(), output.clone());
+        }
+        if shape == ListingShape::WithIcons {
+            let icons: Vec<Icon> = self.icons().iter().map(Icon::from).collect();
+            if let Some(icons) = icons_json(&icons) {
+                listing.insert("icons".into(), icons);
+            }
         }
         if shape != ListingShape::Basic {
             let mut annotations = Map::new();
