@@ -1,6 +1,11 @@
-//! Parsing the attribute's options, `#[mcp_tool(read_only, name = "add", ...)]`, and the
-//! parameters' own, `#[mcp(default = 10)]`; and, for `#[mcp_tools]`, taking each method's
-//! `#[mcp_tool(...)]` off it.
+//! Parsing the attribute's options, `#[mcp_tool(read_only, name = "add", ...)]`,
+//! `#[mcp_resource(uri = "...", ...)]`, `#[mcp_prompt(...)]`, and the parameters' own,
+//! `#[mcp(default = 10)]`; and, for `#[mcp_tools]`, taking each method's `#[mcp_tool(...)]`
+//! off it. The values of `icon` and of a resource's annotations are read in the child
+//! modules `icon` and `annotations`.
+
+mod annotations;
+mod icon;
 
 use proc_macro2::{Span, TokenStream};
 use syn::parse::Parser;
@@ -8,10 +13,48 @@ use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprArray, ExprLit, Lit, LitBool, LitStr, Meta, Path, Token};
 
+pub use self::annotations::Audience;
+pub use self::icon::Icon;
 use crate::errors::Errors;
 
-/// Every option the attribute accepts, as listed in error messages.
-const OPTIONS: [&str; 12] = [
+/// Which attribute the options belong to: each accepts options of its own.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Tool,
+    Resource,
+    Prompt,
+}
+
+impl Kind {
+    /// Every option the attribute accepts, as listed in error messages.
+    fn options(self) -> &'static [&'static str] {
+        match self {
+            Kind::Tool => &TOOL_OPTIONS,
+            Kind::Resource => &RESOURCE_OPTIONS,
+            Kind::Prompt => &PROMPT_OPTIONS,
+        }
+    }
+
+    /// The word messages use for what the attribute makes: "tool", "resource", "prompt".
+    pub fn noun(self) -> &'static str {
+        match self {
+            Kind::Tool => "tool",
+            Kind::Resource => "resource",
+            Kind::Prompt => "prompt",
+        }
+    }
+
+    /// The attribute as users write it: `mcp_tool`, `mcp_resource`, `mcp_prompt`.
+    pub fn attribute(self) -> &'static str {
+        match self {
+            Kind::Tool => "mcp_tool",
+            Kind::Resource => "mcp_resource",
+            Kind::Prompt => "mcp_prompt",
+        }
+    }
+}
+
+const TOOL_OPTIONS: [&str; 13] = [
     "name",
     "title",
     "description",
@@ -23,8 +66,25 @@ const OPTIONS: [&str; 12] = [
     "timeout",
     "max_concurrency",
     "rate",
+    "icon",
     "crate",
 ];
+
+const RESOURCE_OPTIONS: [&str; 11] = [
+    "uri",
+    "name",
+    "title",
+    "description",
+    "mime_type",
+    "size",
+    "audience",
+    "priority",
+    "last_modified",
+    "icon",
+    "crate",
+];
+
+const PROMPT_OPTIONS: [&str; 5] = ["name", "title", "description", "icon", "crate"];
 
 /// A behaviour hint as the user stated it.
 #[derive(Clone, Copy)]
@@ -52,6 +112,20 @@ pub struct Options {
     pub max_concurrency: Option<u32>,
     /// `rate = "10/s"`.
     pub rate: Option<Rate>,
+    /// Each `icon = "..."` or `icon(src = "...", ...)`, in order.
+    pub icons: Vec<Icon>,
+    /// A resource's `uri = "..."`, checked by the model (it decides fixed or template).
+    pub uri: Option<LitStr>,
+    /// A resource's `mime_type = "..."`.
+    pub mime_type: Option<LitStr>,
+    /// A resource's `size = N`, with its literal: a template cannot have one.
+    pub size: Option<(u64, Span)>,
+    /// A resource's `audience = ["user", "assistant"]`, each role once.
+    pub audience: Option<Vec<Audience>>,
+    /// A resource's `priority = 0.5`, from 0 to 1.
+    pub priority: Option<f64>,
+    /// A resource's `last_modified = "2025-01-12T15:00:58Z"`, checked as ISO 8601.
+    pub last_modified: Option<LitStr>,
 }
 
 /// `rate = "10/s"`: calls per second, minute or hour.
@@ -74,7 +148,7 @@ impl Options {
     fn from_attribute(attribute: &Attribute, errors: &mut Errors) -> Options {
         match &attribute.meta {
             Meta::Path(_) => Options::default(),
-            Meta::List(list) => Options::parse(list.tokens.clone(), errors),
+            Meta::List(list) => Options::parse(list.tokens.clone(), Kind::Tool, errors),
             Meta::NameValue(pair) => {
                 errors.push(syn::Error::new(
                     pair.eq_token.span,
@@ -85,8 +159,9 @@ impl Options {
         }
     }
 
-    /// Parses the options, recording every problem in `errors` and keeping what is valid.
-    pub fn parse(tokens: TokenStream, errors: &mut Errors) -> Options {
+    /// Parses the options of a `kind` attribute, recording every problem in `errors` and
+    /// keeping what is valid.
+    pub fn parse(tokens: TokenStream, kind: Kind, errors: &mut Errors) -> Options {
         let mut options = Options::default();
         let metas = match Punctuated::<Meta, Token![,]>::parse_terminated.parse2(tokens) {
             Ok(metas) => metas,
@@ -96,7 +171,7 @@ impl Options {
             }
         };
         for meta in metas {
-            options.apply(meta, errors);
+            options.apply(meta, kind, errors);
         }
         if let (Some(read_only), Some(destructive)) = (options.read_only, options.destructive)
             && read_only.value
@@ -111,7 +186,7 @@ impl Options {
         options
     }
 
-    fn apply(&mut self, meta: Meta, errors: &mut Errors) {
+    fn apply(&mut self, meta: Meta, kind: Kind, errors: &mut Errors) {
         let Some(key) = meta
             .path()
             .get_ident()
@@ -125,9 +200,14 @@ impl Options {
                     .map(|segment| segment.ident.to_string())
             })
         else {
-            errors.push(unknown_option(&meta, "a path"));
+            errors.push(unknown_option(&meta, "a path", kind));
             return;
         };
+        // An option of another attribute (`read_only` on a resource) is unknown here too.
+        if !kind.options().contains(&key.as_str()) {
+            errors.push(unknown_option(&meta, &key, kind));
+            return;
+        }
         match key.as_str() {
             "name" => set(&mut self.name, string_value(&meta, errors), &meta, errors),
             "title" => set(&mut self.title, string_value(&meta, errors), &meta, errors),
@@ -215,7 +295,38 @@ impl Options {
                 });
                 set(&mut self.krate, path, &meta, errors)
             }
-            other => errors.push(unknown_option(&meta, other)),
+            // Repeatable: each occurrence adds one icon.
+            "icon" => self.icons.extend(icon::icon_value(&meta, errors)),
+            "uri" => set(&mut self.uri, string_value(&meta, errors), &meta, errors),
+            "mime_type" => set(
+                &mut self.mime_type,
+                string_value(&meta, errors),
+                &meta,
+                errors,
+            ),
+            "size" => {
+                let size = u64_value(&meta, errors).map(|size| (size, meta.span()));
+                set(&mut self.size, size, &meta, errors)
+            }
+            "audience" => set(
+                &mut self.audience,
+                annotations::audience_value(&meta, errors),
+                &meta,
+                errors,
+            ),
+            "priority" => set(
+                &mut self.priority,
+                annotations::priority_value(&meta, errors),
+                &meta,
+                errors,
+            ),
+            "last_modified" => set(
+                &mut self.last_modified,
+                annotations::last_modified_value(&meta, errors),
+                &meta,
+                errors,
+            ),
+            other => errors.push(unknown_option(&meta, other, kind)),
         }
     }
 }
@@ -234,15 +345,22 @@ fn set<T>(slot: &mut Option<T>, value: Option<T>, meta: &Meta, errors: &mut Erro
     *slot = Some(value);
 }
 
-fn unknown_option(meta: &Meta, key: &str) -> syn::Error {
-    let listed = OPTIONS.map(|option| format!("`{option}`")).join(", ");
-    let message = match closest_option(key, &OPTIONS) {
+fn unknown_option(meta: &Meta, key: &str, kind: Kind) -> syn::Error {
+    let options = kind.options();
+    let listed = options
+        .iter()
+        .map(|option| format!("`{option}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let attribute = kind.attribute();
+    let message = match closest_option(key, options) {
         Some(suggestion) => {
             format!(
-                "unknown option `{key}`; did you mean `{suggestion}`?\nthe options are: {listed}"
+                "unknown option `{key}`; did you mean `{suggestion}`?\nthe options of \
+                 #[{attribute}] are: {listed}"
             )
         }
-        None => format!("unknown option `{key}`; the options are: {listed}"),
+        None => format!("unknown option `{key}`; the options of #[{attribute}] are: {listed}"),
     };
     syn::Error::new(meta.path().span(), message)
 }
@@ -377,6 +495,31 @@ fn integer_value(meta: &Meta, errors: &mut Errors) -> Option<u32> {
     }
 }
 
+/// `size = 1024`: a whole number of bytes.
+fn u64_value(meta: &Meta, errors: &mut Errors) -> Option<u64> {
+    let key = quote::ToTokens::to_token_stream(meta.path()).to_string();
+    let literal = match meta {
+        Meta::NameValue(pair) => match &pair.value {
+            Expr::Lit(ExprLit {
+                lit: Lit::Int(literal),
+                ..
+            }) => Some(literal),
+            _ => None,
+        },
+        _ => None,
+    };
+    match literal.map(syn::LitInt::base10_parse::<u64>) {
+        Some(Ok(value)) => Some(value),
+        _ => {
+            errors.push(syn::Error::new(
+                meta.span(),
+                format!("`{key}` takes a whole number: `{key} = 1024`"),
+            ));
+            None
+        }
+    }
+}
+
 /// `"30s"`, `"500ms"`, `"2m"`, `"1h"` in milliseconds.
 fn parse_duration_ms(text: &str) -> Option<u64> {
     let text = text.trim();
@@ -502,6 +645,9 @@ pub struct ParamOptions {
     pub default: Option<DefaultValue>,
     /// `#[mcp(rename = "units")]`: the name clients see, in place of the Rust name.
     pub rename: Option<LitStr>,
+    /// `#[mcp(complete = languages)]`: the function completing a prompt argument or a
+    /// template variable (the model refuses it elsewhere).
+    pub complete: Option<Path>,
 }
 
 /// `#[mcp(default = expr)]` or `#[mcp(default)]`.
@@ -514,7 +660,7 @@ pub struct DefaultValue {
 }
 
 /// Every option `#[mcp(...)]` on a parameter accepts.
-const PARAM_OPTIONS: [&str; 2] = ["default", "rename"];
+const PARAM_OPTIONS: [&str; 3] = ["default", "rename", "complete"];
 
 /// Whether an attribute is a parameter's `#[mcp(...)]` (stripped from the function: it
 /// means nothing to rustc).
@@ -534,8 +680,8 @@ impl ParamOptions {
                         errors.push(syn::Error::new(
                             error.span(),
                             format!(
-                                "{error}; write `#[mcp(default = value)]`, `#[mcp(default)]` or \
-                             `#[mcp(rename = \"name\")]`"
+                                "{error}; write `#[mcp(default = value)]`, `#[mcp(default)]`, \
+                                 `#[mcp(rename = \"name\")]` or `#[mcp(complete = function)]`"
                             ),
                         ));
                         continue;
@@ -555,6 +701,23 @@ impl ParamOptions {
             "rename" => {
                 let name = string_value(&meta, errors);
                 set(&mut self.rename, name, &meta, errors);
+            }
+            "complete" => {
+                let function = match &meta {
+                    Meta::NameValue(pair) => match &pair.value {
+                        Expr::Path(path) if path.qself.is_none() => Some(path.path.clone()),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                if function.is_none() {
+                    errors.push(syn::Error::new(
+                        meta.span(),
+                        "`complete` takes the path of a completion function: \
+                         `#[mcp(complete = languages)]`",
+                    ));
+                }
+                set(&mut self.complete, function, &meta, errors);
             }
             _ => {
                 let listed = PARAM_OPTIONS.map(|option| format!("`{option}`")).join(", ");
@@ -640,13 +803,22 @@ mod tests {
 
     #[test]
     fn suggests_the_closest_option() {
-        assert_eq!(closest_option("readonly", &OPTIONS), Some("read_only"));
-        assert_eq!(closest_option("read-only", &OPTIONS), Some("read_only"));
-        assert_eq!(closest_option("idempotnet", &OPTIONS), Some("idempotent"));
-        assert_eq!(closest_option("titel", &OPTIONS), Some("title"));
-        assert_eq!(closest_option("openworld", &OPTIONS), Some("open_world"));
-        assert_eq!(closest_option("tag", &OPTIONS), Some("tags"));
-        assert_eq!(closest_option("banana", &OPTIONS), None);
+        assert_eq!(closest_option("readonly", &TOOL_OPTIONS), Some("read_only"));
+        assert_eq!(
+            closest_option("read-only", &TOOL_OPTIONS),
+            Some("read_only")
+        );
+        assert_eq!(
+            closest_option("idempotnet", &TOOL_OPTIONS),
+            Some("idempotent")
+        );
+        assert_eq!(closest_option("titel", &TOOL_OPTIONS), Some("title"));
+        assert_eq!(
+            closest_option("openworld", &TOOL_OPTIONS),
+            Some("open_world")
+        );
+        assert_eq!(closest_option("tag", &TOOL_OPTIONS), Some("tags"));
+        assert_eq!(closest_option("banana", &TOOL_OPTIONS), None);
         assert_eq!(closest_option("defualt", &PARAM_OPTIONS), Some("default"));
         assert_eq!(closest_option("default_value", &PARAM_OPTIONS), None);
     }

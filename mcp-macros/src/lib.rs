@@ -34,6 +34,7 @@ mod expand;
 mod model;
 #[cfg(test)]
 mod snapshots;
+mod uri_template;
 
 use proc_macro::TokenStream;
 
@@ -41,6 +42,18 @@ use proc_macro::TokenStream;
 #[proc_macro_attribute]
 pub fn mcp_tool(attribute: TokenStream, item: TokenStream) -> TokenStream {
     expand::mcp_tool(attribute.into(), item.into()).into()
+}
+
+#[doc = include_str!("../docs/mcp_resource.md")]
+#[proc_macro_attribute]
+pub fn mcp_resource(attribute: TokenStream, item: TokenStream) -> TokenStream {
+    expand::mcp_resource(attribute.into(), item.into()).into()
+}
+
+#[doc = include_str!("../docs/mcp_prompt.md")]
+#[proc_macro_attribute]
+pub fn mcp_prompt(attribute: TokenStream, item: TokenStream) -> TokenStream {
+    expand::mcp_prompt(attribute.into(), item.into()).into()
 }
 
 #[doc = include_str!("../docs/mcp_tools.md")]

@@ -1,8 +1,12 @@
 //! The typed model of one tool, read from the user's function and the attribute's options,
 //! with the checks of the signature and the parameters; and of a `#[mcp_tools]` impl block,
-//! its type and its tools. Every problem found is recorded; the model keeps whatever is
-//! valid. It holds values, not tokens: `expand` decides how they are spelled in the
-//! generated code.
+//! its type and its tools. Resources and prompts (`model::resource`, `model::prompt`) share
+//! the function's model, [`Function`]: signature, parameters and their checks. Every problem
+//! found is recorded; the model keeps whatever is valid. It holds values, not tokens:
+//! `expand` decides how they are spelled in the generated code.
+
+pub mod prompt;
+pub mod resource;
 
 use proc_macro2::Span;
 use syn::spanned::Spanned;
@@ -11,7 +15,7 @@ use syn::{
     Receiver, Signature, Type,
 };
 
-use crate::attr::{DefaultValue, Hint, Options, ParamOptions, Rate};
+use crate::attr::{DefaultValue, Hint, Icon, Kind, Options, ParamOptions, Rate};
 use crate::docs;
 use crate::errors::Errors;
 
@@ -32,6 +36,8 @@ pub struct Param<'a> {
     pub default: Option<DefaultValue>,
     /// `#[mcp(rename = "...")]`, where a clash of names is reported.
     rename: Option<LitStr>,
+    /// `#[mcp(complete = f)]`: kept by resources and prompts, refused by tools.
+    pub complete: Option<syn::Path>,
 }
 
 impl Param<'_> {
@@ -39,6 +45,27 @@ impl Param<'_> {
     pub fn required(&self) -> bool {
         !self.optional && self.default.is_none()
     }
+}
+
+/// `#[mcp(complete = f)]` on a prompt argument or a template variable.
+pub struct Completion {
+    /// The published name of the argument or variable.
+    pub argument: String,
+    /// The completion function, as written.
+    pub function: syn::Path,
+}
+
+/// The completions the parameters name, for the parameters that may have one.
+fn completions(params: &[Param<'_>]) -> Vec<Completion> {
+    params
+        .iter()
+        .filter_map(|param| {
+            Some(Completion {
+                argument: param.name.clone(),
+                function: param.complete.clone()?,
+            })
+        })
+        .collect()
 }
 
 /// Where the tool's function is written.
@@ -53,18 +80,72 @@ pub enum Place<'a> {
     },
 }
 
-/// A tool: the function and everything the attribute says about it.
-pub struct Tool<'a> {
+/// The function behind a tool, a resource or a prompt: its signature and parameters, read
+/// and checked alike for the three.
+pub struct Function<'a> {
     pub signature: &'a Signature,
     /// The impl block's type, for a method; `None` for a free function.
     pub self_ty: Option<&'a Type>,
     /// A method's `&self`: the tool is served from the server's `State<Self>`.
     pub receiver: Option<&'a Receiver>,
+    pub params: Vec<Param<'a>>,
+    /// The function's `#[cfg(...)]` attributes, which its registration needs too.
+    pub cfgs: Vec<&'a Attribute>,
+}
+
+impl<'a> Function<'a> {
+    /// Reads the function of a `kind` attribute, where it is written; returns it with the
+    /// description its doc comment gives (less the `# Arguments` section, whose entries
+    /// describe the parameters). The caller has checked the signature and the name first,
+    /// so that errors come in the order of the source.
+    fn new(
+        kind: Kind,
+        attributes: &'a [Attribute],
+        signature: &'a Signature,
+        place: &Place<'a>,
+        errors: &mut Errors,
+    ) -> (Function<'a>, Option<String>) {
+        let docs = docs::function_docs(attributes);
+        let mut receiver = None;
+        let mut params: Vec<Param<'a>> = Vec::new();
+        for input in &signature.inputs {
+            match input {
+                FnArg::Receiver(self_param) => {
+                    receiver = checked_receiver(kind, self_param, place, errors);
+                }
+                FnArg::Typed(typed) => params.extend(param(kind, typed, errors)),
+            }
+        }
+        check_unique_names(&params, errors);
+        describe_from_arguments_section(&mut params, docs.arguments, signature, errors);
+        let self_ty = match place {
+            Place::Free => None,
+            Place::Method { self_ty, .. } => Some(*self_ty),
+        };
+        let function = Function {
+            signature,
+            self_ty,
+            receiver,
+            params,
+            cfgs: attributes
+                .iter()
+                .filter(|attribute| attribute.path().is_ident("cfg"))
+                .collect(),
+        };
+        (function, docs.description)
+    }
+
+    pub fn is_async(&self) -> bool {
+        self.signature.asyncness.is_some()
+    }
+}
+
+/// A tool: the function and everything the attribute says about it.
+pub struct Tool<'a> {
+    pub function: Function<'a>,
     /// A method's `#[mcp_tool]` path, as written (`mcp_tool`, `mcp_runtime::mcp_tool`):
     /// `#[mcp_tools]` took the attribute off the method. `None` for a free function.
     pub attribute: Option<syn::Path>,
-    /// The function's `#[cfg(...)]` attributes, which its registration needs too.
-    pub cfgs: Vec<&'a Attribute>,
     pub name: String,
     /// The name's literal, or the function's name: where a duplicate name is reported.
     pub name_span: Span,
@@ -75,10 +156,10 @@ pub struct Tool<'a> {
     pub destructive: Option<bool>,
     pub idempotent: Option<bool>,
     pub open_world: Option<bool>,
-    pub params: Vec<Param<'a>>,
     pub timeout_ms: Option<u64>,
     pub max_concurrency: Option<u32>,
     pub rate: Option<Rate>,
+    pub icons: Vec<Icon>,
     /// `crate = "..."`: the runtime crate's path; `None` to find it in the `Cargo.toml`.
     pub krate: Option<syn::Path>,
 }
@@ -93,44 +174,18 @@ impl<'a> Tool<'a> {
         options: Options,
         errors: &mut Errors,
     ) -> Tool<'a> {
-        check_signature(signature, errors);
-        let (name, name_span) = match &options.name {
-            Some(literal) => (literal.value(), literal.span()),
-            None => (unraw(&signature.ident), signature.ident.span()),
-        };
-        let name = checked_name(name, name_span, errors);
-        let docs = docs::function_docs(attributes);
-        let description = match &options.description {
-            Some(literal) => {
-                Some(literal.value().trim().to_owned()).filter(|text| !text.is_empty())
-            }
-            None => docs.description,
-        };
-        let mut receiver = None;
-        let mut params: Vec<Param<'a>> = Vec::new();
-        for input in &signature.inputs {
-            match input {
-                FnArg::Receiver(self_param) => {
-                    receiver = checked_receiver(self_param, &place, errors);
-                }
-                FnArg::Typed(typed) => params.extend(param(typed, errors)),
-            }
-        }
-        check_unique_names(&params, errors);
-        describe_from_arguments_section(&mut params, docs.arguments, signature, errors);
-        let (self_ty, attribute) = match place {
-            Place::Free => (None, None),
-            Place::Method { self_ty, attribute } => (Some(self_ty), Some(attribute)),
+        check_signature(Kind::Tool, signature, errors);
+        let (name, name_span) = checked_name(Kind::Tool, &options, signature, errors);
+        let (function, docs_description) =
+            Function::new(Kind::Tool, attributes, signature, &place, errors);
+        let description = description(&options, docs_description);
+        let attribute = match place {
+            Place::Free => None,
+            Place::Method { attribute, .. } => Some(attribute),
         };
         Tool {
-            signature,
-            self_ty,
-            receiver,
+            function,
             attribute,
-            cfgs: attributes
-                .iter()
-                .filter(|attribute| attribute.path().is_ident("cfg"))
-                .collect(),
             name,
             name_span,
             tags: options.tags.iter().flatten().map(LitStr::value).collect(),
@@ -140,16 +195,20 @@ impl<'a> Tool<'a> {
             destructive: options.destructive.map(hint),
             idempotent: options.idempotent.map(hint),
             open_world: options.open_world.map(hint),
-            params,
             timeout_ms: options.timeout_ms,
             max_concurrency: options.max_concurrency,
             rate: options.rate,
+            icons: options.icons,
             krate: options.krate,
         }
     }
+}
 
-    pub fn is_async(&self) -> bool {
-        self.signature.asyncness.is_some()
+/// The description: `description = "..."` (trimmed; empty means none), else the doc comment.
+fn description(options: &Options, docs: Option<String>) -> Option<String> {
+    match &options.description {
+        Some(literal) => Some(literal.value().trim().to_owned()).filter(|text| !text.is_empty()),
+        None => docs,
     }
 }
 
@@ -224,18 +283,26 @@ fn check_block(block: &ItemImpl, errors: &mut Errors) {
 /// A method's `self`, which the tool is served with: `&self` is the server's `State<Self>`.
 /// A free function cannot take `self`, and a method cannot take it mutably or by value.
 fn checked_receiver<'a>(
+    kind: Kind,
     receiver: &'a Receiver,
     place: &Place<'_>,
     errors: &mut Errors,
 ) -> Option<&'a Receiver> {
     let Place::Method { self_ty, .. } = place else {
-        errors.push(syn::Error::new_spanned(
-            receiver,
-            "a tool that takes `self` must be a method of an impl block marked #[mcp_tools]: \
-             add #[mcp_tools] to the impl block, and the server calls the method on the value \
-             registered with `Server::state`; or make it a free function that takes the \
-             shared data as a `State<T>` parameter",
-        ));
+        let message = match kind {
+            Kind::Tool => "a tool that takes `self` must be a method of an impl block marked \
+                           #[mcp_tools]: add #[mcp_tools] to the impl block, and the server \
+                           calls the method on the value registered with `Server::state`; or \
+                           make it a free function that takes the shared data as a `State<T>` \
+                           parameter"
+                .to_owned(),
+            Kind::Resource | Kind::Prompt => format!(
+                "a {} is a free function and cannot take `self`; take the shared data as a \
+                 `State<T>` parameter, the value registered with `Server::state`",
+                kind.noun()
+            ),
+        };
+        errors.push(syn::Error::new_spanned(receiver, message));
         return None;
     };
     let borrowed = match (&receiver.reference, &*receiver.ty) {
@@ -289,45 +356,62 @@ fn follows_name_rule(name: &str) -> bool {
     !name.is_empty() && name.len() <= 64 && valid_chars
 }
 
-fn checked_name(name: String, span: Span, errors: &mut Errors) -> String {
+/// The name, `name = "..."` or the function's, with the span a problem with it goes on.
+fn checked_name(
+    kind: Kind,
+    options: &Options,
+    signature: &Signature,
+    errors: &mut Errors,
+) -> (String, Span) {
+    let (name, span) = match &options.name {
+        Some(literal) => (literal.value(), literal.span()),
+        None => (unraw(&signature.ident), signature.ident.span()),
+    };
     if !follows_name_rule(&name) {
+        let (noun, attribute) = (kind.noun(), kind.attribute());
         errors.push(syn::Error::new(
             span,
             format!(
-                "`{name}` is not a valid tool name: use {NAME_RULE}; \
-                 set one with #[mcp_tool(name = \"...\")]"
+                "`{name}` is not a valid {noun} name: use {NAME_RULE}; \
+                 set one with #[{attribute}(name = \"...\")]"
             ),
         ));
     }
-    name
+    (name, span)
 }
 
-/// Rejects what a tool function cannot be, each error on the offending tokens.
-fn check_signature(signature: &Signature, errors: &mut Errors) {
+/// Rejects what the function of a `kind` attribute cannot be, each error on the offending
+/// tokens.
+fn check_signature(kind: Kind, signature: &Signature, errors: &mut Errors) {
+    let noun = kind.noun();
     if let Some(unsafety) = &signature.unsafety {
         errors.push(syn::Error::new(
             unsafety.span(),
-            "a tool cannot be an `unsafe fn`: clients call it with arbitrary arguments; \
-             make the function safe and keep the `unsafe` block inside it",
+            format!(
+                "a {noun} cannot be an `unsafe fn`: clients call it with arbitrary arguments; \
+                 make the function safe and keep the `unsafe` block inside it"
+            ),
         ));
     }
     if let Some(abi) = &signature.abi {
         errors.push(syn::Error::new(
             abi.span(),
-            "a tool cannot have an `extern` ABI; remove it",
+            format!("a {noun} cannot have an `extern` ABI; remove it"),
         ));
     }
     if !signature.generics.params.is_empty() || signature.generics.where_clause.is_some() {
         errors.push(syn::Error::new(
             signature.generics.span(),
-            "a tool cannot be generic: each tool needs concrete parameter types for its \
-             schema; write a non-generic function (it may call a generic one)",
+            format!(
+                "a {noun} cannot be generic: each {noun} needs concrete parameter types for its \
+                 schema; write a non-generic function (it may call a generic one)"
+            ),
         ));
     }
     if let Some(variadic) = &signature.variadic {
         errors.push(syn::Error::new(
             variadic.span(),
-            "a tool cannot be variadic",
+            format!("a {noun} cannot be variadic"),
         ));
     }
 }
@@ -391,7 +475,44 @@ fn describe_from_arguments_section(
     }
 }
 
-fn param<'a>(typed: &'a syn::PatType, errors: &mut Errors) -> Option<Param<'a>> {
+/// What the parameters of each kind are, for the messages about their shape.
+struct ParamWords {
+    /// Why a parameter needs a plain name.
+    named: &'static str,
+    /// Why it needs a concrete type.
+    concrete: &'static str,
+    /// Where its value comes from.
+    decoded: &'static str,
+}
+
+fn param_words(kind: Kind) -> ParamWords {
+    match kind {
+        Kind::Tool => ParamWords {
+            named: "tool parameters must be plain names, because each name becomes an \
+                    argument in the tool's input schema",
+            concrete: "tool parameters need a concrete type for the input schema",
+            decoded: "tool parameters must be owned values, decoded from the call's JSON \
+                      arguments",
+        },
+        Kind::Resource => ParamWords {
+            named: "resource parameters must be plain names, because each name is matched \
+                    with a variable of the uri",
+            concrete: "resource parameters need a concrete type, which the variable's text \
+                       is parsed into",
+            decoded: "resource parameters must be owned values, parsed from the requested uri",
+        },
+        Kind::Prompt => ParamWords {
+            named: "prompt parameters must be plain names, because each name becomes an \
+                    argument of the prompt",
+            concrete: "prompt parameters need a concrete type for the argument's schema",
+            decoded: "prompt parameters must be owned values, parsed from the request's \
+                      arguments",
+        },
+    }
+}
+
+fn param<'a>(kind: Kind, typed: &'a syn::PatType, errors: &mut Errors) -> Option<Param<'a>> {
+    let words = param_words(kind);
     let ident = match &*typed.pat {
         Pat::Ident(binding) if binding.by_ref.is_none() && binding.subpat.is_none() => {
             &binding.ident
@@ -399,8 +520,10 @@ fn param<'a>(typed: &'a syn::PatType, errors: &mut Errors) -> Option<Param<'a>> 
         other => {
             errors.push(syn::Error::new(
                 other.span(),
-                "tool parameters must be plain names, because each name becomes an argument \
-                 in the tool's input schema; bind the value to a name and destructure it in the body",
+                format!(
+                    "{}; bind the value to a name and destructure it in the body",
+                    words.named
+                ),
             ));
             return None;
         }
@@ -409,16 +532,18 @@ fn param<'a>(typed: &'a syn::PatType, errors: &mut Errors) -> Option<Param<'a>> 
         Some(Type::ImplTrait(impl_trait)) => {
             errors.push(syn::Error::new(
                 impl_trait.span(),
-                "tool parameters need a concrete type for the input schema; \
-                 replace `impl Trait` with a type",
+                format!("{}; replace `impl Trait` with a type", words.concrete),
             ));
             return None;
         }
         Some(borrowed) => {
             errors.push(syn::Error::new(
                 borrowed.span(),
-                "tool parameters must be owned values, decoded from the call's JSON arguments: \
-                 use `String` instead of `&str`, `Vec<T>` instead of `&[T]`, `T` instead of `&T`",
+                format!(
+                    "{}: use `String` instead of `&str`, `Vec<T>` instead of `&[T]`, `T` \
+                     instead of `&T`",
+                    words.decoded
+                ),
             ));
             return None;
         }
@@ -427,9 +552,16 @@ fn param<'a>(typed: &'a syn::PatType, errors: &mut Errors) -> Option<Param<'a>> 
     let rust_name = unraw(ident);
     let name = &rust_name;
     let optional = is_option(&typed.ty);
-    let ParamOptions { default, rename } = ParamOptions::parse(&typed.attrs, errors);
+    let ParamOptions {
+        default,
+        rename,
+        complete,
+    } = ParamOptions::parse(&typed.attrs, errors);
     let rename = rename.filter(|rename| checked_rename(name, &typed.ty, rename, errors));
-    if let Some(default) = &default {
+    let complete =
+        complete.filter(|complete| checked_complete(kind, name, &typed.ty, complete, errors));
+    // A resource refuses every default (`model::resource`), so only the others check theirs.
+    if let Some(default) = default.as_ref().filter(|_| kind != Kind::Resource) {
         if optional {
             errors.push(syn::Error::new(
                 default.key,
@@ -459,7 +591,35 @@ fn param<'a>(typed: &'a syn::PatType, errors: &mut Errors) -> Option<Param<'a>> 
         description: docs::collect(&typed.attrs),
         optional,
         default,
+        complete,
     })
+}
+
+/// Whether `#[mcp(complete = f)]` is on a parameter that can be completed: an argument of a
+/// prompt or a resource's (the resource's model then checks it is a variable of the uri).
+fn checked_complete(
+    kind: Kind,
+    name: &str,
+    ty: &Type,
+    complete: &syn::Path,
+    errors: &mut Errors,
+) -> bool {
+    let message = if kind == Kind::Tool {
+        "completions are for prompt arguments and resource template variables; a tool's \
+         arguments have none (clients complete against a tool's input schema); remove \
+         `#[mcp(complete = ...)]`"
+            .to_owned()
+    } else if let Some(extractor) = server_supplied(ty) {
+        format!(
+            "`{name}` is a `{extractor}`, supplied by the server, not an argument the client \
+             types, so it has nothing to complete; completions are for prompt arguments and \
+             resource template variables: remove `#[mcp(complete = ...)]`"
+        )
+    } else {
+        return true;
+    };
+    errors.push(syn::Error::new_spanned(complete, message));
+    false
 }
 
 /// Whether `#[mcp(rename = "...")]` gives an argument a name clients accept: one a tool

@@ -1,5 +1,5 @@
-//! Golden expansions: each `tests/expand/<case>.rs` holds `#[mcp_tool]` functions and
-//! `#[mcp_tools]` impl blocks; the file with every attribute expanded and formatted as
+//! Golden expansions: each `tests/expand/<case>.rs` holds `#[mcp_tool]`, `#[mcp_resource]`
+//! and `#[mcp_prompt]` functions and `#[mcp_tools]` impl blocks; the file with every attribute expanded and formatted as
 //! `cargo expand` does (prettyplease) must equal `tests/expand/<case>.expanded.rs`, so a
 //! change to what the macro emits shows in review as a diff of those files. Refresh them with
 //! `MCP_SNAPSHOTS=overwrite cargo test -p mcp-macros` and read the diff.
@@ -50,7 +50,7 @@ fn cases() -> Vec<PathBuf> {
     cases
 }
 
-/// `source` with each `#[mcp_tool(...)]` function and `#[mcp_tools]` impl block replaced by
+/// `source` with each attributed function and `#[mcp_tools]` impl block replaced by
 /// the attribute's output, as rustc would: the macro gets the item without the attribute
 /// itself.
 fn expand_file(source: &str) -> String {
@@ -58,12 +58,22 @@ fn expand_file(source: &str) -> String {
     let mut expanded = TokenStream::new();
     for item in file.items {
         match item {
-            Item::Fn(mut function) => match take_attribute(&mut function.attrs, "mcp_tool") {
-                Some(args) => {
-                    expanded.extend(expand::mcp_tool(args, function.into_token_stream()));
+            Item::Fn(mut function) => {
+                let attributes: [(&str, fn(TokenStream, TokenStream) -> TokenStream); 3] = [
+                    ("mcp_tool", expand::mcp_tool),
+                    ("mcp_resource", expand::mcp_resource),
+                    ("mcp_prompt", expand::mcp_prompt),
+                ];
+                let found = attributes.iter().find_map(|(name, expand)| {
+                    Some((take_attribute(&mut function.attrs, name)?, expand))
+                });
+                match found {
+                    Some((args, expand)) => {
+                        expanded.extend(expand(args, function.into_token_stream()));
+                    }
+                    None => function.to_tokens(&mut expanded),
                 }
-                None => function.to_tokens(&mut expanded),
-            },
+            }
             Item::Impl(mut block) => match take_attribute(&mut block.attrs, "mcp_tools") {
                 Some(args) => expanded.extend(expand::mcp_tools(args, block.into_token_stream())),
                 None => block.to_tokens(&mut expanded),

@@ -1,7 +1,7 @@
 //! Code generation, the only phase that builds output tokens: the user's function, untouched
 //! but for parameter doc comments and `#[mcp(...)]`, and beside it one `inventory::submit!`
-//! of the tool's descriptor; for `#[mcp_tools]`, the impl block, its methods as untouched,
-//! and beside the block one registration per tool method.
+//! of the tool's (resource's, prompt's) descriptor; for `#[mcp_tools]`, the impl block, its
+//! methods as untouched, and beside the block one registration per tool method.
 //!
 //! This module runs the phases and assembles the descriptor; each part of it is built by a
 //! step of its own:
@@ -11,63 +11,114 @@
 //! - `policy`: the timeout, concurrency and rate limits, and the tags;
 //! - `parameters`: the parameter descriptors (schemas, defaults) and their extraction;
 //! - `invoke`: the call of the function, async or blocking, and the output schema;
-//! - `unique_name`: the guard against two tools of one name in one crate;
+//! - `icons`: the icons of a tool, a resource or a prompt;
+//! - `completions`: the completion functions of prompt arguments and template variables;
+//! - `resource` and `prompt`: the registrations of `#[mcp_resource]` and `#[mcp_prompt]`,
+//!   from the steps above and their own fields (a resource's annotations and the checks
+//!   that its other parameters are extractors);
+//! - `unique_name`: the guard against two tools (or two prompts) of one name in one crate;
 //! - `tokens`: helpers the steps share.
 
+mod completions;
 mod hints;
+mod icons;
 mod invoke;
 mod parameters;
 mod policy;
+mod prompt;
+mod resource;
 mod runtime_path;
 mod tokens;
 mod unique_name;
 
 use proc_macro2::{Span, TokenStream, TokenTree};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{format_ident, quote};
 use syn::{Attribute, FnArg, ImplItem, ItemFn, ItemImpl, Signature};
 
 use self::hints::hints;
-use self::invoke::{invoke, output_schema};
+use self::icons::icons;
+use self::invoke::{TOOL_RUNNERS, invoke, output_schema};
 use self::parameters::{Parameters, parameters};
 use self::policy::{policy, tags};
 use self::runtime_path::runtime_path;
-use self::tokens::option;
+use self::tokens::{location, option};
 use self::unique_name::unique_name_guard;
-use crate::attr::{self, Options, is_param_attribute};
+use crate::attr::{self, Kind, Options, is_param_attribute};
 use crate::docs;
 use crate::errors::Errors;
+use crate::model::prompt::Prompt;
+use crate::model::resource::Resource;
 use crate::model::{Place, Tool, ToolBlock};
 
 /// `#[mcp_tool]`'s entry point: a free function.
 pub fn mcp_tool(attribute: TokenStream, item: TokenStream) -> TokenStream {
+    free_function(Kind::Tool, attribute, item, |function, options, errors| {
+        let tool = Tool::new(&function.attrs, &function.sig, Place::Free, options, errors);
+        errors.is_empty().then(|| registration(&tool))
+    })
+}
+
+/// `#[mcp_resource]`'s entry point: a free function.
+pub fn mcp_resource(attribute: TokenStream, item: TokenStream) -> TokenStream {
+    free_function(
+        Kind::Resource,
+        attribute,
+        item,
+        |function, options, errors| {
+            let resource = Resource::new(&function.attrs, &function.sig, options, errors);
+            errors.is_empty().then(|| resource::registration(&resource))
+        },
+    )
+}
+
+/// `#[mcp_prompt]`'s entry point: a free function.
+pub fn mcp_prompt(attribute: TokenStream, item: TokenStream) -> TokenStream {
+    free_function(
+        Kind::Prompt,
+        attribute,
+        item,
+        |function, options, errors| {
+            let prompt = Prompt::new(&function.attrs, &function.sig, options, errors);
+            errors.is_empty().then(|| prompt::registration(&prompt))
+        },
+    )
+}
+
+/// The expansion of an attribute on a free function: the function as written (less its
+/// parameters' attributes), and beside it the registration `model_and_registration` builds
+/// from the function and the options, or every error recorded.
+fn free_function(
+    kind: Kind,
+    attribute: TokenStream,
+    item: TokenStream,
+    model_and_registration: impl FnOnce(&ItemFn, Options, &mut Errors) -> Option<TokenStream>,
+) -> TokenStream {
     let mut errors = Errors::default();
-    let options = Options::parse(attribute, &mut errors);
+    let options = Options::parse(attribute, kind, &mut errors);
     let function: ItemFn = match syn::parse2(item.clone()) {
         Ok(function) => function,
         Err(_) => {
             let error = syn::Error::new(
                 first_token_span(&item),
-                "#[mcp_tool] goes on a function: `async fn name(arg: Type, ...) -> Output` or a plain `fn`",
+                format!(
+                    "#[{}] goes on a function: `async fn name(arg: Type, ...) -> Output` or a \
+                     plain `fn`",
+                    kind.attribute()
+                ),
             );
             let error = error.to_compile_error();
             // Keep the item so the rest of the crate still type-checks.
             return quote!(#item #error);
         }
     };
-    let tool = Tool::new(
-        &function.attrs,
-        &function.sig,
-        Place::Free,
-        options,
-        &mut errors,
-    );
+    let registration = model_and_registration(&function, options, &mut errors);
     let mut user_function = function.clone();
     without_param_attributes(&mut user_function.sig);
-    if !errors.is_empty() {
+    let Some(registration) = registration.filter(|_| errors.is_empty()) else {
         let errors = errors.to_compile_errors();
         return quote!(#user_function #errors);
-    }
-    let registration = free_registration(&tool);
+    };
+    let registration = free_registration(kind, &function, registration);
     quote! {
         #user_function
         #registration
@@ -183,13 +234,23 @@ fn without_param_attributes(signature: &mut Signature) {
 /// tell from a free function) fails with one error that says what to do: the registration
 /// then sits in the impl block, where an unnamed `const _` does not parse, and where the
 /// constant, now an associated one, is not in scope by its name:
-/// "cannot find value `__mcp_tool_NAME__needs_mcp_tools_on_its_impl_block`".
-fn free_registration(tool: &Tool<'_>) -> TokenStream {
-    let function = tool.signature.ident.to_string();
-    let function = function.strip_prefix("r#").unwrap_or(&function);
-    let marker = format_ident!("__mcp_tool_{function}__needs_mcp_tools_on_its_impl_block");
-    let items = registration(tool);
-    let cfgs = &tool.cfgs;
+/// "cannot find value `__mcp_tool_NAME__needs_mcp_tools_on_its_impl_block`". A resource
+/// or a prompt, which cannot be a method, says so in its constant's name:
+/// "`__mcp_resource_NAME__must_be_a_free_function_outside_any_impl_block`".
+fn free_registration(kind: Kind, function: &ItemFn, items: TokenStream) -> TokenStream {
+    let name = function.sig.ident.to_string();
+    let name = name.strip_prefix("r#").unwrap_or(&name);
+    let marker = match kind {
+        Kind::Tool => format_ident!("__mcp_tool_{name}__needs_mcp_tools_on_its_impl_block"),
+        Kind::Resource | Kind::Prompt => format_ident!(
+            "__mcp_{}_{name}__must_be_a_free_function_outside_any_impl_block",
+            kind.noun()
+        ),
+    };
+    let cfgs = function
+        .attrs
+        .iter()
+        .filter(|attribute| attribute.path().is_ident("cfg"));
     quote! {
         #(#cfgs)*
         #[allow(non_upper_case_globals)]
@@ -208,7 +269,7 @@ fn free_registration(tool: &Tool<'_>) -> TokenStream {
 fn method_registration(tool: &Tool<'_>) -> TokenStream {
     let attribute = attribute_imports(tool.attribute.as_slice());
     let items = registration(tool);
-    let cfgs = &tool.cfgs;
+    let cfgs = &tool.function.cfgs;
     quote! {
         #(#cfgs)*
         const _: () = {
@@ -239,11 +300,12 @@ fn registration(tool: &Tool<'_>) -> TokenStream {
     let description = option(tool.description.as_deref());
     let hints = hints(tool, &private);
     let tags = tags(tool);
-    let parameters = parameters(tool, &private);
-    let output_schema = output_schema(tool, &private);
+    let icons = icons(&tool.icons, &private);
+    let parameters = parameters(&tool.function, &private);
+    let output_schema = output_schema(&tool.function, &private);
     let policy = policy(tool, &private);
-    let invoke = invoke(tool, &private, &parameters);
-    let unique_name = unique_name_guard(&tool.name, tool.name_span);
+    let invoke = invoke(&tool.function, &private, &parameters, &TOOL_RUNNERS);
+    let unique_name = unique_name_guard(Kind::Tool, &tool.name, tool.name_span);
     // Spanned at a method's own attribute, so that its location is its own line, not the
     // impl block's.
     let attribute_span = tool
@@ -254,13 +316,7 @@ fn registration(tool: &Tool<'_>) -> TokenStream {
                 .last()
                 .map_or_else(Span::call_site, |last| last.ident.span())
         });
-    let location = quote_spanned! {attribute_span=>
-        #private::SourceLocation {
-            file: ::core::file!(),
-            line: ::core::line!(),
-            module_path: ::core::module_path!(),
-        }
-    };
+    let location = location(&private, attribute_span);
     let Parameters {
         default_fns,
         descriptors,
@@ -277,7 +333,7 @@ fn registration(tool: &Tool<'_>) -> TokenStream {
                 title: #title,
                 description: #description,
                 hints: #hints,
-                icons: &[],
+                icons: #icons,
                 tags: #tags,
                 params: #descriptors,
                 output_schema: #output_schema,

@@ -10,7 +10,7 @@ use syn::spanned::Spanned;
 
 use super::tokens::{option, respan, without_self};
 use crate::attr::DefaultValue;
-use crate::model::{Param, Tool};
+use crate::model::{Function, Param};
 
 /// The parameters' tokens, each for its place in the expansion.
 pub struct Parameters {
@@ -33,38 +33,38 @@ pub fn self_value() -> Ident {
 }
 
 /// Every parameter's descriptor, default function and extraction.
-pub fn parameters(tool: &Tool<'_>, private: &TokenStream) -> Parameters {
+pub fn parameters(function: &Function<'_>, private: &TokenStream) -> Parameters {
     // Values are bound to generated names, so a parameter named like its function cannot
     // shadow the function.
-    let values: Vec<Ident> = (0..tool.params.len())
+    let values: Vec<Ident> = (0..function.params.len())
         .map(|index| format_ident!("__mcp_arg_{index}"))
         .collect();
     // The name of each parameter's default function, `None` for a parameter without one.
-    let defaults: Vec<Option<Ident>> = tool
+    let defaults: Vec<Option<Ident>> = function
         .params
         .iter()
         .enumerate()
         .map(|(index, param)| param.default.as_ref().map(|_| default_fn_name(index)))
         .collect();
 
-    let default_fns = tool
+    let default_fns = function
         .params
         .iter()
         .zip(&defaults)
         .filter_map(|(param, name)| Some((param.ty, name.as_ref()?, param.default.as_ref()?)))
-        .map(|(ty, name, default)| default_fn(tool, name, ty, default));
-    let descriptors = tool
+        .map(|(ty, name, default)| default_fn(function, name, ty, default));
+    let descriptors = function
         .params
         .iter()
         .zip(&defaults)
-        .map(|(param, default)| descriptor(tool, param, default.as_ref(), private));
-    let extractions = tool
+        .map(|(param, default)| descriptor(function, param, default.as_ref(), private));
+    let extractions = function
         .params
         .iter()
         .zip(&values)
         .zip(&defaults)
-        .map(|((param, value), default)| extraction(tool, param, value, default.as_ref()));
-    let (receiver_descriptor, receiver_extraction) = receiver(tool, private).unzip();
+        .map(|((param, value), default)| extraction(function, param, value, default.as_ref()));
+    let (receiver_descriptor, receiver_extraction) = receiver(function, private).unzip();
     let receiver_descriptor = receiver_descriptor.into_iter();
 
     Parameters {
@@ -79,9 +79,9 @@ pub fn parameters(tool: &Tool<'_>, private: &TokenStream) -> Parameters {
 /// the type registered with `Server::state` (checked at start-up as a `State<Self>` is), and
 /// its extraction. The runtime's functions for it require the type to be shareable between
 /// calls; they are spanned at `&self`, so that a type that is not is reported there.
-fn receiver(tool: &Tool<'_>, private: &TokenStream) -> Option<(TokenStream, TokenStream)> {
-    let receiver = tool.receiver?;
-    let self_ty = tool.self_ty?;
+fn receiver(function: &Function<'_>, private: &TokenStream) -> Option<(TokenStream, TokenStream)> {
+    let receiver = function.receiver?;
+    let self_ty = function.self_ty?;
     let span = receiver.span();
     let schema = respan(quote!(#private::self_schema::<#self_ty>), span);
     let check = respan(quote!(#private::self_check::<#self_ty>), span);
@@ -112,13 +112,18 @@ fn default_fn_name(index: usize) -> Ident {
 /// The function a parameter's default comes from. One function, spanned at the parameter's
 /// type, so a default of the wrong type is one error, on the expression, and the runtime
 /// can evaluate the default both for the schema and for a call.
-fn default_fn(tool: &Tool<'_>, name: &Ident, ty: &Type, default: &DefaultValue) -> TokenStream {
+fn default_fn(
+    function: &Function<'_>,
+    name: &Ident,
+    ty: &Type,
+    default: &DefaultValue,
+) -> TokenStream {
     let body = match &default.expr {
-        Some(expr) => without_self(expr, tool.self_ty),
+        Some(expr) => without_self(expr, function.self_ty),
         None => quote_spanned!(default.key=> ::core::default::Default::default()),
     };
     let span = ty.span();
-    let ty = without_self(ty, tool.self_ty);
+    let ty = without_self(ty, function.self_ty);
     quote_spanned! {span=>
         fn #name() -> #ty {
             #body
@@ -130,7 +135,7 @@ fn default_fn(tool: &Tool<'_>, name: &Ident, ty: &Type, default: &DefaultValue) 
 /// at the parameter's type, so "`T` cannot be a tool parameter" underlines the user's type,
 /// not the attribute.
 fn descriptor(
-    tool: &Tool<'_>,
+    function: &Function<'_>,
     param: &Param<'_>,
     default: Option<&Ident>,
     private: &TokenStream,
@@ -139,7 +144,7 @@ fn descriptor(
     let description = option(param.description.as_deref());
     let required = param.required();
     let span = param.ty.span();
-    let ty = without_self(param.ty, tool.self_ty);
+    let ty = without_self(param.ty, function.self_ty);
     let schema = quote_spanned!(span=> #private::param_schema::<#ty>);
     let check = quote_spanned!(span=> #private::param_check::<#ty>);
     let default = match default {
@@ -163,14 +168,14 @@ fn descriptor(
 /// `let __mcp_arg_N = ...?;`: one `extract` (or `extract_or_else` with the default
 /// function), spanned at the parameter's type for the same reason as the descriptor's.
 fn extraction(
-    tool: &Tool<'_>,
+    function: &Function<'_>,
     param: &Param<'_>,
     value: &Ident,
     default: Option<&Ident>,
 ) -> TokenStream {
     let name = &param.name;
     let span = param.ty.span();
-    let ty = without_self(param.ty, tool.self_ty);
+    let ty = without_self(param.ty, function.self_ty);
     match default {
         Some(default) => quote_spanned! {span=>
             let #value = __mcp_call.extract_or_else::<#ty>(#name, #default)?;

@@ -85,3 +85,15 @@ pub fn type_path_prefix(self_ty: &Type) -> TokenStream {
         _ => quote_spanned!(self_ty.span()=> <#self_ty>),
     }
 }
+
+/// `SourceLocation { file, line, module_path }` of the registration, spanned at `span`: the
+/// attribute's line, where a start-up error about the descriptor points.
+pub fn location(private: &TokenStream, span: Span) -> TokenStream {
+    quote_spanned! {span=>
+        #private::SourceLocation {
+            file: ::core::file!(),
+            line: ::core::line!(),
+            module_path: ::core::module_path!(),
+        }
+    }
+}

@@ -23,6 +23,7 @@ const __mcp_tool_add__needs_mcp_tools_on_its_impl_block: () = {
                 idempotent: ::core::option::Option::Some(true),
                 open_world: ::core::option::Option::None,
             },
+            icons: &[],
             tags: &[],
             params: &[
                 ::mcp_runtime::__private::ParamDescriptor {

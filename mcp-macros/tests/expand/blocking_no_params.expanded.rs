@@ -22,6 +22,7 @@ const __mcp_tool_reset__needs_mcp_tools_on_its_impl_block: () = {
                 idempotent: ::core::option::Option::None,
                 open_world: ::core::option::Option::Some(false),
             },
+            icons: &[],
             tags: &[],
             params: &[],
             output_schema: ::mcp_runtime::__private::output_schema::<()>,

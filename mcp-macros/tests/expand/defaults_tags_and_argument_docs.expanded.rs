@@ -35,6 +35,7 @@ const __mcp_tool_search__needs_mcp_tools_on_its_impl_block: () = {
                 idempotent: ::core::option::Option::None,
                 open_world: ::core::option::Option::None,
             },
+            icons: &[],
             tags: &["search", "index.v2"],
             params: &[
                 ::mcp_runtime::__private::ParamDescriptor {

@@ -23,6 +23,7 @@ const __mcp_tool_search__needs_mcp_tools_on_its_impl_block: () = {
                 idempotent: ::core::option::Option::None,
                 open_world: ::core::option::Option::None,
             },
+            icons: &[],
             tags: &[],
             params: &[
                 ::mcp_runtime::__private::ParamDescriptor {
@@ -83,6 +84,7 @@ const __mcp_tool_send__needs_mcp_tools_on_its_impl_block: () = {
                 idempotent: ::core::option::Option::None,
                 open_world: ::core::option::Option::None,
             },
+            icons: &[],
             tags: &[],
             params: &[
                 ::mcp_runtime::__private::ParamDescriptor {

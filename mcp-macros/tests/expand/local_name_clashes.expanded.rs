@@ -25,6 +25,7 @@ const __mcp_tool_invoke__needs_mcp_tools_on_its_impl_block: () = {
                 idempotent: ::core::option::Option::None,
                 open_world: ::core::option::Option::None,
             },
+            icons: &[],
             tags: &[],
             params: &[
                 ::mcp_runtime::__private::ParamDescriptor {

@@ -44,6 +44,7 @@ const _: () = {
                 idempotent: ::core::option::Option::None,
                 open_world: ::core::option::Option::None,
             },
+            icons: &[],
             tags: &[],
             params: &[
                 ::mcp_runtime::__private::ParamDescriptor {
@@ -109,6 +110,7 @@ const _: () = {
                 idempotent: ::core::option::Option::None,
                 open_world: ::core::option::Option::None,
             },
+            icons: &[],
             tags: &[],
             params: &[
                 ::mcp_runtime::__private::ParamDescriptor {
@@ -163,6 +165,7 @@ const _: () = {
                 idempotent: ::core::option::Option::None,
                 open_world: ::core::option::Option::None,
             },
+            icons: &[],
             tags: &[],
             params: &[],
             output_schema: ::mcp_runtime::__private::output_schema::<&'static str>,
@@ -208,6 +211,7 @@ const _: () = {
                 idempotent: ::core::option::Option::None,
                 open_world: ::core::option::Option::None,
             },
+            icons: &[],
             tags: &[],
             params: &[
                 ::mcp_runtime::__private::ParamDescriptor {

@@ -1,0 +1,85 @@
+/// A tool with icons in both forms.
+async fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+#[allow(non_upper_case_globals)]
+const __mcp_tool_add__needs_mcp_tools_on_its_impl_block: () = {
+    const _: () = __mcp_tool_add__needs_mcp_tools_on_its_impl_block;
+    #[doc(hidden)]
+    #[allow(non_local_definitions)]
+    #[macro_export]
+    macro_rules! __mcp_tool_add__is_used_twice__rename_one_with_the_name_option {
+        () => {};
+    }
+    ::mcp_runtime::__private::inventory::submit! {
+        ::mcp_runtime::__private::ToolDescriptor {
+            name: "add",
+            title: ::core::option::Option::None,
+            description: ::core::option::Option::Some("A tool with icons in both forms."),
+            hints: ::mcp_runtime::__private::ToolHints {
+                read_only: ::core::option::Option::None,
+                destructive: ::core::option::Option::None,
+                idempotent: ::core::option::Option::None,
+                open_world: ::core::option::Option::None,
+            },
+            icons: &[
+                ::mcp_runtime::__private::IconDescriptor {
+                    src: "https://example.com/add.png",
+                    mime_type: ::core::option::Option::Some("image/png"),
+                    sizes: &[],
+                    theme: ::core::option::Option::None,
+                },
+                ::mcp_runtime::__private::IconDescriptor {
+                    src: "https://example.com/add-dark.svg",
+                    mime_type: ::core::option::Option::Some("image/svg+xml"),
+                    sizes: &["any"],
+                    theme: ::core::option::Option::Some("dark"),
+                },
+                ::mcp_runtime::__private::IconDescriptor {
+                    src: "data:image/webp;base64,UklGRg==",
+                    mime_type: ::core::option::Option::Some("image/webp"),
+                    sizes: &["16x16", "32x32"],
+                    theme: ::core::option::Option::None,
+                },
+            ],
+            tags: &[],
+            params: &[
+                ::mcp_runtime::__private::ParamDescriptor {
+                    name: "a",
+                    description: ::core::option::Option::None,
+                    required: true,
+                    default: ::core::option::Option::None,
+                    schema: ::mcp_runtime::__private::param_schema::<i64>,
+                    check: ::mcp_runtime::__private::param_check::<i64>,
+                },
+                ::mcp_runtime::__private::ParamDescriptor {
+                    name: "b",
+                    description: ::core::option::Option::None,
+                    required: true,
+                    default: ::core::option::Option::None,
+                    schema: ::mcp_runtime::__private::param_schema::<i64>,
+                    check: ::mcp_runtime::__private::param_check::<i64>,
+                },
+            ],
+            output_schema: ::mcp_runtime::__private::output_schema::<i64>,
+            policy: ::mcp_runtime::__private::ToolPolicy {
+                timeout_ms: ::core::option::Option::None,
+                max_concurrency: ::core::option::Option::None,
+                rate: ::core::option::Option::None,
+            },
+            invoke: |__mcp_tool_call| {
+                let __mcp_run = |__mcp_call: &mut ::mcp_runtime::__private::ToolCall| {
+                    let __mcp_arg_0 = __mcp_call.extract::<i64>("a")?;
+                    let __mcp_arg_1 = __mcp_call.extract::<i64>("b")?;
+                    ::core::result::Result::Ok(add(__mcp_arg_0, __mcp_arg_1))
+                };
+                ::mcp_runtime::__private::call_async(__mcp_tool_call, __mcp_run)
+            },
+            location: ::mcp_runtime::__private::SourceLocation {
+                file: ::core::file!(),
+                line: ::core::line!(),
+                module_path: ::core::module_path!(),
+            },
+        }
+    }
+};
