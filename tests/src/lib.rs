@@ -129,7 +129,27 @@ fn result_definition(method: &str) -> Option<&'static str> {
         "tools/list" => "ListToolsResult",
         "tools/call" => "CallToolResult",
         "server/discover" => "DiscoverResult",
-        "ping" => "EmptyResult",
+        "ping" | "resources/subscribe" | "resources/unsubscribe" => "EmptyResult",
+        "resources/list" => "ListResourcesResult",
+        "resources/templates/list" => "ListResourceTemplatesResult",
+        "resources/read" => "ReadResourceResult",
+        "prompts/list" => "ListPromptsResult",
+        "prompts/get" => "GetPromptResult",
+        "completion/complete" => "CompleteResult",
+        _ => return None,
+    })
+}
+
+/// The schema definition of a notification the server sends (those the checks single out;
+/// every message is checked as a JSON-RPC message of its revision too).
+fn server_notification_definition(method: &str) -> Option<&'static str> {
+    Some(match method {
+        "notifications/resources/updated" => "ResourceUpdatedNotification",
+        "notifications/resources/list_changed" => "ResourceListChangedNotification",
+        "notifications/prompts/list_changed" => "PromptListChangedNotification",
+        "notifications/tools/list_changed" => "ToolListChangedNotification",
+        "notifications/progress" => "ProgressNotification",
+        "notifications/message" => "LoggingMessageNotification",
         _ => return None,
     })
 }
@@ -239,16 +259,7 @@ impl StdioClient {
                 panic!("the server wrote a line that is not JSON ({error}): {text:?}")
             });
         if let Some(revision) = &self.revision {
-            let schema = SpecSchema::of(revision);
-            schema.assert_valid("JSONRPCMessage", &comparable_id(&message));
-            // A request from the server is checked against its own definition too.
-            if let (Some(method), Some(_)) = (
-                message.get("method").and_then(Value::as_str),
-                message.get("id"),
-            ) && let Some(definition) = server_request_definition(method)
-            {
-                schema.assert_valid(definition, &message);
-            }
+            check_server_message(revision, &message);
         }
         self.transcript.push(message.clone());
         Some(message)
@@ -416,11 +427,17 @@ pub fn status_kb(pid: u32, field: &str) -> Option<u64> {
 pub fn check_server_message(revision: &str, message: &Value) {
     let schema = SpecSchema::of(revision);
     schema.assert_valid("JSONRPCMessage", &comparable_id(message));
-    if let (Some(method), Some(_)) = (
-        message.get("method").and_then(Value::as_str),
-        message.get("id"),
-    ) && let Some(definition) = server_request_definition(method)
-    {
+    let Some(method) = message.get("method").and_then(Value::as_str) else {
+        return;
+    };
+    // A request from the server is checked against its own definition, and so is a
+    // notification of a kind the revision defines.
+    let definition = if message.get("id").is_some() {
+        server_request_definition(method)
+    } else {
+        server_notification_definition(method).filter(|definition| schema.has(definition))
+    };
+    if let Some(definition) = definition {
         schema.assert_valid(definition, message);
     }
 }

@@ -119,7 +119,11 @@ async fn file(
             use base64::Engine as _;
             EmbeddedResource {
                 uri,
-                mime_type: Some(mime_type(&resolved).unwrap_or("application/octet-stream").to_owned()),
+                mime_type: Some(
+                    mime_type(&resolved)
+                        .unwrap_or("application/octet-stream")
+                        .to_owned(),
+                ),
                 contents: ResourceContents::Blob(
                     base64::engine::general_purpose::STANDARD.encode(not_text.into_bytes()),
                 ),
@@ -165,7 +169,11 @@ fn complete_path(prefix: &str) -> Vec<String> {
             if !name.starts_with(start) {
                 return None;
             }
-            let slash = if entry.file_type().ok()?.is_dir() { "/" } else { "" };
+            let slash = if entry.file_type().ok()?.is_dir() {
+                "/"
+            } else {
+                ""
+            };
             Some(if directory.is_empty() {
                 format!("{name}{slash}")
             } else {

@@ -319,7 +319,11 @@ fn delete_note(
 const RECENT: &str = "notes://recent";
 
 /// The newest notes (at most 100), as JSON.
-#[mcp_resource(uri = "notes://recent", mime_type = "application/json", title = "Recent notes")]
+#[mcp_resource(
+    uri = "notes://recent",
+    mime_type = "application/json",
+    title = "Recent notes"
+)]
 fn recent_notes(notes: State<Notes>) -> Result<Json<NoteList>, ToolError> {
     find(&notes.db(), "?1 IS NULL", &rusqlite::types::Null, MAX_LIMIT).map(Json)
 }
@@ -388,7 +392,9 @@ fn tags_in_use(prefix: &str, request: &Completing) -> Vec<String> {
     };
     let db = notes.db();
     let tags = db
-        .prepare("SELECT DISTINCT tag FROM note_tags WHERE substr(tag, 1, length(?1)) = ?1 ORDER BY tag")
+        .prepare(
+            "SELECT DISTINCT tag FROM note_tags WHERE substr(tag, 1, length(?1)) = ?1 ORDER BY tag",
+        )
         .and_then(|mut statement| {
             statement
                 .query_map([prefix.to_lowercase()], |row| row.get::<_, String>(0))?
