@@ -154,7 +154,12 @@ impl HttpClient {
         if self.revision == STATELESS_REVISION {
             let method = body["method"].as_str().expect("a method");
             headers.insert("mcp-method", HeaderValue::from_str(method).expect("ASCII"));
-            if let Some(name) = body.pointer("/params/name").and_then(Value::as_str) {
+            // `Mcp-Name`: the tool's or prompt's name, or the URI a `resources/read` reads.
+            let named = match method {
+                "resources/read" => body.pointer("/params/uri"),
+                _ => body.pointer("/params/name"),
+            };
+            if let Some(name) = named.and_then(Value::as_str) {
                 headers.insert(
                     HeaderName::from_static("mcp-name"),
                     HeaderValue::from_str(name).expect("ASCII"),

@@ -5,6 +5,8 @@
 //! - [`parameters`]: argument schemas, descriptions, defaults, and extractors.
 //! - [`client_requests`]: asking the client — elicitation, sampling, roots.
 //! - [`tool_set`]: tools that change at run time.
+//! - [`resources_prompts`]: resources, resource templates, prompts, completions, and telling
+//!   clients what changed.
 //! - [`return_values`]: what each return type becomes.
 //! - [`protocol`]: revisions, errors, concurrency, cancellation, shutdown, rate limits,
 //!   sanitizing, stdout.
@@ -29,6 +31,9 @@ pub mod client_requests {}
 
 #[doc = include_str!("../docs/tool_set.md")]
 pub mod tool_set {}
+
+#[doc = include_str!("../docs/resources_prompts.md")]
+pub mod resources_prompts {}
 
 #[doc = include_str!("../docs/return_values.md")]
 pub mod return_values {}

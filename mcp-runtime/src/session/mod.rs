@@ -7,13 +7,15 @@
 //!
 //! The dispatcher is this file: a message is decoded, classified and routed by method. The
 //! methods live beside it, one concern a file: `tools` (`tools/list`, `tools/call` up to a
-//! valid call), `call` (the call pipeline: admit, run guarded, mask, shape), `admission`
-//! (rate limits), `stateless` (what only 2026-07-28 has), `core` (what every connection of a
-//! server shares) and `reply` (the answers handed to the transport).
+//! valid call), `call` (the call pipeline: admit, run guarded, mask, shape), `resources`
+//! (`resources/*`), `prompts` (`prompts/*`), `completion` (`completion/complete`), `served`
+//! (reads, renders and completions under the guards calls have), `admission` (rate limits),
+//! `stateless` (what only 2026-07-28 has), `core` (what every connection of a server shares)
+//! and `reply` (the answers handed to the transport).
 //!
-//! The one circle of files in the crate is here, by design: `tools` and `stateless` add
-//! methods to [`Session`] (`impl Session`), so they name this file and the dispatcher calls
-//! them — one type split over files by concern.
+//! The one circle of files in the crate is here, by design: the method files add methods to
+//! [`Session`] (`impl Session`), so they name this file and the dispatcher calls them — one
+//! type split over files by concern.
 
 mod admission;
 mod call;
