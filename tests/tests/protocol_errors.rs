@@ -155,6 +155,40 @@ fn duplicate_tool_names_refuse_to_start_naming_both() {
     assert!(stderr.contains("lib.rs:"), "{stderr}");
 }
 
+/// The stderr of a server binary that must refuse to start.
+fn refusal(program: &str) -> String {
+    let output = std::process::Command::new(program)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("runs");
+    assert!(!output.status.success());
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn duplicate_resource_uris_and_prompt_names_refuse_to_start_naming_both() {
+    let stderr = refusal(env!("CARGO_BIN_EXE_duplicate_resources"));
+    assert!(
+        stderr.contains("two resources have the URI `docs://readme`"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("duplicate_resources.rs:"), "{stderr}");
+    assert!(stderr.contains("lib.rs:"), "{stderr}");
+
+    let stderr = refusal(env!("CARGO_BIN_EXE_duplicate_prompts"));
+    assert!(stderr.contains("two prompts are named `greet`"), "{stderr}");
+    assert!(stderr.contains("duplicate_prompts.rs:"), "{stderr}");
+    assert!(stderr.contains("lib.rs:"), "{stderr}");
+}
+
+#[test]
+fn a_resource_whose_state_is_unregistered_refuses_to_start() {
+    let stderr = refusal(env!("CARGO_BIN_EXE_unservable_resource"));
+    assert!(stderr.contains("resource `db://size`"), "{stderr}");
+    assert!(stderr.contains("parameter `db`"), "{stderr}");
+    assert!(stderr.contains("Database"), "{stderr}");
+}
+
 #[test]
 fn unregistered_state_refuses_to_start_naming_tool_and_type() {
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_missing_state"))
