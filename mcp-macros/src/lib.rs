@@ -1,10 +1,12 @@
-//! The `#[mcp_tool]` and `#[mcp_tools]` attributes.
+//! The `#[mcp_tool]`, `#[mcp_tools]`, `#[mcp_resource]` and `#[mcp_prompt]` attributes.
 //!
 //! **An implementation detail of [`mcp-runtime`](https://docs.rs/mcp-runtime)**: depend on
 //! `mcp-runtime`, which re-exports the attributes. This crate's version is pinned by
 //! `mcp-runtime`; nothing here is a stable API on its own. The reference is on
 //! [`macro@mcp_tool`] (written in `docs/mcp_tool.md`); [`macro@mcp_tools`], which makes
-//! methods tools, has a short page of its own (`docs/mcp_tools.md`).
+//! methods tools, has a short page of its own (`docs/mcp_tools.md`), and so do
+//! [`macro@mcp_resource`] (`docs/mcp_resource.md`) and [`macro@mcp_prompt`]
+//! (`docs/mcp_prompt.md`).
 //!
 //! # Modules
 //!
@@ -15,17 +17,18 @@
 //! | module | what it holds |
 //! |---|---|
 //! | `errors` | `Errors`, the collector every phase records into; a leaf, importing nothing of the crate |
-//! | `attr` | parsing the attribute's options, `#[mcp_tool(read_only, name = "add", ...)]`, and each parameter's `#[mcp(default = ..., rename = "...")]`, with the checks that need only the option itself; taking each method's `#[mcp_tool]` off it for `#[mcp_tools]` |
+//! | `attr` | parsing the options of each attribute (`attr::Kind` says which accepts what), `#[mcp_tool(read_only, name = "add", ...)]`, `#[mcp_resource(uri = "...", ...)]`, `#[mcp_prompt(...)]`, and each parameter's `#[mcp(default = ..., rename = "...", complete = f)]`, with the checks that need only the option itself (`attr::icon` reads `icon`, `attr::annotations` a resource's `audience`, `priority`, `last_modified`); taking each method's `#[mcp_tool]` off it for `#[mcp_tools]` |
 //! | `docs` | reading doc comments: the description, and the `# Arguments` section's entries |
-//! | `model` | the typed `Tool` read from the function and the options: name, description, hints, parameters (owned types, optional, defaults, published names), a method's `&self`, policy; the checks of the signature; `ToolBlock`, the tools of a `#[mcp_tools]` impl block, and the checks of the block |
-//! | `expand` | code generation: the function (or impl block) left as written, beside it the registration assembled from one step per part of the descriptor (`expand::runtime_path`, `expand::hints`, `expand::policy`, `expand::parameters`, `expand::invoke`, `expand::unique_name`) |
+//! | `uri_template` | a resource's uri: its scheme, and a template's `{var}` and `{+var}` variables; a leaf, pure text |
+//! | `model` | `Function`, the function behind a tool, a resource or a prompt: signature, parameters (owned types, optional, defaults, published names, completions), a method's `&self`, and their checks; the typed `Tool` read from it and the options: name, description, hints, policy, icons; `ToolBlock`, the tools of a `#[mcp_tools]` impl block, and the checks of the block; `model::resource` (the uri's variables bound to parameters, the other parameters left to extractors) and `model::prompt` |
+//! | `expand` | code generation: the function (or impl block) left as written, beside it the registration assembled from one step per part of the descriptor (`expand::runtime_path`, `expand::hints`, `expand::policy`, `expand::parameters`, `expand::invoke`, `expand::icons`, `expand::completions`, `expand::unique_name`); `expand::resource` and `expand::prompt` assemble the registrations of resources and prompts from the same steps |
 //! | `snapshots` | tests only: the expansions of `tests/expand/*.rs` against their `.expanded.rs` golden files |
 //!
-//! Imports run one way, with no circle between files: `docs` uses no other module, `attr`
-//! only `errors`; `model` uses those three; `expand` uses all four, and only the entry point
-//! below uses `expand`. Within `expand`, `mod.rs` uses its steps and the steps use
-//! `expand::tokens`, never `mod.rs`; `invoke` also takes the output of `parameters` (and the
-//! name it binds `&self` to).
+//! Imports run one way, with no circle between files: `docs` and `uri_template` use no other
+//! module, `attr` only `errors`; `model` uses those; `expand` uses `attr`, `docs`, `errors`
+//! and `model`, and only the entry points below use `expand`. Within `expand`, `mod.rs` uses
+//! its steps and the steps use `expand::tokens`, never `mod.rs`; `invoke` also takes the output of `parameters` (and the
+//! name it binds `&self` to); `resource` and `prompt` use the steps they assemble.
 
 mod attr;
 mod docs;

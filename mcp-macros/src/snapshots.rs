@@ -59,7 +59,7 @@ fn expand_file(source: &str) -> String {
     for item in file.items {
         match item {
             Item::Fn(mut function) => {
-                let attributes: [(&str, fn(TokenStream, TokenStream) -> TokenStream); 3] = [
+                let attributes: [(&str, Expansion); 3] = [
                     ("mcp_tool", expand::mcp_tool),
                     ("mcp_resource", expand::mcp_resource),
                     ("mcp_prompt", expand::mcp_prompt),
@@ -83,6 +83,9 @@ fn expand_file(source: &str) -> String {
     }
     unparse(syn::parse2(expanded).expect("the expansion parses as a file"))
 }
+
+/// An attribute's expansion: its arguments and the item to the output.
+type Expansion = fn(TokenStream, TokenStream) -> TokenStream;
 
 /// Takes `#[name]` or `#[name(...)]` off an item, returning what is in its parentheses.
 fn take_attribute(attributes: &mut Vec<Attribute>, name: &str) -> Option<TokenStream> {

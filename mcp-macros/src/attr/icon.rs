@@ -200,7 +200,7 @@ mod tests {
 
     #[test]
     fn guesses_the_mime_type() {
-        let guess = |src| guessed_mime_type(src);
+        let guess = guessed_mime_type;
         assert_eq!(guess("https://a.com/i.png").as_deref(), Some("image/png"));
         assert_eq!(
             guess("https://a.com/i.JPG?v=2").as_deref(),
