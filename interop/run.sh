@@ -12,7 +12,8 @@
 #   node-client  @modelcontextprotocol/client 2.4.0 (TypeScript, 2.x): initialize at each of
 #                2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, and modern (2026-07-28)
 #   inspector    @modelcontextprotocol/inspector 2.12.0 --cli on Node 22: legacy and modern
-#                (no progress, logging or cancellation checks: those print SKIP lines)
+#                (no progress, logging, cancellation, subscription or completion checks: those
+#                print SKIP lines)
 # then a total `interop: N passed, M failed[, S skipped]` line. Exits 1 if any client failed.
 #
 # Environment:

@@ -38,11 +38,19 @@ import {
   CANCEL_GRACE_MS,
   checkAsked,
   checkCallOutcome,
+  checkCapabilities,
+  checkCompletionOutcome,
+  checkErrorOutcome,
+  checkListing,
+  checkPromptOutcome,
+  checkReadOutcome,
+  describeCompletion,
   checkLogs,
   checkProgress,
   checkToolListing,
   ExpectationError,
   js,
+  LISTINGS,
   loadExpectations,
   LOG_LEVEL_META_KEY,
   NOTIFICATION_GRACE_MS,
@@ -260,6 +268,7 @@ async function checkSession(sdkKey, mod, client, transport, plan, label, negotia
       rep.check(got === exp.server[key], label, `serverInfo.${key} = ${js(got)} (expected ${js(exp.server[key])})`);
     }
   }
+  checkCapabilities(exp.capabilities, client.getServerCapabilities(), plan.era, version, who, label, rep);
 
   // Sniff the wire (after connect) so a JSON-RPC error from the server can be told apart from an
   // error the SDK raised itself (e.g. output-schema validation, which also uses code -32602).
@@ -267,6 +276,7 @@ async function checkSession(sdkKey, mod, client, transport, plan, label, negotia
   const cancelsSent = new Set(); // requestId of every notifications/cancelled the SDK sent
   const rounds = { inputRequired: 0 }; // input_required results received (2026-07-28)
   let lastCallId;
+  const lastIds = new Map(); // method -> id of the last request of that method the SDK sent
   const onmessage = transport.onmessage;
   const wire = Boolean(process.env.INTEROP_WIRE);
   transport.onmessage = (msg, extra) => {
@@ -279,6 +289,7 @@ async function checkSession(sdkKey, mod, client, transport, plan, label, negotia
   transport.send = (msg, options) => {
     if (wire) console.error(`>> ${short(JSON.stringify(msg), 400)}`);
     if (msg?.method === 'tools/call') lastCallId = msg.id;
+    if (msg?.method && 'id' in msg) lastIds.set(msg.method, msg.id);
     if (msg?.method === 'notifications/cancelled') cancelsSent.add(msg.params?.requestId);
     return send(msg, options);
   };
@@ -353,6 +364,8 @@ async function checkSession(sdkKey, mod, client, transport, plan, label, negotia
     rep.fail(label, "cannot confirm the SDK's output-schema validation (Client internals changed)");
   }
 
+  await checkPrimitives(sdkKey, client, plan.era, version, label, exp, rep, ms, { responses, lastIds });
+
   // The harness's own output-schema check: the 2.x SDK's Ajv provider (picks the engine by the
   // schema's $schema dialect, 2020-12 by default), whichever SDK is under test.
   const ajv = new AjvJsonSchemaValidator();
@@ -380,6 +393,118 @@ async function checkSession(sdkKey, mod, client, transport, plan, label, negotia
   }
   if (armed.size || unarmed.size) {
     rep.check(!unarmed.size, label, `SDK output-schema validation was armed when calling ${armed.size + unarmed.size} tool(s) with an outputSchema` + (unarmed.size ? `; NOT for ${js([...unarmed])}` : ''));
+  }
+}
+
+/**
+ * Run one SDK request of `method` and classify what came back: {result} (the SDK parsed and
+ * validated it), {error} (a JSON-RPC error response on the wire), or {sdkRejected} (the SDK
+ * refused a result the server sent, or no response came); the wire tells the last two apart.
+ */
+async function outcomeOf(method, run, seen) {
+  const before = seen.lastIds.get(method);
+  try {
+    return [{ result: await run() }, null];
+  } catch (e) {
+    const id = seen.lastIds.get(method);
+    const raw = id !== before ? seen.responses.get(id) : undefined;
+    if (raw?.error) return [{ error: { code: raw.error.code, message: raw.error.message, data: raw.error.data } }, null];
+    const note = raw && 'result' in raw ? `SDK rejected the result: ${describe(e)}` : `no response: ${describe(e)}`;
+    return [{ sdkRejected: String(e?.message ?? e) }, note];
+  }
+}
+
+/**
+ * Resources, resource templates, reads, subscriptions, prompts and completions, each through the
+ * SDK's own method (listResources, readResource, subscribeResource / listen, getPrompt, complete),
+ * so its result schemas validate every answer. Runs before the tool calls.
+ */
+async function checkPrimitives(sdkKey, client, era, version, label, exp, rep, ms, seen) {
+  const who = SDKS[sdkKey].label;
+  const sel = (entry) => selected(entry, era, version, who);
+  const line = (title, [problems, summary], note) => {
+    if (note) problems.unshift(note);
+    rep.check(!problems.length, label, `${title} -> ${summary}` + (problems.length ? ` :: ${problems.join('; ')}` : ''));
+  };
+  const listings = [
+    ['resources', 'resources', (p) => client.listResources(p, { timeout: ms })],
+    ['resourceTemplates', 'resourceTemplates', (p) => client.listResourceTemplates(p, { timeout: ms })],
+    ['prompts', 'prompts', (p) => client.listPrompts(p, { timeout: ms })],
+  ];
+  for (const [kind, field, list] of listings) {
+    if (!(kind in exp)) continue;
+    const method = LISTINGS[kind][3];
+    // Each page through the SDK's list method: the 1.x one returns the page; the 2.x one,
+    // called without a cursor, walks every page itself and returns them all.
+    const items = [];
+    const seenCursors = new Set();
+    let cursor;
+    let pages = 0;
+    try {
+      for (;;) {
+        const page = await list(cursor === undefined ? undefined : { cursor });
+        pages++;
+        items.push(...page[field]);
+        cursor = page.nextCursor;
+        if (cursor === undefined || cursor === null) break;
+        if (seenCursors.has(cursor) || pages >= MAX_PAGES) {
+          rep.fail(label, `${method}: nextCursor ${js(cursor)} repeats (or > ${MAX_PAGES} pages); stopped`);
+          break;
+        }
+        seenCursors.add(cursor);
+      }
+    } catch (e) {
+      rep.fail(label, `${method} -> ${describe(e)}`);
+      continue;
+    }
+    checkListing(kind, items, sdkKey === 'client' ? null : pages, exp, era, version, who, label, rep);
+  }
+
+  for (const read of exp.reads.filter(sel)) {
+    const [outcome, note] = await outcomeOf('resources/read', () => client.readResource({ uri: read.uri }, { timeout: ms }), seen);
+    line(read.label ?? `resources/read ${read.uri}`, checkReadOutcome(read.expect, outcome), note);
+  }
+  for (const err of exp.readErrors.filter(sel)) {
+    const [outcome, note] = await outcomeOf('resources/read', () => client.readResource({ uri: err.uri }, { timeout: ms }), seen);
+    line(err.label ?? `resources/read ${err.uri} fails`, checkErrorOutcome(err, outcome), note);
+  }
+
+  for (const { uri } of exp.subscribe.filter(sel)) {
+    if (era === 'modern') {
+      // 2026-07-28 has no resources/subscribe: a subscriptions/listen stream with the URI in its
+      // filter, acknowledged with the part of the filter the server honours.
+      try {
+        const sub = await client.listen({ resourceSubscriptions: [uri] }, { timeout: ms });
+        const honored = sub.honoredFilter ?? {};
+        await sub.close();
+        const ok = (honored.resourceSubscriptions ?? []).includes(uri);
+        rep.check(ok, label, `listen({resourceSubscriptions: [${uri}]}) -> acknowledged, honoured ${js(honored, 120)}` + (ok ? '' : ` :: ${uri} not honoured`));
+      } catch (e) {
+        rep.fail(label, `listen({resourceSubscriptions: [${uri}]}) -> ${describe(e)}`);
+      }
+      continue;
+    }
+    for (const [method, fn] of [['resources/subscribe', 'subscribeResource'], ['resources/unsubscribe', 'unsubscribeResource']]) {
+      const [outcome, note] = await outcomeOf(method, () => client[fn]({ uri }, { timeout: ms }), seen);
+      const ok = 'result' in outcome && !note;
+      rep.check(ok, label, `${method} ${uri} -> ${'result' in outcome ? js(outcome.result) : note ?? js(outcome.error, 160)}`);
+    }
+  }
+
+  const promptParams = (entry) => ({ name: entry.name, ...(Object.keys(entry.arguments).length && { arguments: entry.arguments }) });
+  for (const get of exp.promptGets.filter(sel)) {
+    const [outcome, note] = await outcomeOf('prompts/get', () => client.getPrompt(promptParams(get), { timeout: ms }), seen);
+    line(get.label ?? `prompts/get ${get.name} ${js(get.arguments, 80)}`, checkPromptOutcome(get.expect, outcome), note);
+  }
+  for (const err of exp.promptErrors.filter(sel)) {
+    const [outcome, note] = await outcomeOf('prompts/get', () => client.getPrompt(promptParams(err), { timeout: ms }), seen);
+    line(err.label ?? `prompts/get ${err.name} ${js(err.arguments, 80)} fails`, checkErrorOutcome(err, outcome), note);
+  }
+
+  for (const comp of exp.completions.filter(sel)) {
+    const params = { ref: comp.ref, argument: comp.argument, ...(comp.context && { context: { arguments: comp.context.arguments ?? {} } }) };
+    const [outcome, note] = await outcomeOf('completion/complete', () => client.complete(params, { timeout: ms }), seen);
+    line(describeCompletion(comp), checkCompletionOutcome(comp.expect, outcome), note);
   }
 }
 

@@ -10,7 +10,12 @@ export const REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'
 export const STRUCTURED_SINCE = '2025-06-18'; // structuredContent / outputSchema exist from here on
 export const MODERN_SINCE = '2026-07-28'; // stateless era: outputSchema may have any root (SEP-2106)
 
-const TOP_KEYS = ['$comment', 'server', 'tools', 'allowExtraTools', 'requireDescriptions', 'allowDowngrade', 'toolChecks', 'calls'];
+const TOP_KEYS = [
+  '$comment', 'server', 'tools', 'allowExtraTools', 'requireDescriptions', 'allowDowngrade', 'toolChecks', 'calls',
+  // Resources, prompts, completion (all optional; an absent section checks nothing).
+  'capabilities', 'resources', 'resourceChecks', 'resourceTemplates', 'resourceTemplateChecks', 'reads', 'readErrors', 'subscribe',
+  'prompts', 'promptChecks', 'promptGets', 'promptErrors', 'completions',
+];
 const CALL_KEYS = ['$comment', 'label', 'tool', 'arguments', 'expect', 'eras', 'minRevision', 'maxRevision', 'clients', 'progress', 'logLevel', 'logs', 'cancelAfterMs', 'answers', 'asked', 'rounds', 'httpResumes'];
 const PROGRESS_KEYS = ['$comment', 'min', 'max', 'last', 'total'];
 // The requests a server may send a client during a call (handshake eras), or embed in an
@@ -27,6 +32,25 @@ export const CLIENTS = ['python', 'node-sdk', 'node-client', 'inspector'];
 const EXPECT_KEYS = ['$comment', 'isError', 'text', 'textContains', 'textMatches', 'structured', 'textJson', 'content', 'protocolError', 'errorContains'];
 const TOOLCHECK_KEYS = ['$comment', 'tool', 'match', 'eras', 'minRevision', 'maxRevision', 'clients'];
 const RESULT_KEYS = ['isError', 'text', 'textContains', 'textMatches', 'structured', 'textJson', 'content'];
+const FILTER_KEYS = ['eras', 'minRevision', 'maxRevision', 'clients'];
+// The server capabilities a `capabilities` entry may name in `declared` / `absent` / `match`.
+export const CAPABILITY_NAMES = ['tools', 'resources', 'prompts', 'completions', 'logging', 'experimental', 'extensions', 'tasks'];
+const CAPABILITY_KEYS = ['$comment', 'declared', 'absent', 'match', ...FILTER_KEYS];
+// The listings: top-level key -> [its `...Checks` key, the field naming an item, the key a check names it by, method].
+export const LISTINGS = {
+  resources: ['resourceChecks', 'uri', 'uri', 'resources/list'],
+  resourceTemplates: ['resourceTemplateChecks', 'uriTemplate', 'uriTemplate', 'resources/templates/list'],
+  prompts: ['promptChecks', 'name', 'prompt', 'prompts/list'],
+};
+const READ_KEYS = ['$comment', 'label', 'uri', 'expect', ...FILTER_KEYS];
+const READ_EXPECT_KEYS = ['$comment', 'mimeType', 'uri', 'text', 'textContains', 'textJson', 'blob', 'contentsCount', 'contents'];
+const READ_ERROR_KEYS = ['$comment', 'label', 'uri', 'code', 'messageContains', ...FILTER_KEYS];
+const SUBSCRIBE_KEYS = ['$comment', 'uri', ...FILTER_KEYS];
+const PROMPT_GET_KEYS = ['$comment', 'label', 'name', 'arguments', 'expect', ...FILTER_KEYS];
+const PROMPT_EXPECT_KEYS = ['$comment', 'description', 'messagesCount', 'text', 'textContains', 'contentTypes', 'roles', 'messages'];
+const PROMPT_ERROR_KEYS = ['$comment', 'label', 'name', 'arguments', 'code', 'messageContains', ...FILTER_KEYS];
+const COMPLETION_KEYS = ['$comment', 'label', 'ref', 'argument', 'context', 'expect', ...FILTER_KEYS];
+const COMPLETION_EXPECT_KEYS = ['$comment', 'values', 'valuesInclude', 'total', 'hasMore', 'protocolError', 'errorContains'];
 
 export class ExpectationError extends Error {}
 
@@ -188,7 +212,293 @@ export function loadExpectations(path) {
     noUnknown(tc, TOOLCHECK_KEYS, where);
     checkFilters(tc, where);
   });
+  loadPrimitives(exp);
   return exp;
+}
+
+const isStrings = (v) => Array.isArray(v) && v.every((x) => typeof x === 'string');
+
+/** Check the list `exp[key]` of objects, each naming its target by `nameKey`; default []. */
+function entries(exp, key, allowed, nameKey, isName = (v) => typeof v === 'string') {
+  exp[key] ??= [];
+  if (!Array.isArray(exp[key])) throw new ExpectationError(`"${key}" must be a list`);
+  exp[key].forEach((entry, i) => {
+    const where = `${key}[${i}]`;
+    if (!isObject(entry) || !isName(entry[nameKey])) throw new ExpectationError(`${where} must be an object with "${nameKey}"`);
+    noUnknown(entry, allowed, where);
+    checkFilters(entry, where);
+  });
+  return exp[key];
+}
+
+function checkPromptArguments(entry, where) {
+  entry.arguments ??= {};
+  if (!isObject(entry.arguments) || !Object.values(entry.arguments).every((v) => typeof v === 'string')) {
+    throw new ExpectationError(`${where}.arguments must be an object of strings (prompt arguments are strings)`);
+  }
+}
+
+function checkErrorEntry(entry, where) {
+  if ('code' in entry && !Number.isInteger(entry.code)) throw new ExpectationError(`${where}.code must be an integer (a JSON-RPC error code)`);
+  if ('messageContains' in entry && typeof entry.messageContains !== 'string') throw new ExpectationError(`${where}.messageContains must be a string`);
+  if (!('code' in entry) && !('messageContains' in entry)) throw new ExpectationError(`${where} needs "code" and/or "messageContains"`);
+}
+
+/** The resources / prompts / completion sections (README, "Resources, prompts, completion"). */
+function loadPrimitives(exp) {
+  if ('capabilities' in exp) {
+    if (isObject(exp.capabilities)) exp.capabilities = [exp.capabilities];
+    if (!Array.isArray(exp.capabilities)) throw new ExpectationError('"capabilities" must be an object or a list of objects');
+    exp.capabilities.forEach((entry, i) => {
+      const where = `capabilities[${i}]`;
+      if (!isObject(entry)) throw new ExpectationError(`${where} must be an object`);
+      noUnknown(entry, CAPABILITY_KEYS, where);
+      checkFilters(entry, where);
+      for (const key of ['declared', 'absent']) {
+        if (key in entry && !(isStrings(entry[key]) && entry[key].every((c) => CAPABILITY_NAMES.includes(c)))) {
+          throw new ExpectationError(`${where}.${key} must be a list of ${JSON.stringify(CAPABILITY_NAMES)}`);
+        }
+      }
+      if ('match' in entry && !isObject(entry.match)) throw new ExpectationError(`${where}.match must be an object pattern`);
+      const both = (entry.declared ?? []).filter((c) => (entry.absent ?? []).includes(c)).sort();
+      if (both.length) throw new ExpectationError(`${where}: ${JSON.stringify(both)} both declared and absent`);
+    });
+  }
+  for (const [key, [checksKey, , by]] of Object.entries(LISTINGS)) {
+    if (key in exp && !isStrings(exp[key])) throw new ExpectationError(`"${key}" must be a list of strings`);
+    exp[checksKey] ??= [];
+    exp[checksKey].forEach((check, i) => {
+      const where = `${checksKey}[${i}]`;
+      if (!isObject(check) || typeof check[by] !== 'string' || !isObject(check.match)) throw new ExpectationError(`${where} must be {"${by}": ..., "match": {...}}`);
+      noUnknown(check, ['$comment', by, 'match', ...FILTER_KEYS], where);
+      checkFilters(check, where);
+    });
+    if (exp[checksKey].length && !(key in exp)) throw new ExpectationError(`"${checksKey}" needs "${key}" (the listing it checks)`);
+  }
+  entries(exp, 'reads', READ_KEYS, 'uri').forEach((read, i) => {
+    read.expect ??= {};
+    if (!isObject(read.expect)) throw new ExpectationError(`reads[${i}].expect must be an object`);
+    noUnknown(read.expect, READ_EXPECT_KEYS, `reads[${i}].expect`);
+  });
+  entries(exp, 'readErrors', READ_ERROR_KEYS, 'uri').forEach((err, i) => checkErrorEntry(err, `readErrors[${i}]`));
+  exp.subscribe ??= [];
+  if (!Array.isArray(exp.subscribe)) throw new ExpectationError('"subscribe" must be a list of URIs or {"uri": ...} objects');
+  exp.subscribe = exp.subscribe.map((s) => (typeof s === 'string' ? { uri: s } : s));
+  entries(exp, 'subscribe', SUBSCRIBE_KEYS, 'uri');
+  entries(exp, 'promptGets', PROMPT_GET_KEYS, 'name').forEach((get, i) => {
+    checkPromptArguments(get, `promptGets[${i}]`);
+    get.expect ??= {};
+    if (!isObject(get.expect)) throw new ExpectationError(`promptGets[${i}].expect must be an object`);
+    noUnknown(get.expect, PROMPT_EXPECT_KEYS, `promptGets[${i}].expect`);
+  });
+  entries(exp, 'promptErrors', PROMPT_ERROR_KEYS, 'name').forEach((err, i) => {
+    checkPromptArguments(err, `promptErrors[${i}]`);
+    checkErrorEntry(err, `promptErrors[${i}]`);
+  });
+  entries(exp, 'completions', COMPLETION_KEYS, 'ref', isObject).forEach((comp, i) => {
+    const where = `completions[${i}]`;
+    const { ref, argument, context, expect } = comp;
+    if (!((ref.type === 'ref/prompt' && typeof ref.name === 'string') || (ref.type === 'ref/resource' && typeof ref.uri === 'string'))) {
+      throw new ExpectationError(`${where}.ref must be {"type": "ref/prompt", "name": ...} or {"type": "ref/resource", "uri": ...}`);
+    }
+    if (!isObject(argument) || typeof argument.name !== 'string' || typeof argument.value !== 'string') {
+      throw new ExpectationError(`${where}.argument must be {"name": ..., "value": ...} (strings)`);
+    }
+    if (context !== undefined && !(isObject(context) && Object.keys(context).every((k) => k === 'arguments') && isObject(context.arguments ?? {}))) {
+      throw new ExpectationError(`${where}.context must be {"arguments": {NAME: VALUE}}`);
+    }
+    if (!isObject(expect)) throw new ExpectationError(`${where}.expect must be an object`);
+    noUnknown(expect, COMPLETION_EXPECT_KEYS, `${where}.expect`);
+    if ('protocolError' in expect && ['values', 'valuesInclude', 'total', 'hasMore'].some((k) => k in expect)) {
+      throw new ExpectationError(`${where}.expect: protocolError excludes result expectations`);
+    }
+    for (const key of ['values', 'valuesInclude']) {
+      if (key in expect && !isStrings(expect[key])) throw new ExpectationError(`${where}.expect.${key} must be a list of strings`);
+    }
+  });
+}
+
+/**
+ * The server's capabilities (from `initialize` or `server/discover`) against `capabilities`:
+ * every `declared` one present (an object), every `absent` one missing, `match` subset-matching.
+ */
+export function checkCapabilities(list, caps, era, version, client, label, rep) {
+  caps ??= {};
+  for (const entry of list ?? []) {
+    if (!selected(entry, era, version, client)) continue;
+    const problems = [];
+    for (const name of entry.declared ?? []) {
+      if (!isObject(caps[name])) problems.push(name in caps ? `${name} is ${js(caps[name], 60)}, not an object` : `${name} not declared`);
+    }
+    for (const name of entry.absent ?? []) {
+      if (caps[name] !== undefined && caps[name] !== null) problems.push(`${name} declared (${js(caps[name], 60)}) but must not be`);
+    }
+    if ('match' in entry) {
+      const why = subsetMismatch(entry.match, caps, 'capabilities');
+      if (why) problems.push(why);
+    }
+    const want = [
+      entry.declared?.length ? `declared ${entry.declared.join('/')}` : '',
+      entry.absent?.length ? `not ${entry.absent.join('/')}` : '',
+      'match' in entry ? `match ${js(entry.match, 80)}` : '',
+    ].filter(Boolean).join(', ');
+    rep.check(!problems.length, label, `capabilities ${js(caps, 160)}: ${want}` + (problems.length ? ` :: ${problems.join('; ')}` : ''));
+  }
+}
+
+/**
+ * A complete resources/list, resources/templates/list or prompts/list walk (`kind` is the
+ * expectation key) against the expected set and its `...Checks`. Returns a Map of the items.
+ */
+export function checkListing(kind, items, pages, exp, era, version, client, label, rep) {
+  const [checksKey, field, by, method] = LISTINGS[kind];
+  const names = items.map((i) => i?.[field]);
+  rep.ok(label, `${method} -> ${items.length} item(s)${pages === null ? '' : ` over ${pages} page(s)`}: ${names.join(', ')}`);
+  const dupes = [...new Set(names.filter((n, i) => names.indexOf(n) !== i))].sort();
+  if (dupes.length) rep.fail(label, `${method}: duplicate ${field}(s) ${js(dupes)}`);
+  const want = new Set(exp[kind]);
+  const got = new Set(names);
+  const missing = [...want].filter((n) => !got.has(n)).sort();
+  const extra = [...got].filter((n) => !want.has(n)).map(String).sort();
+  const detail = (missing.length ? `; missing ${js(missing)}` : '') + (extra.length ? `; unexpected ${js(extra)}` : '');
+  rep.check(!missing.length && !extra.length, label, `${method}: the ${field}s are exactly the ${want.size} expected${detail}`);
+  for (const item of items) if (!item?.name) rep.fail(label, `${method}: ${item?.[field]} has no name`);
+  const byName = new Map(items.filter((i) => typeof i?.[field] === 'string').map((i) => [i[field], i]));
+  for (const check of exp[checksKey]) {
+    if (!selected(check, era, version, client)) continue;
+    const item = byName.get(check[by]);
+    if (!item) {
+      rep.fail(label, `${checksKey} ${check[by]}: not listed`);
+      continue;
+    }
+    const why = subsetMismatch(check.match, item, check[by]);
+    rep.check(why === null, label, `${method}: ${check[by]} matches ${js(check.match, 100)}` + (why ? ` :: ${why}` : ''));
+  }
+  return byName;
+}
+
+/** SDK rejection or JSON-RPC error (wanted or not); null when the outcome is a result and none was wanted. */
+function errorOutcome(wantCode, contains, outcome) {
+  if ('sdkRejected' in outcome) return [[], 'rejected by the client SDK'];
+  if ('error' in outcome) {
+    const err = outcome.error;
+    const problems = [];
+    if (wantCode === undefined && contains === undefined) problems.push('expected a result, got a JSON-RPC error');
+    else if (wantCode !== undefined && err.code !== wantCode) problems.push(`expected JSON-RPC error ${wantCode}, got ${err.code}`);
+    if (contains !== undefined && !(err.message ?? '').includes(contains)) problems.push(`error message lacks ${js(contains)}`);
+    return [problems, `JSON-RPC error ${err.code} ${js(err.message ?? '', 100)}`];
+  }
+  return null;
+}
+
+/** A `readErrors` / `promptErrors` entry: the request must fail with a JSON-RPC error. */
+export function checkErrorOutcome(entry, outcome) {
+  return errorOutcome(entry.code, entry.messageContains, outcome) ?? [['expected a JSON-RPC error, got a result'], `result ${js(outcome.result, 100)}`];
+}
+
+const texts = (v) => (typeof v === 'string' ? [v] : v ?? []);
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** One resources/read outcome against a `reads` entry's `expect`. */
+export function checkReadOutcome(expect, outcome) {
+  const seen = errorOutcome(undefined, undefined, outcome);
+  if (seen) return seen;
+  const problems = [];
+  const contents = outcome.result?.contents;
+  if (!Array.isArray(contents)) return [['result has no contents array'], 'no contents'];
+  const text = contents.filter((c) => typeof c?.text === 'string').map((c) => c.text).join('\n');
+  const kinds = contents.map((c) => ('blob' in c ? 'blob' : 'text' in c ? 'text' : '?'));
+  let summary = `${contents.length} content(s) [${contents.map((c, i) => `${kinds[i]} ${c.mimeType}`).join(', ')}]`;
+  if (text) summary += ` ${js(text, 80)}`;
+  contents.forEach((c, i) => {
+    if (typeof c.uri !== 'string') problems.push(`contents[${i}] has no uri`);
+    if (kinds[i] === '?') problems.push(`contents[${i}] has neither text nor blob`);
+    if (kinds[i] === 'blob' && !(typeof c.blob === 'string' && BASE64.test(c.blob))) problems.push(`contents[${i}].blob is not base64`);
+  });
+  if ('contentsCount' in expect && contents.length !== expect.contentsCount) problems.push(`${contents.length} contents, expected ${expect.contentsCount}`);
+  for (const key of ['mimeType', 'uri']) {
+    if (key in expect) {
+      const bad = contents.filter((c) => c[key] !== expect[key]).map((c) => c[key]);
+      if (bad.length || !contents.length) problems.push(`${key} is ${js(bad.length ? bad : null)}, expected ${js(expect[key])}`);
+    }
+  }
+  if ('blob' in expect) {
+    const want = expect.blob ? 'blob' : 'text';
+    if (!contents.length || kinds.some((k) => k !== want)) problems.push(`contents are ${js(kinds)}, expected ${want} only`);
+  }
+  if ('text' in expect && text !== expect.text) problems.push(`text is ${js(text)}, expected ${js(expect.text)}`);
+  for (const needle of texts(expect.textContains)) if (!text.includes(needle)) problems.push(`text lacks ${js(needle)}`);
+  if ('textJson' in expect) {
+    let parsed;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      problems.push('text is not JSON');
+    }
+    if (parsed !== undefined) {
+      const why = subsetMismatch(expect.textJson, parsed, 'json(text)');
+      if (why) problems.push(why);
+    }
+  }
+  if ('contents' in expect) {
+    const why = subsetMismatch(expect.contents, contents, 'contents');
+    if (why) problems.push(why);
+  }
+  return [problems, summary];
+}
+
+/** One prompts/get outcome against a `promptGets` entry's `expect`. */
+export function checkPromptOutcome(expect, outcome) {
+  const seen = errorOutcome(undefined, undefined, outcome);
+  if (seen) return seen;
+  const problems = [];
+  const result = outcome.result;
+  const messages = result?.messages;
+  if (!Array.isArray(messages)) return [['result has no messages array'], 'no messages'];
+  const types = messages.map((m) => m?.content?.type);
+  const roles = messages.map((m) => m?.role);
+  const text = messages.filter((m) => m?.content?.type === 'text').map((m) => m.content.text ?? '').join('\n');
+  const summary = `${messages.length} message(s) ${js(types)}` + (text ? ` ${js(text, 80)}` : '');
+  if ('messagesCount' in expect && messages.length !== expect.messagesCount) problems.push(`${messages.length} messages, expected ${expect.messagesCount}`);
+  if ('contentTypes' in expect && js(types, 10000) !== js(expect.contentTypes, 10000)) problems.push(`content types ${js(types)}, expected ${js(expect.contentTypes)}`);
+  if ('roles' in expect && js(roles, 10000) !== js(expect.roles, 10000)) problems.push(`roles ${js(roles)}, expected ${js(expect.roles)}`);
+  if ('description' in expect && result.description !== expect.description) problems.push(`description is ${js(result.description)}, expected ${js(expect.description)}`);
+  if ('text' in expect && text !== expect.text) problems.push(`text is ${js(text)}, expected ${js(expect.text)}`);
+  for (const needle of texts(expect.textContains)) if (!text.includes(needle)) problems.push(`text lacks ${js(needle)}`);
+  if ('messages' in expect) {
+    const why = subsetMismatch(expect.messages, messages, 'messages');
+    if (why) problems.push(why);
+  }
+  return [problems, summary];
+}
+
+/** One completion/complete outcome against a `completions` entry's `expect`. */
+export function checkCompletionOutcome(expect, outcome) {
+  if ('protocolError' in expect || 'errorContains' in expect) {
+    return errorOutcome(expect.protocolError, expect.errorContains, outcome) ?? [['expected a JSON-RPC error, got a result'], `result ${js(outcome.result, 100)}`];
+  }
+  const seen = errorOutcome(undefined, undefined, outcome);
+  if (seen) return seen;
+  const completion = outcome.result?.completion;
+  if (!isObject(completion) || !Array.isArray(completion.values)) return [['result has no completion.values'], js(outcome.result, 100)];
+  const { values } = completion;
+  const summary = `values ${js(values, 100)}` + ['total', 'hasMore'].filter((k) => k in completion).map((k) => ` ${k}=${js(completion[k])}`).join('');
+  const problems = [];
+  if (values.length > 100) problems.push(`${values.length} values (at most 100 allowed)`);
+  if ('values' in expect && js(values, 100000) !== js(expect.values, 100000)) problems.push(`expected exactly ${js(expect.values)}`);
+  const missing = (expect.valuesInclude ?? []).filter((v) => !values.includes(v));
+  if (missing.length) problems.push(`lacks ${js(missing)}`);
+  for (const key of ['total', 'hasMore']) {
+    if (key in expect && completion[key] !== expect[key]) problems.push(`${key} is ${js(completion[key])}, expected ${js(expect[key])}`);
+  }
+  return [problems, summary];
+}
+
+export function describeCompletion(comp) {
+  const { ref, argument } = comp;
+  const target = ref.type === 'ref/prompt' ? ref.name : ref.uri;
+  const ctx = comp.context ? ` context ${js(comp.context.arguments ?? {}, 60)}` : '';
+  return comp.label ?? `completion/complete ${ref.type} ${target} ${argument.name}=${js(argument.value)}${ctx}`;
 }
 
 /** Whether a call / toolCheck applies to this run (client and era filters, revision window). */
@@ -358,6 +668,11 @@ export function checkToolListing(tools, pages, exp, version, era, label, rep, cl
 export class Reporter {
   passed = 0;
   failed = 0;
+  skipped = 0;
+  skip(label, text) {
+    this.skipped++;
+    console.log(`SKIP ${label}: ${text}`);
+  }
   section(title) {
     console.log(`== ${title}`);
   }
@@ -373,6 +688,6 @@ export class Reporter {
     console.log(`${ok ? 'PASS' : 'FAIL'} ${label}: ${text}`);
   }
   summary(who) {
-    console.log(`${who}: ${this.passed} passed, ${this.failed} failed`);
+    console.log(`${who}: ${this.passed} passed, ${this.failed} failed` + (this.skipped ? `, ${this.skipped} skipped` : ''));
   }
 }

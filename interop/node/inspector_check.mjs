@@ -14,6 +14,10 @@
 //   --method initialize               negotiated protocolVersion and serverInfo
 //   --method tools/list               (the Inspector follows nextCursor itself)
 //   --method tools/call --tool-args-json ...   one per expectation call
+//   --method resources/list | resources/templates/list | prompts/list     the listings
+//   --method resources/read --uri URI          one per `reads` / `readErrors` entry
+//   --method prompts/get --prompt-name N --prompt-args k=v ...   one per `promptGets` / `promptErrors` entry
+// (`subscribe` and `completions` entries are SKIPPED: the one-shot CLI has neither method)
 // Eras: legacy = --protocol-era legacy (initialize, offers 2025-11-25);
 //       modern = --protocol-era auto (server/discover first; must land on 2026-07-28).
 //
@@ -39,7 +43,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
-import { checkCallOutcome, checkToolListing, ExpectationError, js, loadExpectations, Reporter, selected, short } from './expect.mjs';
+import {
+  checkCallOutcome,
+  checkCapabilities,
+  checkErrorOutcome,
+  checkListing,
+  checkPromptOutcome,
+  checkReadOutcome,
+  checkToolListing,
+  describeCompletion,
+  ExpectationError,
+  js,
+  LISTINGS,
+  loadExpectations,
+  Reporter,
+  selected,
+  short,
+} from './expect.mjs';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const INSPECTOR = join(HERE, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js');
@@ -182,6 +202,8 @@ async function runEra(eraName, opts, exp, rep, env, inspectorVersion) {
     }
   }
 
+  checkCapabilities(exp.capabilities, info.capabilities, eraName, version, 'inspector', label, rep);
+
   const list = await inspector([...common, '--method', 'tools/list'], opts, env);
   const listed = parseResult(list);
   if (list.code !== 0 || !Array.isArray(listed?.tools)) {
@@ -190,6 +212,7 @@ async function runEra(eraName, opts, exp, rep, env, inspectorVersion) {
     return;
   }
   const byName = checkToolListing(listed.tools, null, exp, version, eraName, label, rep, 'inspector');
+  await checkPrimitives(common, opts, env, exp, eraName, version, label, rep, failedRuns);
 
   const ajv = new AjvJsonSchemaValidator();
   for (const call of exp.calls) {
@@ -251,6 +274,84 @@ async function runEra(eraName, opts, exp, rep, env, inspectorVersion) {
     }
   }
   if (rep.failed > before) showStderr(label, failedRuns.length ? failedRuns : [init, list]);
+}
+
+/**
+ * Resources, templates, reads and prompts through the CLI's own methods (`resources/list`,
+ * `resources/templates/list`, `resources/read --uri`, `prompts/list`, `prompts/get --prompt-name
+ * --prompt-args`), one process each; the Inspector's client validates each result. The one-shot
+ * CLI has no `resources/subscribe` and no `completion/complete` (those exist only in its
+ * interactive session mode): SKIP lines.
+ */
+async function checkPrimitives(common, opts, env, exp, eraName, version, label, rep, failedRuns) {
+  const sel = (entry) => selected(entry, eraName, version, 'inspector');
+  const line = (title, [problems, summary], run) => {
+    if (problems.length) failedRuns.push(run);
+    rep.check(!problems.length, label, `${title} -> ${summary}` + (problems.length ? ` :: ${problems.join('; ')}` : ''));
+  };
+  // The outcome of one CLI run: {result}, or {error} with the envelope's message; the envelope
+  // has no JSON-RPC code (README), so `code` checks are reported as not exercised.
+  const outcomeOf = async (args) => {
+    const run = await inspector([...common, ...args], opts, env);
+    const result = parseResult(run);
+    if (run.code === 0 && result !== undefined) return [{ result }, run];
+    const envelope = errorEnvelope(run.stderr);
+    if (envelope && !run.timedOut) return [{ error: { code: undefined, message: envelope.message ?? '', envelope: envelope.code } }, run];
+    return [{ sdkRejected: failure(run) }, run];
+  };
+  const errorLine = (title, entry, outcome, run) => {
+    if ('sdkRejected' in outcome) return line(title, [[outcome.sdkRejected], 'no result'], run);
+    if ('result' in outcome) return line(title, checkErrorOutcome(entry, outcome), run);
+    const [problems, summary] = checkErrorOutcome({ messageContains: entry.messageContains ?? '' }, outcome);
+    const note = 'code' in entry ? ` (JSON-RPC code not reported by the Inspector; expected ${entry.code})` : '';
+    line(title, [problems, `error (${outcome.error.envelope}) ${js(outcome.error.message, 100)}${note}`], run);
+  };
+
+  for (const kind of Object.keys(LISTINGS)) {
+    if (!(kind in exp)) continue;
+    const method = LISTINGS[kind][3];
+    const [outcome, run] = await outcomeOf(['--method', method]);
+    const items = outcome.result?.[kind];
+    if (!Array.isArray(items)) {
+      failedRuns.push(run);
+      rep.fail(label, `${method}: ${'error' in outcome ? `${outcome.error.envelope}: ${outcome.error.message}` : failure(run)}`);
+      continue;
+    }
+    // The Inspector follows nextCursor itself and prints the whole listing.
+    checkListing(kind, items, null, exp, eraName, version, 'inspector', label, rep);
+  }
+  for (const read of exp.reads.filter(sel)) {
+    const [outcome, run] = await outcomeOf(['--method', 'resources/read', '--uri', read.uri]);
+    const checked = 'sdkRejected' in outcome ? [[outcome.sdkRejected], 'no result'] : 'error' in outcome
+      ? [[`expected a result, got an error (${outcome.error.envelope}): ${short(outcome.error.message, 200)}`], 'error']
+      : checkReadOutcome(read.expect, outcome);
+    line(read.label ?? `resources/read ${read.uri}`, checked, run);
+  }
+  for (const err of exp.readErrors.filter(sel)) {
+    const [outcome, run] = await outcomeOf(['--method', 'resources/read', '--uri', err.uri]);
+    errorLine(err.label ?? `resources/read ${err.uri} fails`, err, outcome, run);
+  }
+  for (const { uri } of exp.subscribe.filter(sel)) {
+    rep.skip(label, `resources/subscribe ${uri} -> not exercised: the one-shot Inspector CLI has no resources/subscribe (only its interactive session mode streams subscriptions)`);
+  }
+  const promptArgs = (entry) => {
+    const pairs = Object.entries(entry.arguments).map(([k, v]) => `${k}=${v}`);
+    return pairs.length ? ['--prompt-args', ...pairs] : [];
+  };
+  for (const get of exp.promptGets.filter(sel)) {
+    const [outcome, run] = await outcomeOf(['--method', 'prompts/get', '--prompt-name', get.name, ...promptArgs(get)]);
+    const checked = 'sdkRejected' in outcome ? [[outcome.sdkRejected], 'no result'] : 'error' in outcome
+      ? [[`expected a result, got an error (${outcome.error.envelope}): ${short(outcome.error.message, 200)}`], 'error']
+      : checkPromptOutcome(get.expect, outcome);
+    line(get.label ?? `prompts/get ${get.name} ${js(get.arguments, 80)}`, checked, run);
+  }
+  for (const err of exp.promptErrors.filter(sel)) {
+    const [outcome, run] = await outcomeOf(['--method', 'prompts/get', '--prompt-name', err.name, ...promptArgs(err)]);
+    errorLine(err.label ?? `prompts/get ${err.name} ${js(err.arguments, 80)} fails`, err, outcome, run);
+  }
+  for (const comp of exp.completions.filter(sel)) {
+    rep.skip(label, `${describeCompletion(comp)} -> not exercised: the one-shot Inspector CLI has no completion/complete (only its interactive session mode completes)`);
+  }
 }
 
 function nodeVersion() {

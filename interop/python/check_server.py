@@ -73,6 +73,13 @@ from expectations import (  # noqa: E402
     Reporter,
     check_asked,
     check_call_outcome,
+    check_capabilities,
+    check_completion_outcome,
+    check_error_outcome,
+    check_listing,
+    check_prompt_outcome,
+    check_read_outcome,
+    describe_completion,
     check_logs,
     check_progress,
     check_tool_listing,
@@ -418,6 +425,8 @@ async def check_session(
             got = getattr(info, key, None) if info else None
             rep.check(got == want_server[key], label, f"serverInfo.{key} = {got!r} (expected {want_server[key]!r})")
 
+    check_capabilities(exp.get("capabilities") or [], dump(client.server_capabilities), era, version, "python", label, rep)
+
     # tools/list, following nextCursor across every page.
     tools: list[dict[str, Any]] = []
     cursor: str | None = None
@@ -451,6 +460,8 @@ async def check_session(
             + (f"; NOT for {missing}" if missing else ""),
         )
 
+    await check_primitives(client, era, version, label, exp, rep)
+
     if not asks.count_rounds(client):
         rep.fail(label, "cannot count input_required rounds (ClientSession internals changed)")
     for i, call in enumerate(exp["calls"]):
@@ -460,6 +471,128 @@ async def check_session(
         await run_call(client, call, i, by_name, version, era, label, rep, notes, asks)
         if wire is not None:
             check_call_wire(wire, start, call, call["tool"], era, version, label, rep)
+
+
+async def outcome_of(request: Any) -> tuple[dict[str, Any], str | None]:
+    """Await one SDK request: {"result": wire JSON} / {"error": ...} / {"sdkRejected": ...}, and
+    a note when the SDK refused the result (its pydantic models are the schema check)."""
+    try:
+        return {"result": dump(await request)}, None
+    except MCPError as e:
+        return {"error": {"code": e.code, "message": e.error.message, "data": e.error.data}}, None
+    except ValidationError as e:
+        return {"sdkRejected": str(e)}, f"SDK rejected the result: {short(' '.join(str(e).split()), 300)}"
+
+
+async def list_all(fetch: Any, field: str, method: str, label: str, rep: Reporter) -> tuple[list[dict[str, Any]], int]:
+    """Walk every page of a paginated list through the SDK's own list method."""
+    items: list[dict[str, Any]] = []
+    cursor: str | None = None
+    pages = 0
+    seen: set[str] = set()
+    while True:
+        page = await fetch(cursor)
+        pages += 1
+        items.extend(dump(x) for x in getattr(page, field))
+        cursor = page.next_cursor
+        if cursor is None:
+            return items, pages
+        if cursor in seen or pages >= MAX_PAGES:
+            rep.fail(label, f"{method}: nextCursor {cursor!r} repeats (or > {MAX_PAGES} pages); stopped")
+            return items, pages
+        seen.add(cursor)
+
+
+async def check_primitives(client: Client, era: str, version: str, label: str, exp: dict[str, Any], rep: Reporter) -> None:
+    """Resources, resource templates, reads, subscriptions, prompts and completions, each through
+    the SDK's own method (`list_resources`, `read_resource`, `get_prompt`, `complete`, ...), so its
+    result models validate every answer. Runs before the tool calls."""
+
+    def sel(entry: dict[str, Any]) -> bool:
+        return selected(entry, era, version, "python")
+
+    listings = (
+        ("resources", "resources", lambda c: client.list_resources(cursor=c), "resources/list"),
+        ("resourceTemplates", "resource_templates", lambda c: client.list_resource_templates(cursor=c), "resources/templates/list"),
+        ("prompts", "prompts", lambda c: client.list_prompts(cursor=c), "prompts/list"),
+    )
+    for kind, field, fetch, method in listings:
+        if kind not in exp:
+            continue
+        try:
+            items, pages = await list_all(fetch, field, method, label, rep)
+        except MCPError as e:
+            rep.fail(label, f"{method} -> JSON-RPC error {e.code} {js(e.error.message, 100)}")
+            continue
+        except ValidationError as e:
+            rep.fail(label, f"{method} -> SDK rejected the result: {short(' '.join(str(e).split()), 300)}")
+            continue
+        check_listing(kind, items, pages, exp, era, version, "python", label, rep)
+
+    for read in filter(sel, exp["reads"]):
+        outcome, note = await outcome_of(client.read_resource(read["uri"]))
+        problems, summary = check_read_outcome(read["expect"], outcome, read["uri"])
+        if note:
+            problems.insert(0, note)
+        title = read.get("label") or f"resources/read {read['uri']}"
+        rep.check(not problems, label, f"{title} -> {summary}" + ("" if not problems else " :: " + "; ".join(problems)))
+    for err in filter(sel, exp["readErrors"]):
+        outcome, note = await outcome_of(client.read_resource(err["uri"]))
+        problems, summary = check_error_outcome(err, outcome)
+        if note:
+            problems.insert(0, note)
+        title = err.get("label") or f"resources/read {err['uri']} fails"
+        rep.check(not problems, label, f"{title} -> {summary}" + ("" if not problems else " :: " + "; ".join(problems)))
+
+    for sub in filter(sel, exp["subscribe"]):
+        uri = sub["uri"]
+        if era == "modern":
+            # 2026-07-28 has no resources/subscribe: a subscriptions/listen stream with the URI in
+            # its filter, acknowledged with the part of the filter the server honours.
+            try:
+                async with client.listen(resource_subscriptions=[uri]) as stream:
+                    honored = dump(stream.honored)
+                ok = uri in (honored.get("resourceSubscriptions") or [])
+                rep.check(ok, label, f"subscriptions/listen resourceSubscriptions [{uri}] -> acknowledged, honoured {js(honored, 120)}" + ("" if ok else f" :: {uri} not honoured"))
+            except Exception as e:  # noqa: BLE001 - reported as the check's failure
+                rep.fail(label, f"subscriptions/listen resourceSubscriptions [{uri}] -> {describe(e)}")
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # resources/subscribe is deprecated as of 2026-07-28
+            for method, fn in (("resources/subscribe", client.subscribe_resource), ("resources/unsubscribe", client.unsubscribe_resource)):
+                outcome, note = await outcome_of(fn(uri))
+                ok = "result" in outcome and not note
+                seen = js(outcome.get("result")) if "result" in outcome else (note or js(outcome.get("error"), 160))
+                rep.check(ok, label, f"{method} {uri} -> {seen}")
+
+    for get in filter(sel, exp["promptGets"]):
+        outcome, note = await outcome_of(client.get_prompt(get["name"], get["arguments"] or None))
+        problems, summary = check_prompt_outcome(get["expect"], outcome)
+        if note:
+            problems.insert(0, note)
+        title = get.get("label") or f"prompts/get {get['name']} {js(get['arguments'], 80)}"
+        rep.check(not problems, label, f"{title} -> {summary}" + ("" if not problems else " :: " + "; ".join(problems)))
+    for err in filter(sel, exp["promptErrors"]):
+        outcome, note = await outcome_of(client.get_prompt(err["name"], err["arguments"] or None))
+        problems, summary = check_error_outcome(err, outcome)
+        if note:
+            problems.insert(0, note)
+        title = err.get("label") or f"prompts/get {err['name']} {js(err['arguments'], 80)} fails"
+        rep.check(not problems, label, f"{title} -> {summary}" + ("" if not problems else " :: " + "; ".join(problems)))
+
+    for comp in filter(sel, exp["completions"]):
+        ref_spec = comp["ref"]
+        ref: Any = (
+            types.PromptReference(type="ref/prompt", name=ref_spec["name"])
+            if ref_spec["type"] == "ref/prompt"
+            else types.ResourceTemplateReference(type="ref/resource", uri=ref_spec["uri"])
+        )
+        context = comp["context"].get("arguments", {}) if "context" in comp else None
+        outcome, note = await outcome_of(client.complete(ref, dict(comp["argument"]), context))
+        problems, summary = check_completion_outcome(comp["expect"], outcome)
+        if note:
+            problems.insert(0, note)
+        rep.check(not problems, label, f"{describe_completion(comp)} -> {summary}" + ("" if not problems else " :: " + "; ".join(problems)))
 
 
 async def run_call(
