@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-/// An icon as an attribute states it (`icon = "..."`, `icons = [..]`): built by the macros.
+/// An icon as an attribute states it (`icon = "..."` or `icon(src = "...", ...)`, once per icon): built by the macros.
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct IconDescriptor {

@@ -82,7 +82,7 @@ fn exercise(
         .collect();
     assert_eq!(
         uri_templates,
-        ["items://{id}", "pair://{name}/{flag}", "tree://{+path}"]
+        ["items://{id}", "pair://{name}/{flag}", "shelves://{number}", "tree://{+path}"]
     );
 
     // Reads of every return type.
@@ -143,6 +143,16 @@ fn exercise(
         "Resource not found: nothing://here"
     );
     assert_eq!(not_found["error"]["data"]["uri"], "nothing://here");
+    assert_eq!(
+        read(client, request, "shelves://1")["result"]["contents"][0]["text"],
+        "shelf 1"
+    );
+    let no_shelf = read(client, request, "shelves://7");
+    assert_eq!(
+        no_shelf["error"]["code"], expected_code,
+        "`None` is not found: {no_shelf}"
+    );
+    assert_eq!(no_shelf["error"]["data"]["uri"], "shelves://7");
     let unparsed = read(client, request, "items://seven");
     assert_eq!(unparsed["error"]["code"], -32602, "{unparsed}");
     let message = unparsed["error"]["message"].as_str().unwrap();

@@ -328,15 +328,24 @@ fn recent_notes(notes: State<Notes>) -> Result<Json<NoteList>, ToolError> {
     find(&notes.db(), "?1 IS NULL", &rusqlite::types::Null, MAX_LIMIT).map(Json)
 }
 
-/// One note, as JSON.
+/// One note, as JSON; a note that does not exist is "resource not found".
 #[mcp_resource(uri = "notes://{id}", mime_type = "application/json", title = "A note")]
 fn note(
     /// The note's id.
     #[mcp(complete = note_ids)]
     id: i64,
     notes: State<Notes>,
-) -> Result<Json<Note>, ToolError> {
-    get(&notes.db(), id).map(Json)
+) -> Result<Option<Json<Note>>, ToolError> {
+    notes
+        .db()
+        .query_row(
+            &format!("{SELECT_NOTES} WHERE id = ?1"),
+            [id],
+            note_from_row,
+        )
+        .optional()
+        .map(|note| note.map(Json))
+        .map_err(internal)
 }
 
 /// The ids of the newest notes that start with the digits typed so far.

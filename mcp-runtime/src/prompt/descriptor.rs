@@ -18,7 +18,7 @@ pub struct PromptDescriptor {
     pub title: Option<&'static str>,
     /// The function's doc comment, or `description = "..."`.
     pub description: Option<&'static str>,
-    /// `icon = "..."` / `icons = [...]`.
+    /// `icon = "..."` or `icon(src = "...", ...)`, once per icon (sent from 2025-11-25 on).
     pub icons: &'static [IconDescriptor],
     /// The parameters: arguments (strings on the wire, parsed to their types) and
     /// extractors, in declaration order.

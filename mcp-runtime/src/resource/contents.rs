@@ -26,6 +26,8 @@ pub enum ReadOutcome {
     Json(String),
     /// Complete contents, each with its own URI and type.
     Contents(Vec<EmbeddedResource>),
+    /// Nothing at this URI (`None`): the spec's resource-not-found error.
+    NotFound,
     /// The read failed; `public` when the error is a [`ToolError`] (always shown).
     Failed { message: String, public: bool },
     /// A parameter could not be produced (a variable that does not parse).
@@ -55,7 +57,9 @@ impl ReadOutcome {
                 Some("application/json"),
             )]),
             ReadOutcome::Contents(contents) => Ok(contents),
-            failure @ (ReadOutcome::Failed { .. } | ReadOutcome::Rejected(_)) => Err(failure),
+            failure @ (ReadOutcome::Failed { .. }
+            | ReadOutcome::Rejected(_)
+            | ReadOutcome::NotFound) => Err(failure),
         }
     }
 }
@@ -68,11 +72,12 @@ impl ReadOutcome {
 /// | `Vec<u8>`, `&'static [u8]` | one blob item (base64), with the resource's `mime_type` |
 /// | [`Json<T>`] | one text item holding `T` as JSON, `application/json` unless stated |
 /// | [`EmbeddedResource`], `Vec<EmbeddedResource>` | as they are: each with its own URI and type |
+/// | `Option<T>` where `T` is any of these | `None` → the spec's resource-not-found error for the URI read (for a template whose item does not exist) |
 /// | `Result<T, E>` where `T` is any of the above and `E: Display` | `Err` → an error response with the message (hidden by [`Server::mask_error_details`](crate::Server::mask_error_details) unless `E` is [`ToolError`]) |
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from an MCP resource",
     label = "not a resource contents type",
-    note = "a resource may return `String`, `&'static str`, `Vec<u8>` (a blob), `mcp_runtime::Json<T>` (T: Serialize), `EmbeddedResource`, `Vec<EmbeddedResource>`, or `Result<T, E>` of any of these with `E: Display`"
+    note = "a resource may return `String`, `&'static str`, `Vec<u8>` (a blob), `mcp_runtime::Json<T>` (T: Serialize), `EmbeddedResource`, `Vec<EmbeddedResource>`, `Option<T>` (`None`: not found), or `Result<T, E>` of any of these with `E: Display`"
 )]
 pub trait IntoResourceContents {
     /// Performs the conversion.
@@ -130,6 +135,15 @@ impl IntoResourceContents for EmbeddedResource {
 impl IntoResourceContents for Vec<EmbeddedResource> {
     fn into_read_outcome(self) -> ReadOutcome {
         ReadOutcome::Contents(self)
+    }
+}
+
+impl<T: IntoResourceContents> IntoResourceContents for Option<T> {
+    fn into_read_outcome(self) -> ReadOutcome {
+        match self {
+            Some(value) => value.into_read_outcome(),
+            None => ReadOutcome::NotFound,
+        }
     }
 }
 

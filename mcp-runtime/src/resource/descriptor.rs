@@ -27,7 +27,7 @@ pub struct ResourceDescriptor {
     pub size: Option<u64>,
     /// `audience`, `priority`, `last_modified`.
     pub annotations: ResourceAnnotations,
-    /// `icon = "..."` / `icons = [...]`.
+    /// `icon = "..."` or `icon(src = "...", ...)`, once per icon (sent from 2025-11-25 on).
     pub icons: &'static [IconDescriptor],
     /// The parameters: template variables (by name) and extractors, in declaration order.
     pub params: &'static [ParamDescriptor],

@@ -135,6 +135,7 @@ impl Session {
                             "Invalid params: resource `{uri}`: {message}"
                         )),
                         ReadOutcome::Failed { message, public } => served.failure(&message, public),
+                        ReadOutcome::NotFound => not_found(version, &uri),
                         _ => unreachable!("into_contents fails only with a failure"),
                     })?;
             let contents: Vec<Value> = contents.iter().map(contents_json).collect();

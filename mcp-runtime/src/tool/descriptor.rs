@@ -25,7 +25,7 @@ pub struct ToolDescriptor {
     /// `tags = ["admin", "files"]`, checked by the macro (non-empty, `A-Z a-z 0-9 _ . -`, no
     /// duplicates); empty when the attribute states none.
     pub tags: &'static [&'static str],
-    /// `icon = "..."` / `icons = [...]` (sent from 2025-11-25 on).
+    /// `icon = "..."` or `icon(src = "...", ...)`, once per icon (sent from 2025-11-25 on).
     pub icons: &'static [crate::icon::IconDescriptor],
     /// The tool's arguments, in declaration order.
     pub params: &'static [ParamDescriptor],

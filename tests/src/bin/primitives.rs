@@ -141,6 +141,12 @@ async fn item_numbers(request: Completing) -> Vec<String> {
         .collect()
 }
 
+/// A shelf, if there is one of that number: `None` is "resource not found".
+#[mcp_resource(uri = "shelves://{number}", mime_type = "text/plain")]
+async fn shelf(number: u32) -> Option<String> {
+    (number < 2).then(|| format!("shelf {number}"))
+}
+
 /// A path of any depth.
 #[mcp_resource(uri = "tree://{+path}", mime_type = "text/plain")]
 async fn tree(path: String) -> String {
