@@ -76,8 +76,16 @@ impl fmt::Debug for Notifier {
     }
 }
 
+impl Default for Notifier {
+    fn default() -> Self {
+        Notifier::new()
+    }
+}
+
 impl Notifier {
-    pub(crate) fn new() -> Self {
+    /// A notifier of its own, that no server listens to: for calling a function that takes
+    /// one directly, as in a unit test. A server's is [`Server::notifier`](crate::Server::notifier).
+    pub fn new() -> Self {
         Notifier {
             inner: Arc::new(NotifierInner {
                 changes: broadcast::channel(BACKLOG).0,

@@ -27,6 +27,11 @@
 //! # }
 //! ```
 //!
+//! Resources, resource templates, prompts and completions have typed methods too
+//! ([`list_resources`](TestClient::list_resources), [`read_resource`](TestClient::read_resource),
+//! [`get_prompt`](TestClient::get_prompt),
+//! [`complete_prompt_argument`](TestClient::complete_prompt_argument), ...).
+//!
 //! Add it to your tests with
 //! `mcp-runtime = { version = "0.1", features = ["testing"] }` under `[dev-dependencies]`.
 
@@ -40,12 +45,28 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 use crate::client::{self, ClientCore, Handler, Introduction, Observer};
-pub use crate::client::{Notification, Progress, ResponseError, Tool, ToolResult};
+pub use crate::client::{
+    Completion, CompletionTarget, Notification, Progress, Prompt, PromptArgument, PromptMessages,
+    ReadResult, RenderedMessage, Resource, ResourceContent, ResourceTemplate, ResponseError, Tool,
+    ToolResult,
+};
 use crate::protocol::version::ProtocolVersion;
 use crate::server::Server;
 
 /// Set to `overwrite` to write snapshots instead of comparing them.
 pub const SNAPSHOTS_ENV: &str = "MCP_SNAPSHOTS";
+
+/// No arguments, for [`TestClient::get_prompt`] and [`TestClient::complete`]:
+/// `client.get_prompt("greeting", NO_ARGUMENTS)`.
+pub const NO_ARGUMENTS: [(&str, &str); 0] = [];
+
+/// The lists the contract snapshot holds beside the tools, when the server offers them:
+/// (method, member of its result and of the snapshot).
+const CONTRACT_LISTS: [(&str, &str); 3] = [
+    ("resources/list", "resources"),
+    ("resources/templates/list", "resourceTemplates"),
+    ("prompts/list", "prompts"),
+];
 
 /// A client connected to a [`Server`] in the same process.
 ///
@@ -326,6 +347,116 @@ impl TestClient {
         }
     }
 
+    /// Every resource (with a fixed URI), following `nextCursor` through all pages. A server
+    /// with no resources answers `Err` with [`ResponseError::METHOD_NOT_FOUND`].
+    pub async fn list_resources(&self) -> Result<Vec<Resource>, ResponseError> {
+        self.core.list_resources().await
+    }
+
+    /// Every resource template, following `nextCursor` through all pages.
+    pub async fn list_resource_templates(&self) -> Result<Vec<ResourceTemplate>, ResponseError> {
+        self.core.list_resource_templates().await
+    }
+
+    /// Reads a resource — a fixed URI, or one a template expands to (`notes://42`). A
+    /// resource that fails, or a URI nothing serves, is `Err` (`resources/read` has no
+    /// `isError`); under 2026-07-28, `input_required` rounds are fulfilled as for
+    /// [`call_tool`](Self::call_tool).
+    ///
+    /// ```
+    /// use mcp_runtime::testing::TestClient;
+    /// use mcp_runtime::Server;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let client = TestClient::connect(Server::new("demo", "1.0.0").allow_no_tools())
+    ///     .await
+    ///     .unwrap();
+    /// // This server has no resources at all.
+    /// let error = client.read_resource("docs://readme").await.unwrap_err();
+    /// assert_eq!(error.code, mcp_runtime::testing::ResponseError::METHOD_NOT_FOUND);
+    /// # }
+    /// ```
+    pub async fn read_resource(&self, uri: &str) -> Result<ReadResult, ResponseError> {
+        self.core.read_resource(uri).await
+    }
+
+    /// Subscribes to updates of the resource at `uri`; they arrive as
+    /// `notifications/resources/updated` (see [`next_notification`](Self::next_notification)).
+    /// Handshake revisions send `resources/subscribe`; 2026-07-28, which has none, opens a
+    /// `subscriptions/listen` request for the URI and returns once the server acknowledged
+    /// it (its notifications carry the subscription's id in `_meta`, besides `uri`).
+    pub async fn subscribe_resource(&self, uri: &str) -> Result<(), ResponseError> {
+        self.core.subscribe_resource(uri).await
+    }
+
+    /// Ends a subscription: `resources/unsubscribe`, or under 2026-07-28 cancels the
+    /// `subscriptions/listen` request [`subscribe_resource`](Self::subscribe_resource) opened.
+    pub async fn unsubscribe_resource(&self, uri: &str) -> Result<(), ResponseError> {
+        self.core.unsubscribe_resource(uri).await
+    }
+
+    /// Every prompt, following `nextCursor` through all pages.
+    pub async fn list_prompts(&self) -> Result<Vec<Prompt>, ResponseError> {
+        self.core.list_prompts().await
+    }
+
+    /// Renders a prompt with these arguments (prompt arguments are strings): pairs such as
+    /// `[("language", "rust")]`, a `HashMap<String, String>`, or [`NO_ARGUMENTS`]. A missing
+    /// or unknown argument, or a prompt that fails, is `Err`.
+    pub async fn get_prompt<K, V>(
+        &self,
+        name: &str,
+        arguments: impl IntoIterator<Item = (K, V)>,
+    ) -> Result<PromptMessages, ResponseError>
+    where
+        K: Into<String>,
+        V: Into<String>,
+    {
+        self.core.get_prompt(name, string_map(arguments)).await
+    }
+
+    /// The completions of a prompt's `argument` for the text typed so far (`value`).
+    pub async fn complete_prompt_argument(
+        &self,
+        prompt: &str,
+        argument: &str,
+        value: &str,
+    ) -> Result<Completion, ResponseError> {
+        let target = CompletionTarget::Prompt(prompt.to_owned());
+        self.complete(&target, argument, value, NO_ARGUMENTS).await
+    }
+
+    /// The completions of a resource template's `variable` for the text typed so far:
+    /// `complete_template_variable("notes://{id}", "id", "4")`.
+    pub async fn complete_template_variable(
+        &self,
+        uri_template: &str,
+        variable: &str,
+        value: &str,
+    ) -> Result<Completion, ResponseError> {
+        let target = CompletionTarget::ResourceTemplate(uri_template.to_owned());
+        self.complete(&target, variable, value, NO_ARGUMENTS).await
+    }
+
+    /// `completion/complete` with the arguments already filled in (`given`, sent as
+    /// `context.arguments`, a field of 2025-06-18 and later; not sent when empty).
+    pub async fn complete<K, V>(
+        &self,
+        target: &CompletionTarget,
+        argument: &str,
+        value: &str,
+        given: impl IntoIterator<Item = (K, V)>,
+    ) -> Result<Completion, ResponseError>
+    where
+        K: Into<String>,
+        V: Into<String>,
+    {
+        self.core
+            .complete(target, argument, value, string_map(given))
+            .await
+    }
+
     /// Sends `notifications/cancelled` for the request with this id.
     pub fn cancel(&self, request_id: &Value, reason: Option<&str>) {
         let mut params = json!({ "requestId": request_id });
@@ -375,7 +506,9 @@ impl TestClient {
     }
 
     /// Checks the server's tool contract (see the module docs): the `tools/list` surface
-    /// against the snapshot at `path`, every `outputSchema` against the JSON Schema
+    /// against the snapshot at `path` (a JSON array of the tools; for a server that also
+    /// offers resources, resource templates or prompts, an object holding `tools` and each
+    /// of those lists that is not empty: `resources`, `resourceTemplates`, `prompts`), every `outputSchema` against the JSON Schema
     /// meta-schema, and for each `(tool, arguments)` sample, that the call succeeds and its
     /// `structuredContent` matches the tool's `outputSchema`. Panics naming every problem,
     /// and the line of your test that called it (the panic itself is raised inside this
@@ -425,11 +558,12 @@ impl TestClient {
         path: &Path,
         samples: &[(&str, Value)],
     ) -> Result<(), String> {
-        let listing = self
+        let mut listing = self
             .list_tools_json()
             .await
             .map_err(|error| format!("tools/list failed: {error}"))?;
-        compare_snapshot(path, &listing["tools"])?;
+        let surface = self.contract_surface(listing["tools"].take()).await?;
+        compare_snapshot(path, &surface)?;
         let tools = self
             .list_tools()
             .await
@@ -465,6 +599,48 @@ impl TestClient {
             ))
         }
     }
+}
+
+impl TestClient {
+    /// What the contract snapshot holds: the tools alone (as before there were other
+    /// primitives, so such snapshots stay as they are), or an object with the tools and
+    /// every other list the server offers that is not empty.
+    async fn contract_surface(&self, tools: Value) -> Result<Value, String> {
+        let mut surface = serde_json::Map::new();
+        for (method, member) in CONTRACT_LISTS {
+            let listing = match self.core.list_all(method, member).await {
+                Ok(mut listing) => listing[member].take(),
+                // A server without resources (or prompts) does not know the method.
+                Err(error) if error.code == ResponseError::METHOD_NOT_FOUND => continue,
+                Err(error) => return Err(format!("{method} failed: {error}")),
+            };
+            if listing
+                .as_array()
+                .is_some_and(|entries| !entries.is_empty())
+            {
+                surface.insert(member.to_owned(), listing);
+            }
+        }
+        if surface.is_empty() {
+            return Ok(tools);
+        }
+        let mut object = serde_json::Map::new();
+        object.insert("tools".to_owned(), tools);
+        object.extend(surface);
+        Ok(Value::Object(object))
+    }
+}
+
+/// Prompt arguments (or completion context) as a JSON object of strings.
+fn string_map<K, V>(pairs: impl IntoIterator<Item = (K, V)>) -> serde_json::Map<String, Value>
+where
+    K: Into<String>,
+    V: Into<String>,
+{
+    pairs
+        .into_iter()
+        .map(|(key, value)| (key.into(), Value::String(value.into())))
+        .collect()
 }
 
 impl Tool {

@@ -480,18 +480,6 @@ pub mod duplicate_across_crates {
     pub async fn add(a: i64, b: i64) -> i64 {
         a + b
     }
-
-    /// The README, from the library (`duplicate_resources` defines the same URI).
-    #[mcp_runtime::mcp_resource(uri = "docs://readme")]
-    pub async fn readme() -> &'static str {
-        "from the library"
-    }
-
-    /// A greeting, from the library (`duplicate_prompts` defines another `greet`).
-    #[mcp_runtime::mcp_prompt]
-    pub async fn greet() -> &'static str {
-        "hello from the library"
-    }
 }
 
 /// An in-process [`TestClient`](mcp_runtime::testing::TestClient) speaking `revision`,

@@ -82,7 +82,12 @@ fn exercise(
         .collect();
     assert_eq!(
         uri_templates,
-        ["items://{id}", "pair://{name}/{flag}", "shelves://{number}", "tree://{+path}"]
+        [
+            "items://{id}",
+            "pair://{name}/{flag}",
+            "shelves://{number}",
+            "tree://{+path}"
+        ]
     );
 
     // Reads of every return type.

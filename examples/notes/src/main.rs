@@ -456,8 +456,14 @@ mod tests {
     fn tools_stay_plain_functions() {
         let notes = State::new(Notes::open(":memory:").unwrap());
         let tags = vec!["Home".to_owned(), " home ".to_owned(), "todo".to_owned()];
-        let Json(added) = add_note(" Eggs ".into(), "buy a dozen".into(), tags, notes.clone())
-            .unwrap_or_else(|error| panic!("{error}"));
+        let Json(added) = add_note(
+            " Eggs ".into(),
+            "buy a dozen".into(),
+            tags,
+            notes.clone(),
+            Notifier::new(),
+        )
+        .unwrap_or_else(|error| panic!("{error}"));
         assert_eq!(
             (added.id, added.title.as_str()),
             (1, "Eggs"),
@@ -481,7 +487,7 @@ mod tests {
             1
         );
         assert_eq!(
-            delete_note(1, notes.clone()),
+            delete_note(1, notes.clone(), Notifier::new()),
             Ok("deleted note 1 (Eggs)".to_owned())
         );
         assert_eq!(

@@ -23,6 +23,15 @@ use tokio::sync::{mpsc, oneshot, watch};
 use crate::protocol::meta;
 use crate::protocol::version::ProtocolVersion;
 
+mod primitives;
+
+// The command line uses some of these; `testing` re-exports them all.
+#[cfg_attr(not(feature = "testing"), allow(unused_imports))]
+pub use primitives::{
+    Completion, CompletionTarget, Prompt, PromptArgument, PromptMessages, ReadResult,
+    RenderedMessage, Resource, ResourceContent, ResourceTemplate,
+};
+
 /// Bytes the in-memory pipe buffers in each direction.
 const PIPE_CAPACITY: usize = 64 * 1024;
 
@@ -210,6 +219,12 @@ struct Routes {
     /// Progress tokens whose notifications go to one call.
     progress: HashMap<String, mpsc::UnboundedSender<Progress>>,
     handlers: HashMap<String, Handler>,
+    /// `subscriptions/listen` requests waiting for their acknowledgement, by the JSON text
+    /// of their id.
+    acknowledgements: HashMap<String, oneshot::Sender<Value>>,
+    /// The open `subscriptions/listen` request (its id) of each resource URI subscribed to
+    /// under 2026-07-28.
+    listens: HashMap<String, Value>,
     /// Set once the server's output ended; later requests fail at once.
     closed: bool,
 }
@@ -398,20 +413,7 @@ impl ClientCore {
 
     /// Every tool, following `nextCursor`: the first page's result with all tools in it.
     pub async fn list_tools_result(&self) -> Result<Value, ResponseError> {
-        let mut first = self.request("tools/list", json!({})).await?;
-        let mut tools = take_tools(&mut first);
-        let mut cursor = first
-            .as_object_mut()
-            .and_then(|result| result.remove("nextCursor"));
-        while let Some(next) = cursor.filter(|cursor| !cursor.is_null()) {
-            let mut page = self
-                .request("tools/list", json!({ "cursor": next }))
-                .await?;
-            tools.extend(take_tools(&mut page));
-            cursor = page.get("nextCursor").cloned();
-        }
-        first["tools"] = Value::Array(tools);
-        Ok(first)
+        self.list_all("tools/list", "tools").await
     }
 
     /// Every tool, typed.
@@ -434,27 +436,9 @@ impl ClientCore {
         if let Some(token) = progress_token {
             params["_meta"] = json!({ "progressToken": token });
         }
-        let requester = self.requester.clone();
-        let (id, answer) = requester.start("tools/call", params.clone());
+        let (id, answer) = self.requester.start_fulfilled("tools/call", params);
         (id, async move {
-            let mut result = answer.await?;
-            let mut rounds = 0;
-            while result.get("resultType").and_then(Value::as_str) == Some("input_required") {
-                rounds += 1;
-                if rounds > MAX_INPUT_ROUNDS {
-                    return Err(ResponseError::new(
-                        ResponseError::CONNECTION_CLOSED,
-                        format!("the server still asked for input after {MAX_INPUT_ROUNDS} rounds"),
-                    ));
-                }
-                let mut retry = params.clone();
-                retry["inputResponses"] = requester.fulfil(&result).await?;
-                if let Some(state) = result.get("requestState") {
-                    retry["requestState"] = state.clone();
-                }
-                result = requester.start("tools/call", retry).1.await?;
-            }
-            serde_json::from_value(result).map_err(|error| malformed(&error))
+            serde_json::from_value(answer.await?).map_err(|error| malformed(&error))
         })
     }
 
@@ -521,7 +505,23 @@ impl Requester {
         Value,
         impl Future<Output = Result<Value, ResponseError>> + Send + 'static + use<>,
     ) {
-        let id = Value::from(self.next_id.fetch_add(1, Ordering::Relaxed));
+        let id = self.fresh_id();
+        let answer = self.send_request(id.clone(), method, params);
+        (id, answer)
+    }
+
+    /// A fresh request id.
+    fn fresh_id(&self) -> Value {
+        Value::from(self.next_id.fetch_add(1, Ordering::Relaxed))
+    }
+
+    /// Sends a request with this id; returns the future of its answer.
+    fn send_request(
+        &self,
+        id: Value,
+        method: &str,
+        params: Value,
+    ) -> impl Future<Output = Result<Value, ResponseError>> + Send + 'static + use<> {
         let (answer, response) = oneshot::channel();
         let closed = {
             let mut routes = self.lock_routes();
@@ -540,7 +540,7 @@ impl Requester {
             }
         }
         let server_state = self.server_state.clone();
-        let answer = async move {
+        async move {
             let Ok(response) = response.await else {
                 return Err(connection_closed(server_state).await);
             };
@@ -548,8 +548,7 @@ impl Requester {
                 Some(error) => Err(ResponseError::from_response(error)),
                 None => Ok(response.get("result").cloned().unwrap_or(Value::Null)),
             }
-        };
-        (id, answer)
+        }
     }
 
     /// Answers each request of an `input_required` result with this client's handlers:
@@ -596,13 +595,6 @@ impl Requester {
                 .or_insert_with(|| introduction.client_info.clone());
         }
         Value::Object(params)
-    }
-}
-
-fn take_tools(result: &mut Value) -> Vec<Value> {
-    match result.get_mut("tools").map(Value::take) {
-        Some(Value::Array(tools)) => tools,
-        _ => Vec::new(),
     }
 }
 
@@ -682,6 +674,7 @@ async fn read_messages<R: AsyncRead + Unpin>(
     routes.closed = true;
     routes.pending.clear();
     routes.progress.clear();
+    routes.acknowledgements.clear();
 }
 
 fn route(
@@ -736,6 +729,13 @@ fn route(
                     return;
                 }
             }
+            if method == "notifications/subscriptions/acknowledged" {
+                let listen = params["_meta"][meta::SUBSCRIPTION_ID].to_string();
+                if let Some(waiting) = routes.acknowledgements.remove(&listen) {
+                    let _ = waiting.send(params);
+                    return;
+                }
+            }
             let _ = notifications.send(Notification {
                 method: method.to_owned(),
                 params,
@@ -758,24 +758,24 @@ mod tests {
     }
 
     /// A fake server on the other end of a pipe: lines in, lines out.
-    struct FakeServer {
+    pub(super) struct FakeServer {
         lines: tokio::io::Lines<BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>>,
         output: tokio::io::WriteHalf<tokio::io::DuplexStream>,
     }
 
     impl FakeServer {
-        async fn receive(&mut self) -> Value {
+        pub(super) async fn receive(&mut self) -> Value {
             let line = self.lines.next_line().await.unwrap().unwrap();
             serde_json::from_str(&line).unwrap()
         }
 
-        async fn send(&mut self, message: Value) {
+        pub(super) async fn send(&mut self, message: Value) {
             let line = format!("{message}\n");
             self.output.write_all(line.as_bytes()).await.unwrap();
         }
     }
 
-    fn pair(
+    pub(super) fn pair(
         revision: ProtocolVersion,
         handlers: HashMap<String, Handler>,
     ) -> (ClientCore, FakeServer) {

@@ -15,8 +15,11 @@ use std::io::Write as _;
 use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 use serde_json::{Map, Value, json};
 
+use base64::Engine as _;
+
 use crate::client::{
-    ClientCore, Introduction, Notification, Progress, ResponseError, Tool, ToolResult,
+    ClientCore, CompletionTarget, Introduction, Notification, Progress, Prompt, PromptMessages,
+    ReadResult, Resource, ResourceTemplate, ResponseError, Tool, ToolResult,
 };
 use crate::protocol::version::ProtocolVersion;
 use crate::server::{Server, notices};
@@ -34,6 +37,9 @@ pub(crate) const CLI_ENV: &str = "MCP_CLI";
 
 /// Exit status of a command that failed: a tool error, a protocol error, a missing tool.
 const FAILURE: i32 = 1;
+
+/// Exit status of a usage error (what clap uses too).
+const USAGE: i32 = 2;
 
 /// Run one command against this server's own tools, then exit.
 ///
@@ -81,8 +87,67 @@ enum Command {
         /// A JSON object, or key=value / key:=JSON pairs.
         arguments: Vec<String>,
     },
+    /// List the resources and resource templates: URI, name, title, MIME type and the first
+    /// line of the description.
+    Resources,
+    /// Read a resource and print its contents; exits with 1 if the read fails.
+    #[command(after_help = "Example: MCP_CLI='read notes://42' ./notes")]
+    Read {
+        /// The resource's URI (for a template, its URI with the variables filled in).
+        uri: String,
+    },
+    /// List the prompts: name, title, arguments (`?` marks an optional one) and the first
+    /// line of the description.
+    Prompts,
+    /// Render a prompt and print its messages; exits with 1 if it fails.
+    #[command(
+        after_help = "Arguments are key=value pairs; every value is text, as prompt arguments are.\n\n\
+        Example: MCP_CLI='prompt review language=rust \"focus=error handling\"' ./server"
+    )]
+    Prompt {
+        /// The prompt's name.
+        name: String,
+        /// key=value pairs.
+        arguments: Vec<String>,
+    },
+    /// Complete a prompt's argument or a resource template's variable: one candidate a line.
+    #[command(subcommand)]
+    Complete(CompleteTarget),
     /// List the protocol revisions this server speaks.
     Revisions,
+}
+
+/// What `complete` completes.
+#[derive(Debug, Subcommand)]
+enum CompleteTarget {
+    /// Complete an argument of a prompt.
+    #[command(
+        after_help = "Arguments already filled in go after VALUE as key=value pairs (sent as \
+        context.arguments).\n\n\
+        Example: MCP_CLI='complete prompt review language ru' ./server"
+    )]
+    Prompt {
+        /// The prompt's name.
+        name: String,
+        /// The argument to complete.
+        argument: String,
+        /// What is typed so far ('' for everything).
+        value: String,
+        /// Arguments already filled in, as key=value pairs.
+        given: Vec<String>,
+    },
+    /// Complete a variable of a resource template.
+    #[command(after_help = "Example: MCP_CLI='complete resource notes://{id} id 4' ./notes")]
+    Resource {
+        /// The template's URI template, as `resources` lists it.
+        uri_template: String,
+        /// The variable to complete.
+        variable: String,
+        /// What is typed so far ('' for everything).
+        value: String,
+        /// Variables already filled in, as key=value pairs.
+        given: Vec<String>,
+    },
 }
 
 fn parse_revision(revision: &str) -> Result<ProtocolVersion, String> {
@@ -189,9 +254,116 @@ async fn execute(client: &ClientCore, command: Command) -> Result<i32, ResponseE
         }
         Command::ListJson => say!("{}", pretty(&client.list_tools_result().await?)),
         Command::Call { tool, arguments } => return call(client, &tool, &arguments).await,
+        Command::Resources => {
+            let resources = offered(client.list_resources().await)?;
+            let templates = offered(client.list_resource_templates().await)?;
+            if resources.is_empty() && templates.is_empty() {
+                eprintln!("this server offers no resources");
+            } else {
+                let table = resources_table(&resources, &templates);
+                let _ = std::io::stdout().lock().write_all(table.as_bytes());
+            }
+        }
+        Command::Read { uri } => {
+            let contents = client.read_resource(&uri).await;
+            print_queued_notifications(client);
+            say!("{}", describe_contents(&contents?));
+        }
+        Command::Prompts => {
+            let prompts = offered(client.list_prompts().await)?;
+            if prompts.is_empty() {
+                eprintln!("this server offers no prompts");
+            } else {
+                let table = prompts_table(&prompts);
+                let _ = std::io::stdout().lock().write_all(table.as_bytes());
+            }
+        }
+        Command::Prompt { name, arguments } => {
+            let Some(arguments) = usage(text_pairs(&arguments)) else {
+                return Ok(USAGE);
+            };
+            let messages = client.get_prompt(&name, arguments).await;
+            print_queued_notifications(client);
+            say!("{}", describe_messages(&messages?));
+        }
+        Command::Complete(target) => return complete(client, target).await,
         Command::Revisions => print_revisions(),
     }
     Ok(0)
+}
+
+/// A list the server may not offer at all: a method it does not know lists nothing.
+fn offered<T>(listed: Result<Vec<T>, ResponseError>) -> Result<Vec<T>, ResponseError> {
+    match listed {
+        Err(error) if error.code == ResponseError::METHOD_NOT_FOUND => Ok(Vec::new()),
+        other => other,
+    }
+}
+
+/// The value, or `None` after printing the usage error.
+fn usage<T>(parsed: Result<T, String>) -> Option<T> {
+    parsed.map_err(|problem| eprintln!("error: {problem}")).ok()
+}
+
+async fn complete(client: &ClientCore, target: CompleteTarget) -> Result<i32, ResponseError> {
+    let (target, argument, value, given) = match target {
+        CompleteTarget::Prompt {
+            name,
+            argument,
+            value,
+            given,
+        } => (CompletionTarget::Prompt(name), argument, value, given),
+        CompleteTarget::Resource {
+            uri_template,
+            variable,
+            value,
+            given,
+        } => (
+            CompletionTarget::ResourceTemplate(uri_template),
+            variable,
+            value,
+            given,
+        ),
+    };
+    let Some(given) = usage(text_pairs(&given)) else {
+        return Ok(USAGE);
+    };
+    let completion = client.complete(&target, &argument, &value, given).await;
+    print_queued_notifications(client);
+    let completion = completion?;
+    for value in &completion.values {
+        say!("{value}");
+    }
+    let shown = completion.values.len();
+    match completion.total {
+        Some(total) if total > shown as u64 => eprintln!("({shown} of {total} shown)"),
+        _ if completion.has_more => eprintln!("({shown} shown, more exist)"),
+        _ if shown == 0 => eprintln!("no completions"),
+        _ => {}
+    }
+    Ok(0)
+}
+
+/// Prints the log messages (and other notifications) that came before an answer.
+fn print_queued_notifications(client: &ClientCore) {
+    while let Some(notification) = client.try_next_notification() {
+        print_notification(&notification);
+    }
+}
+
+/// `key=value` words as a JSON object of strings (prompt arguments are text).
+fn text_pairs(words: &[String]) -> Result<Map<String, Value>, String> {
+    words
+        .iter()
+        .map(|word| match word.split_once('=') {
+            Some((key, value)) if !key.is_empty() => {
+                Ok((key.to_owned(), Value::String(value.to_owned())))
+            }
+            _ => Err(format!(
+                "`{word}` is not an argument: give key=value (prompt arguments are text)"
+            )),
+        })
+        .collect()
 }
 
 fn print_revisions() {
@@ -217,7 +389,7 @@ async fn call(client: &ClientCore, tool: &str, arguments: &[String]) -> Result<i
         Ok(arguments) => arguments,
         Err(problem) => {
             eprintln!("error: {problem}");
-            return Ok(2);
+            return Ok(USAGE);
         }
     };
     let token = client.progress_token();
@@ -309,6 +481,78 @@ fn describe_block(block: &Value) -> String {
     }
 }
 
+/// A resource's contents: a text item as its text, a binary one as its type and size; each
+/// headed by its URI when there are several.
+fn describe_contents(contents: &ReadResult) -> String {
+    let several = contents.contents.len() > 1;
+    let items: Vec<String> = contents
+        .contents
+        .iter()
+        .map(|item| {
+            let body = match (item.text(), &item.blob) {
+                (Some(text), _) => text.to_owned(),
+                (None, Some(blob)) => format!(
+                    "[{}, {} bytes]",
+                    item.mime_type.as_deref().unwrap_or("binary"),
+                    decoded_len(blob)
+                ),
+                (None, None) => item.raw.to_string(),
+            };
+            if several {
+                format!("[resource: {}]\n{body}", item.uri)
+            } else {
+                body
+            }
+        })
+        .collect();
+    items.join("\n")
+}
+
+/// A rendered prompt: its description, then each message's role and content.
+fn describe_messages(rendered: &PromptMessages) -> String {
+    let mut parts = Vec::new();
+    if let Some(description) = &rendered.description {
+        parts.push(format!("description: {description}"));
+    }
+    for message in &rendered.messages {
+        parts.push(format!(
+            "{}:\n{}",
+            message.role,
+            describe_message_content(&message.content)
+        ));
+    }
+    parts.join("\n\n")
+}
+
+/// A prompt message's content: text as text, media as "[image/png image, 1024 bytes]".
+fn describe_message_content(block: &Value) -> String {
+    let kind = block["type"].as_str().unwrap_or_default();
+    match kind {
+        "image" | "audio" => format!(
+            "[{} {kind}, {} bytes]",
+            block["mimeType"].as_str().unwrap_or("unknown"),
+            decoded_len(block["data"].as_str().unwrap_or_default())
+        ),
+        "resource" if block["resource"].get("blob").is_some() => {
+            let resource = &block["resource"];
+            format!(
+                "[resource: {}, {}, {} bytes]",
+                resource["uri"].as_str().unwrap_or_default(),
+                resource["mimeType"].as_str().unwrap_or("binary"),
+                decoded_len(resource["blob"].as_str().unwrap_or_default())
+            )
+        }
+        _ => describe_block(block),
+    }
+}
+
+/// How many bytes base64 `data` holds.
+fn decoded_len(data: &str) -> usize {
+    base64::engine::general_purpose::STANDARD
+        .decode(data)
+        .map_or_else(|_| data.len() / 4 * 3, |bytes| bytes.len())
+}
+
 fn pretty(value: &Value) -> String {
     serde_json::to_string_pretty(value).expect("a JSON value always serializes")
 }
@@ -326,24 +570,89 @@ fn tools_table(tools: &[Tool]) -> String {
                     title.as_str().map(str::to_owned)
                 })
                 .unwrap_or_default();
-            let description = tool
-                .description
-                .as_deref()
-                .and_then(|text| text.lines().next())
-                .unwrap_or_default()
-                .to_owned();
+            let description = first_line(tool.description.as_deref());
             [tool.name.clone(), title, hints(tool), description]
         })
         .collect();
-    let header = ["NAME", "TITLE", "HINTS", "DESCRIPTION"].map(str::to_owned);
+    table(["NAME", "TITLE", "HINTS", "DESCRIPTION"], &rows)
+}
+
+/// The `resources` table: resources, then templates (their URI is the template).
+fn resources_table(resources: &[Resource], templates: &[ResourceTemplate]) -> String {
+    let listed = resources.iter().map(|resource| {
+        (
+            &resource.uri,
+            &resource.name,
+            &resource.title,
+            &resource.mime_type,
+            &resource.description,
+        )
+    });
+    let templated = templates.iter().map(|template| {
+        (
+            &template.uri_template,
+            &template.name,
+            &template.title,
+            &template.mime_type,
+            &template.description,
+        )
+    });
+    let rows: Vec<[String; 5]> = listed
+        .chain(templated)
+        .map(|(uri, name, title, mime_type, description)| {
+            [
+                uri.clone(),
+                name.clone(),
+                title.clone().unwrap_or_default(),
+                mime_type.clone().unwrap_or_default(),
+                first_line(description.as_deref()),
+            ]
+        })
+        .collect();
+    table(["URI", "NAME", "TITLE", "MIME TYPE", "DESCRIPTION"], &rows)
+}
+
+/// The `prompts` table: name, title, arguments (`?` after an optional one), description.
+fn prompts_table(prompts: &[Prompt]) -> String {
+    let rows: Vec<[String; 4]> = prompts
+        .iter()
+        .map(|prompt| {
+            let arguments: Vec<String> = prompt
+                .arguments
+                .iter()
+                .map(|argument| {
+                    let optional = if argument.required { "" } else { "?" };
+                    format!("{}{optional}", argument.name)
+                })
+                .collect();
+            [
+                prompt.name.clone(),
+                prompt.title.clone().unwrap_or_default(),
+                arguments.join(", "),
+                first_line(prompt.description.as_deref()),
+            ]
+        })
+        .collect();
+    table(["NAME", "TITLE", "ARGUMENTS", "DESCRIPTION"], &rows)
+}
+
+fn first_line(text: Option<&str>) -> String {
+    text.and_then(|text| text.lines().next())
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// Columns padded to their widest cell, two spaces apart, no trailing spaces.
+fn table<const N: usize>(header: [&str; N], rows: &[[String; N]]) -> String {
+    let header = header.map(str::to_owned);
     let mut widths = header.clone().map(|cell| cell.chars().count());
-    for row in &rows {
+    for row in rows {
         for (width, cell) in widths.iter_mut().zip(row) {
             *width = (*width).max(cell.chars().count());
         }
     }
     let mut table = String::new();
-    for row in std::iter::once(&header).chain(&rows) {
+    for row in std::iter::once(&header).chain(rows) {
         let line: Vec<String> = row
             .iter()
             .zip(widths)
@@ -671,5 +980,113 @@ mod tests {
             matches!(cli.command, Command::Call { ref tool, ref arguments } if tool == "add" && arguments.len() == 2)
         );
         assert!(Cli::try_parse_from(words("list-json -r 1999-01-01")).is_err());
+    }
+
+    #[test]
+    fn parses_the_resource_prompt_and_completion_commands() {
+        let parse = |line: &str| Cli::try_parse_from(words(line)).map(|cli| cli.command);
+        assert!(matches!(parse("resources"), Ok(Command::Resources)));
+        assert!(matches!(
+            parse("prompts -r 2026-07-28"),
+            Ok(Command::Prompts)
+        ));
+        assert!(
+            matches!(parse("read notes://42"), Ok(Command::Read { uri }) if uri == "notes://42")
+        );
+        assert!(parse("read").is_err());
+        assert!(matches!(
+            parse(r#"prompt review language=rust "focus=error handling""#),
+            Ok(Command::Prompt { name, arguments })
+                if name == "review" && arguments == ["language=rust", "focus=error handling"]
+        ));
+        assert!(matches!(
+            parse("complete prompt review language ru"),
+            Ok(Command::Complete(CompleteTarget::Prompt { name, argument, value, given }))
+                if name == "review" && argument == "language" && value == "ru" && given.is_empty()
+        ));
+        assert!(matches!(
+            parse("complete resource notes://{id} id '' owner=me"),
+            Ok(Command::Complete(CompleteTarget::Resource { uri_template, variable, value, given }))
+                if uri_template == "notes://{id}" && variable == "id" && value.is_empty()
+                    && given == ["owner=me"]
+        ));
+        assert!(parse("complete prompt review").is_err());
+        assert!(parse("complete tool add a 1").is_err());
+    }
+
+    #[test]
+    fn prompt_arguments_are_text_pairs() {
+        assert_eq!(
+            text_pairs(&words("language=rust n=3 'focus=a = b' empty=")).unwrap(),
+            *json!({"language": "rust", "n": "3", "focus": "a = b", "empty": ""})
+                .as_object()
+                .unwrap()
+        );
+        assert_eq!(
+            text_pairs(&words("rust")).unwrap_err(),
+            "`rust` is not an argument: give key=value (prompt arguments are text)"
+        );
+        assert!(text_pairs(&words("=x")).is_err());
+    }
+
+    #[test]
+    fn renders_messages_contents_and_tables() {
+        let rendered: PromptMessages = serde_json::from_value(json!({
+            "description": "A review",
+            "messages": [
+                {"role": "user", "content": {"type": "text", "text": "Review this."}},
+                {"role": "user", "content": {"type": "image", "mimeType": "image/png", "data": "AAECAw=="}},
+                {"role": "assistant", "content": {"type": "resource",
+                    "resource": {"uri": "docs://a", "mimeType": "text/plain", "text": "body"}}},
+            ],
+        }))
+        .unwrap();
+        assert_eq!(
+            describe_messages(&rendered),
+            "description: A review\n\nuser:\nReview this.\n\nuser:\n[image/png image, 4 bytes]\n\n\
+             assistant:\n[resource: docs://a]\nbody"
+        );
+
+        let one: ReadResult =
+            serde_json::from_value(json!({"contents": [{"uri": "a://1", "text": "# Hi"}]}))
+                .unwrap();
+        assert_eq!(describe_contents(&one), "# Hi");
+        let two: ReadResult = serde_json::from_value(json!({"contents": [
+            {"uri": "a://1", "text": "# Hi"},
+            {"uri": "a://2", "mimeType": "image/png", "blob": "AAEC"},
+        ]}))
+        .unwrap();
+        assert_eq!(
+            describe_contents(&two),
+            "[resource: a://1]\n# Hi\n[resource: a://2]\n[image/png, 3 bytes]"
+        );
+
+        let resources: Vec<Resource> = serde_json::from_value(json!([
+            {"uri": "docs://readme", "name": "readme", "mimeType": "text/markdown",
+             "description": "The README.\nMore."},
+        ]))
+        .unwrap();
+        let templates: Vec<ResourceTemplate> = serde_json::from_value(json!([
+            {"uriTemplate": "notes://{id}", "name": "note", "title": "Note"},
+        ]))
+        .unwrap();
+        assert_eq!(
+            resources_table(&resources, &templates),
+            "URI            NAME    TITLE  MIME TYPE      DESCRIPTION\n\
+             docs://readme  readme         text/markdown  The README.\n\
+             notes://{id}   note    Note\n"
+        );
+        let prompts: Vec<Prompt> = serde_json::from_value(json!([
+            {"name": "review", "title": "Code review", "description": "Review code.",
+             "arguments": [{"name": "language", "required": true}, {"name": "focus"}]},
+            {"name": "hello"},
+        ]))
+        .unwrap();
+        assert_eq!(
+            prompts_table(&prompts),
+            "NAME    TITLE        ARGUMENTS         DESCRIPTION\n\
+             review  Code review  language, focus?  Review code.\n\
+             hello\n"
+        );
     }
 }

@@ -422,6 +422,7 @@ mod tests {
             description: None,
             hints: ToolHints::default(),
             tags: &[],
+            icons: &[],
             params: &[],
             output_schema,
             policy: Default::default(),

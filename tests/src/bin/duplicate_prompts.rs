@@ -10,7 +10,7 @@ async fn greet() -> &'static str {
 #[tokio::main]
 async fn main() -> Result<(), mcp_runtime::Error> {
     // Links the library's prompt into the binary (it lives in the same module as the function).
-    let _ = std::hint::black_box(mcp_tests::duplicate_across_crates::greet);
+    let _ = std::hint::black_box(mcp_test_duplicate_library::greet);
     mcp_runtime::Server::new("duplicates", "0")
         .allow_no_tools()
         .serve_stdio()
