@@ -88,6 +88,22 @@ pub enum Error {
         /// What is wrong.
         problem: String,
     },
+    /// A resource added at run time ([`DynamicResource`](crate::DynamicResource)) was refused.
+    #[error("resource `{uri}` cannot be added: {problem}")]
+    InvalidResource {
+        /// The resource's URI.
+        uri: String,
+        /// What is wrong.
+        problem: String,
+    },
+    /// A prompt added at run time ([`DynamicPrompt`](crate::DynamicPrompt)) was refused.
+    #[error("prompt `{name}` cannot be added: {problem}")]
+    InvalidPrompt {
+        /// The prompt's name.
+        name: String,
+        /// What is wrong.
+        problem: String,
+    },
     /// Reading from or writing to the transport failed.
     #[error("transport I/O failed: {0}")]
     Io(#[from] std::io::Error),

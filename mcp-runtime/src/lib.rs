@@ -14,6 +14,7 @@ mod json_schema;
 mod location;
 mod prompt;
 mod protocol;
+mod registry;
 mod resource;
 pub mod sanitize;
 mod server;
@@ -55,9 +56,13 @@ pub use error::Error;
 pub use icon::Icon;
 pub use location::SourceLocation;
 pub use mcp_macros::{mcp_prompt, mcp_resource, mcp_tool, mcp_tools};
+pub use prompt::dynamic::DynamicPrompt;
 pub use prompt::message::{IntoPromptMessages, PromptMessage, RenderedPrompt};
+pub use prompt::set::PromptSet;
 pub use protocol::version::ProtocolVersion;
 pub use resource::contents::IntoResourceContents;
+pub use resource::dynamic::{DynamicResource, ReadRequest};
+pub use resource::set::ResourceSet;
 #[cfg(feature = "http")]
 pub use server::http::{
     DEFAULT_ENDPOINT, DEFAULT_SESSION_IDLE_TIMEOUT, DEFAULT_SSE_RETRY, HeaderMap, HttpServer,

@@ -36,6 +36,7 @@ fn exercise(
     assert_eq!(
         uris,
         [
+            "dynamic://motd",
             "fixed://blob",
             "fixed://blocking",
             "fixed://fails",
@@ -83,6 +84,7 @@ fn exercise(
     assert_eq!(
         uri_templates,
         [
+            "dynamic://{owner}/{+path}",
             "items://{id}",
             "pair://{name}/{flag}",
             "shelves://{number}",
@@ -213,6 +215,7 @@ fn exercise(
             "failing",
             "greet",
             "refusing",
+            "translate",
             "typed"
         ]
     );
@@ -656,4 +659,94 @@ fn count(client: &StdioClient, method: &str) -> usize {
         .iter()
         .filter(|message| message["method"] == method)
         .count()
+}
+
+#[test]
+fn resources_and_prompts_change_at_run_time() {
+    for revision in ["2024-11-05", "2025-11-25"] {
+        let mut client = primitives(&[]);
+        client.initialize(revision);
+        let listed = client.request("resources/list", json!({}))["result"].clone();
+        let motd = by_key(&listed["resources"], "uri", "dynamic://motd");
+        assert_eq!(motd["name"], "motd");
+        assert_eq!(motd["mimeType"], "text/plain");
+        assert_eq!(motd["size"], 19);
+        assert_eq!(
+            motd.get("title").is_some(),
+            revision >= "2025-06-18",
+            "{motd}"
+        );
+        assert_eq!(
+            client.request("resources/read", json!({"uri": "dynamic://motd"}))["result"]["contents"],
+            json!([{"uri": "dynamic://motd", "mimeType": "text/plain", "text": "maintenance tonight"}])
+        );
+        assert_eq!(
+            client.request(
+                "resources/read",
+                json!({"uri": "dynamic://ann/src/main.rs"})
+            )["result"]["contents"][0]["text"],
+            "ann owns src/main.rs (read as dynamic://ann/src/main.rs)"
+        );
+        let prompts = client.request("prompts/list", json!({}))["result"].clone();
+        assert_eq!(
+            by_key(&prompts["prompts"], "name", "translate")["arguments"],
+            json!([
+                {"name": "text", "description": "What to translate.", "required": true},
+                {"name": "language", "description": "Into which language (English by default).", "required": false},
+            ])
+        );
+        let rendered = client.request(
+            "prompts/get",
+            json!({"name": "translate", "arguments": {"text": "hola", "language": "French"}}),
+        );
+        assert_eq!(
+            rendered["result"]["messages"][0]["content"]["text"],
+            "Translate into French: hola"
+        );
+        assert_eq!(rendered["result"]["description"], "Translate a text.");
+        let missing = client.request("prompts/get", json!({"name": "translate", "arguments": {}}));
+        assert_eq!(missing["error"]["code"], -32602, "{missing}");
+
+        // Disabling a resource and a prompt hides them and tells every client.
+        let toggle = |client: &mut StdioClient, key: &str, enable: bool| {
+            client.request(
+                "tools/call",
+                json!({"name": "toggle", "arguments": {"key": key, "enable": enable}}),
+            )["result"]["content"][0]["text"]
+                .clone()
+        };
+        assert_eq!(toggle(&mut client, "fixed://text", false), "changed: true");
+        assert_eq!(toggle(&mut client, "greet", false), "changed: true");
+        assert_eq!(toggle(&mut client, "greet", false), "changed: false");
+        wait_for(&mut client, "notifications/resources/list_changed", 1);
+        wait_for(&mut client, "notifications/prompts/list_changed", 1);
+        let listed = client.request("resources/list", json!({}))["result"].clone();
+        assert!(!listed.to_string().contains("fixed://text"), "{listed}");
+        let hidden = client.request("resources/read", json!({"uri": "fixed://text"}));
+        assert_eq!(hidden["error"]["code"], -32002, "{hidden}");
+        let hidden = client.request("prompts/get", json!({"name": "greet"}));
+        assert_eq!(hidden["error"]["code"], -32602, "{hidden}");
+        assert_eq!(toggle(&mut client, "fixed://text", true), "changed: true");
+        assert_eq!(
+            client.request("resources/read", json!({"uri": "fixed://text"}))["result"]["contents"]
+                [0]["text"],
+            "hello"
+        );
+
+        // A run-time entry can be removed; one linked in cannot (only disabled).
+        let forget = |client: &mut StdioClient, key: &str| {
+            client.request(
+                "tools/call",
+                json!({"name": "forget", "arguments": {"key": key}}),
+            )["result"]["content"][0]["text"]
+                .clone()
+        };
+        assert_eq!(forget(&mut client, "dynamic://motd"), "removed: true");
+        assert_eq!(forget(&mut client, "translate"), "removed: true");
+        assert_eq!(forget(&mut client, "fixed://blob"), "removed: false");
+        let gone = client.request("resources/read", json!({"uri": "dynamic://motd"}));
+        assert_eq!(gone["error"]["code"], -32002, "{gone}");
+        // Disabled, enabled again, removed: three changes of the listing.
+        wait_for(&mut client, "notifications/resources/list_changed", 3);
+    }
 }

@@ -1,63 +1,145 @@
-//! The prompts a server offers, prepared once at start-up: sorted by name so `prompts/list`
-//! is stable across connections and pages, checked for duplicates and for extractors that
-//! cannot be supplied; each prompt's arguments read from its parameters.
+//! The prompts a server offers: sorted by name so `prompts/list` is stable across
+//! connections and pages; those linked in checked at start-up for duplicates and for
+//! extractors that cannot be supplied, their arguments read from their parameters.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value};
 
+use crate::completion::ArgumentCompletion;
+use crate::context::Context;
 use crate::error::Error;
 use crate::icon::{Icon, icons_json};
 use crate::json_schema::generator;
 use crate::prompt::descriptor::PromptDescriptor;
+use crate::prompt::dynamic::DynamicPrompt;
+use crate::prompt::message::PromptFuture;
 use crate::protocol::version::ProtocolVersion;
-use crate::tool::extract::States;
+use crate::registry::{Catalog, Entry};
+use crate::tool::extract::{States, ToolCall};
 
 /// One argument of a prompt, as `prompts/list` shows it.
 pub(crate) struct PromptArgument {
-    pub name: &'static str,
-    pub description: Option<&'static str>,
+    pub name: String,
+    pub description: Option<String>,
     pub required: bool,
 }
 
-/// One `#[mcp_prompt]`.
+/// Where a prompt comes from.
+pub(crate) enum PromptSource {
+    /// An `#[mcp_prompt]` function linked into the binary.
+    Static(&'static PromptDescriptor),
+    /// A prompt added at run time through a [`PromptSet`](crate::PromptSet).
+    Dynamic(DynamicPrompt),
+}
+
+/// One prompt of the catalog.
 pub(crate) struct CatalogPrompt {
-    pub descriptor: &'static PromptDescriptor,
-    /// The parameters the client gives (those with a schema); extractors are left out.
+    pub source: PromptSource,
+    /// The arguments the client gives: an `#[mcp_prompt]`'s parameters that have a schema
+    /// (extractors are left out), or a dynamic prompt's declared arguments.
     pub arguments: Vec<PromptArgument>,
 }
 
+impl Entry for CatalogPrompt {
+    fn key(&self) -> &str {
+        self.name()
+    }
+}
+
 impl CatalogPrompt {
-    fn new(descriptor: &'static PromptDescriptor) -> Self {
-        let mut generator = generator(SchemaSettings::draft2020_12().for_deserialize());
-        let arguments = descriptor
-            .params
-            .iter()
-            .filter(|param| (param.schema)(&mut generator).is_some())
-            .map(|param| PromptArgument {
-                name: param.name,
-                description: param.description,
-                required: param.required,
-            })
-            .collect();
-        CatalogPrompt {
-            descriptor,
-            arguments,
+    pub fn new(source: PromptSource) -> Self {
+        let arguments = match &source {
+            PromptSource::Static(descriptor) => {
+                let mut generator = generator(SchemaSettings::draft2020_12().for_deserialize());
+                descriptor
+                    .params
+                    .iter()
+                    .filter(|param| (param.schema)(&mut generator).is_some())
+                    .map(|param| PromptArgument {
+                        name: param.name.to_owned(),
+                        description: param.description.map(str::to_owned),
+                        required: param.required,
+                    })
+                    .collect()
+            }
+            PromptSource::Dynamic(prompt) => prompt
+                .arguments
+                .iter()
+                .map(|argument| PromptArgument {
+                    name: argument.name.clone(),
+                    description: argument.description.clone(),
+                    required: argument.required,
+                })
+                .collect(),
+        };
+        CatalogPrompt { source, arguments }
+    }
+
+    pub fn name(&self) -> &str {
+        match &self.source {
+            PromptSource::Static(descriptor) => descriptor.name,
+            PromptSource::Dynamic(prompt) => &prompt.name,
         }
     }
 
-    pub fn name(&self) -> &'static str {
-        self.descriptor.name
+    fn title(&self) -> Option<&str> {
+        match &self.source {
+            PromptSource::Static(descriptor) => descriptor.title,
+            PromptSource::Dynamic(prompt) => prompt.title.as_deref(),
+        }
+    }
+
+    pub fn description(&self) -> Option<&str> {
+        match &self.source {
+            PromptSource::Static(descriptor) => descriptor.description,
+            PromptSource::Dynamic(prompt) => prompt.description.as_deref(),
+        }
+    }
+
+    /// `#[mcp(complete = f)]` on the arguments (none for a dynamic prompt).
+    pub fn completions(&self) -> &[ArgumentCompletion] {
+        match &self.source {
+            PromptSource::Static(descriptor) => descriptor.completions,
+            PromptSource::Dynamic(_) => &[],
+        }
+    }
+
+    /// Starts rendering the prompt with these arguments (strings, already checked against
+    /// the prompt's arguments).
+    pub fn render(
+        &self,
+        arguments: Map<String, Value>,
+        context: Context,
+        states: Arc<States>,
+    ) -> PromptFuture {
+        match &self.source {
+            PromptSource::Static(descriptor) => {
+                (descriptor.invoke)(ToolCall::with_text_arguments(arguments, context, states))
+            }
+            PromptSource::Dynamic(prompt) => {
+                let arguments: BTreeMap<String, String> = arguments
+                    .into_iter()
+                    .filter_map(|(name, value)| match value {
+                        Value::String(text) => Some((name, text)),
+                        _ => None,
+                    })
+                    .collect();
+                (prompt.render)(arguments, context)
+            }
+        }
     }
 
     /// The prompt's entry in `prompts/list`, shaped for `version`.
     pub fn listing(&self, version: ProtocolVersion) -> Value {
-        let descriptor = self.descriptor;
         let mut listing = Map::new();
-        listing.insert("name".into(), descriptor.name.into());
-        if let (true, Some(title)) = (version.has_structured_output(), descriptor.title) {
+        listing.insert("name".into(), self.name().into());
+        if let (true, Some(title)) = (version.has_structured_output(), self.title()) {
             listing.insert("title".into(), title.into());
         }
-        if let Some(description) = descriptor.description {
+        if let Some(description) = self.description() {
             listing.insert("description".into(), description.into());
         }
         let arguments: Vec<Value> = self
@@ -65,9 +147,9 @@ impl CatalogPrompt {
             .iter()
             .map(|argument| {
                 let mut json = Map::new();
-                json.insert("name".into(), argument.name.into());
-                if let Some(description) = argument.description {
-                    json.insert("description".into(), description.into());
+                json.insert("name".into(), argument.name.clone().into());
+                if let Some(description) = &argument.description {
+                    json.insert("description".into(), description.clone().into());
                 }
                 json.insert("required".into(), argument.required.into());
                 Value::Object(json)
@@ -76,7 +158,7 @@ impl CatalogPrompt {
         if !arguments.is_empty() {
             listing.insert("arguments".into(), arguments.into());
         }
-        if version.has_icons() {
+        if let (true, PromptSource::Static(descriptor)) = (version.has_icons(), &self.source) {
             let icons: Vec<Icon> = descriptor.icons.iter().map(Icon::from).collect();
             if let Some(icons) = icons_json(&icons) {
                 listing.insert("icons".into(), icons);
@@ -86,19 +168,27 @@ impl CatalogPrompt {
     }
 }
 
-/// Every `#[mcp_prompt]` linked into the binary, sorted by name.
+/// The prompts a server offers at one moment, sorted by name. A
+/// [`PromptSet`](crate::PromptSet) replaces it as a whole on every change; requests already
+/// holding the old one finish with it.
 #[derive(Default)]
 pub(crate) struct PromptCatalog {
-    prompts: Vec<CatalogPrompt>,
+    prompts: Vec<Arc<CatalogPrompt>>,
+}
+
+impl Catalog<CatalogPrompt> for PromptCatalog {
+    fn build(prompts: Vec<Arc<CatalogPrompt>>) -> Self {
+        PromptCatalog { prompts }
+    }
 }
 
 impl PromptCatalog {
-    /// The catalog of these descriptors, refusing two of one name (naming both definitions)
-    /// and parameters the server cannot supply.
-    pub fn new(
+    /// Entries for every `#[mcp_prompt]` linked in, refusing two of one name (naming both
+    /// definitions) and parameters the server cannot supply.
+    pub fn static_prompts(
         descriptors: impl IntoIterator<Item = &'static PromptDescriptor>,
         states: &States,
-    ) -> Result<PromptCatalog, Error> {
+    ) -> Result<Vec<Arc<CatalogPrompt>>, Error> {
         let mut descriptors: Vec<_> = descriptors.into_iter().collect();
         descriptors.sort_by_key(|prompt| (prompt.name, prompt.location.file, prompt.location.line));
         if let Some(pair) = descriptors
@@ -123,22 +213,19 @@ impl PromptCatalog {
                 }
             }
         }
-        Ok(PromptCatalog {
-            prompts: descriptors.into_iter().map(CatalogPrompt::new).collect(),
-        })
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.prompts.is_empty()
+        Ok(descriptors
+            .into_iter()
+            .map(|descriptor| Arc::new(CatalogPrompt::new(PromptSource::Static(descriptor))))
+            .collect())
     }
 
     /// Every prompt, sorted by name.
-    pub fn prompts(&self) -> &[CatalogPrompt] {
+    pub fn prompts(&self) -> &[Arc<CatalogPrompt>] {
         &self.prompts
     }
 
     /// The prompt called `name`.
-    pub fn get(&self, name: &str) -> Option<&CatalogPrompt> {
+    pub fn get(&self, name: &str) -> Option<&Arc<CatalogPrompt>> {
         self.prompts
             .binary_search_by(|prompt| prompt.name().cmp(name))
             .ok()
@@ -149,6 +236,6 @@ impl PromptCatalog {
     pub fn has_completions(&self) -> bool {
         self.prompts
             .iter()
-            .any(|prompt| !prompt.descriptor.completions.is_empty())
+            .any(|prompt| !prompt.completions().is_empty())
     }
 }

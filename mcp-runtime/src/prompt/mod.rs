@@ -3,4 +3,6 @@
 
 pub(crate) mod catalog;
 pub(crate) mod descriptor;
+pub(crate) mod dynamic;
 pub(crate) mod message;
+pub(crate) mod set;

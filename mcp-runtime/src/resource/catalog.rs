@@ -3,55 +3,156 @@
 //! pages, checked for duplicates and for extractors that cannot be supplied, and found again
 //! by the URI of a `resources/read`.
 
+use std::sync::Arc;
+
 use serde_json::{Map, Value, json};
 
+use crate::completion::ArgumentCompletion;
 use crate::content::Annotations;
+use crate::context::Context;
 use crate::error::Error;
 use crate::icon::{Icon, icons_json};
 use crate::protocol::version::ProtocolVersion;
+use crate::registry::{Catalog, Entry};
+use crate::resource::contents::ResourceFuture;
 use crate::resource::descriptor::ResourceDescriptor;
+use crate::resource::dynamic::{DynamicResource, ReadRequest};
 use crate::resource::template::UriTemplate;
-use crate::tool::extract::States;
+use crate::tool::extract::{States, ToolCall};
 use crate::tool::shape::annotations;
 
-/// One `#[mcp_resource]`: a resource (fixed URI) or a template.
+/// Where a resource comes from.
+pub(crate) enum ResourceSource {
+    /// An `#[mcp_resource]` function linked into the binary.
+    Static(&'static ResourceDescriptor),
+    /// A resource added at run time through a [`ResourceSet`](crate::ResourceSet).
+    Dynamic(DynamicResource),
+}
+
+/// One resource or template of the catalog.
 pub(crate) struct CatalogResource {
-    pub descriptor: &'static ResourceDescriptor,
+    pub source: ResourceSource,
     /// `None` for a fixed URI.
     pub template: Option<UriTemplate>,
 }
 
+impl Entry for CatalogResource {
+    fn key(&self) -> &str {
+        self.uri()
+    }
+}
+
 impl CatalogResource {
-    fn new(descriptor: &'static ResourceDescriptor) -> Self {
+    pub fn new(source: ResourceSource) -> Self {
+        let uri = match &source {
+            ResourceSource::Static(descriptor) => descriptor.uri,
+            ResourceSource::Dynamic(resource) => resource.uri.as_str(),
+        };
         CatalogResource {
-            template: UriTemplate::parse(descriptor.uri),
-            descriptor,
+            template: UriTemplate::parse(uri),
+            source,
+        }
+    }
+
+    /// The URI, or the URI template.
+    pub fn uri(&self) -> &str {
+        match &self.source {
+            ResourceSource::Static(descriptor) => descriptor.uri,
+            ResourceSource::Dynamic(resource) => &resource.uri,
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        match &self.source {
+            ResourceSource::Static(descriptor) => descriptor.name,
+            ResourceSource::Dynamic(resource) => &resource.name,
+        }
+    }
+
+    fn title(&self) -> Option<&str> {
+        match &self.source {
+            ResourceSource::Static(descriptor) => descriptor.title,
+            ResourceSource::Dynamic(resource) => resource.title.as_deref(),
+        }
+    }
+
+    fn description(&self) -> Option<&str> {
+        match &self.source {
+            ResourceSource::Static(descriptor) => descriptor.description,
+            ResourceSource::Dynamic(resource) => resource.description.as_deref(),
+        }
+    }
+
+    pub fn mime_type(&self) -> Option<&str> {
+        match &self.source {
+            ResourceSource::Static(descriptor) => descriptor.mime_type,
+            ResourceSource::Dynamic(resource) => resource.mime_type.as_deref(),
+        }
+    }
+
+    fn size(&self) -> Option<u64> {
+        match &self.source {
+            ResourceSource::Static(descriptor) => descriptor.size,
+            ResourceSource::Dynamic(resource) => resource.size,
+        }
+    }
+
+    /// `#[mcp(complete = f)]` on the template's variables (none for a dynamic resource).
+    pub fn completions(&self) -> &[ArgumentCompletion] {
+        match &self.source {
+            ResourceSource::Static(descriptor) => descriptor.completions,
+            ResourceSource::Dynamic(_) => &[],
+        }
+    }
+
+    /// Starts reading `uri`, this resource's URI or an expansion of its template.
+    pub fn read(
+        &self,
+        uri: &str,
+        variables: Vec<(String, String)>,
+        context: Context,
+        states: Arc<States>,
+    ) -> ResourceFuture {
+        match &self.source {
+            ResourceSource::Static(descriptor) => {
+                let variables: Map<String, Value> = variables
+                    .into_iter()
+                    .map(|(name, value)| (name, Value::String(value)))
+                    .collect();
+                (descriptor.invoke)(ToolCall::with_text_arguments(variables, context, states))
+            }
+            ResourceSource::Dynamic(resource) => {
+                let request = ReadRequest::new(uri.to_owned(), variables.into_iter().collect());
+                (resource.read)(request, context)
+            }
         }
     }
 
     /// The resource's (or the template's) entry in a listing, shaped for `version`.
     pub fn listing(&self, version: ProtocolVersion) -> Value {
-        let descriptor = self.descriptor;
         let mut listing = Map::new();
         let uri_key = if self.template.is_some() {
             "uriTemplate"
         } else {
             "uri"
         };
-        listing.insert(uri_key.into(), descriptor.uri.into());
-        listing.insert("name".into(), descriptor.name.into());
-        if let (true, Some(title)) = (version.has_structured_output(), descriptor.title) {
+        listing.insert(uri_key.into(), self.uri().into());
+        listing.insert("name".into(), self.name().into());
+        if let (true, Some(title)) = (version.has_structured_output(), self.title()) {
             listing.insert("title".into(), title.into());
         }
-        if let Some(description) = descriptor.description {
+        if let Some(description) = self.description() {
             listing.insert("description".into(), description.into());
         }
-        if let Some(mime_type) = descriptor.mime_type {
+        if let Some(mime_type) = self.mime_type() {
             listing.insert("mimeType".into(), mime_type.into());
         }
-        if let (None, Some(size)) = (&self.template, descriptor.size) {
+        if let (None, Some(size)) = (&self.template, self.size()) {
             listing.insert("size".into(), size.into());
         }
+        let ResourceSource::Static(descriptor) = &self.source else {
+            return Value::Object(listing);
+        };
         let stated = &descriptor.annotations;
         let stated = Annotations {
             audience: (!stated.audience.is_empty()).then(|| stated.audience.to_vec()),
@@ -78,25 +179,48 @@ pub(crate) struct Found<'a> {
     pub variables: Vec<(String, String)>,
 }
 
-/// Every `#[mcp_resource]` linked into the binary.
+/// The resources and templates a server offers at one moment. A
+/// [`ResourceSet`](crate::ResourceSet) replaces it as a whole on every change; requests
+/// already holding the old one finish with it.
 #[derive(Default)]
 pub(crate) struct ResourceCatalog {
     /// Fixed URIs, sorted by URI.
-    resources: Vec<CatalogResource>,
+    resources: Vec<Arc<CatalogResource>>,
     /// Templates, sorted by their URI template.
-    templates: Vec<CatalogResource>,
+    templates: Vec<Arc<CatalogResource>>,
     /// Indexes into `templates` in the order a URI is tried against them: the most literal
     /// text first, so `notes://{id}/raw` wins over `notes://{+path}` for `notes://1/raw`.
     match_order: Vec<usize>,
 }
 
+impl Catalog<CatalogResource> for ResourceCatalog {
+    fn build(entries: Vec<Arc<CatalogResource>>) -> Self {
+        let (templates, resources): (Vec<_>, Vec<_>) = entries
+            .into_iter()
+            .partition(|resource| resource.template.is_some());
+        let mut match_order: Vec<usize> = (0..templates.len()).collect();
+        match_order.sort_by_key(|&index| {
+            let template = templates[index]
+                .template
+                .as_ref()
+                .map_or(0, UriTemplate::literal_len);
+            std::cmp::Reverse(template)
+        });
+        ResourceCatalog {
+            resources,
+            templates,
+            match_order,
+        }
+    }
+}
+
 impl ResourceCatalog {
-    /// The catalog of these descriptors, refusing two of one URI (naming both definitions)
-    /// and parameters the server cannot supply.
-    pub fn new(
+    /// Entries for every `#[mcp_resource]` linked in, refusing two of one URI (naming both
+    /// definitions) and parameters the server cannot supply.
+    pub fn static_resources(
         descriptors: impl IntoIterator<Item = &'static ResourceDescriptor>,
         states: &States,
-    ) -> Result<ResourceCatalog, Error> {
+    ) -> Result<Vec<Arc<CatalogResource>>, Error> {
         let mut descriptors: Vec<_> = descriptors.into_iter().collect();
         descriptors
             .sort_by_key(|resource| (resource.uri, resource.location.file, resource.location.line));
@@ -122,37 +246,19 @@ impl ResourceCatalog {
                 }
             }
         }
-        let (templates, resources): (Vec<_>, Vec<_>) = descriptors
+        Ok(descriptors
             .into_iter()
-            .map(CatalogResource::new)
-            .partition(|resource| resource.template.is_some());
-        let mut match_order: Vec<usize> = (0..templates.len()).collect();
-        match_order.sort_by_key(|&index| {
-            let template = templates[index]
-                .template
-                .as_ref()
-                .map_or(0, UriTemplate::literal_len);
-            std::cmp::Reverse(template)
-        });
-        Ok(ResourceCatalog {
-            resources,
-            templates,
-            match_order,
-        })
-    }
-
-    /// Whether the server offers no resource and no template.
-    pub fn is_empty(&self) -> bool {
-        self.resources.is_empty() && self.templates.is_empty()
+            .map(|descriptor| Arc::new(CatalogResource::new(ResourceSource::Static(descriptor))))
+            .collect())
     }
 
     /// The fixed resources, sorted by URI.
-    pub fn resources(&self) -> &[CatalogResource] {
+    pub fn resources(&self) -> &[Arc<CatalogResource>] {
         &self.resources
     }
 
     /// The templates, sorted by URI template.
-    pub fn templates(&self) -> &[CatalogResource] {
+    pub fn templates(&self) -> &[Arc<CatalogResource>] {
         &self.templates
     }
 
@@ -161,7 +267,7 @@ impl ResourceCatalog {
     pub fn find(&self, uri: &str) -> Option<Found<'_>> {
         if let Ok(index) = self
             .resources
-            .binary_search_by(|resource| resource.descriptor.uri.cmp(uri))
+            .binary_search_by(|resource| resource.uri().cmp(uri))
         {
             return Some(Found {
                 resource: &self.resources[index],
@@ -179,9 +285,9 @@ impl ResourceCatalog {
     }
 
     /// The template of this URI template, for completions (`ref/resource`).
-    pub fn template(&self, uri_template: &str) -> Option<&CatalogResource> {
+    pub fn template(&self, uri_template: &str) -> Option<&Arc<CatalogResource>> {
         self.templates
-            .binary_search_by(|resource| resource.descriptor.uri.cmp(uri_template))
+            .binary_search_by(|resource| resource.uri().cmp(uri_template))
             .ok()
             .map(|index| &self.templates[index])
     }
@@ -190,7 +296,7 @@ impl ResourceCatalog {
     pub fn has_completions(&self) -> bool {
         self.templates
             .iter()
-            .any(|resource| !resource.descriptor.completions.is_empty())
+            .any(|resource| !resource.completions().is_empty())
     }
 }
 

@@ -5,4 +5,6 @@
 pub(crate) mod catalog;
 pub(crate) mod contents;
 pub(crate) mod descriptor;
+pub(crate) mod dynamic;
+pub(crate) mod set;
 pub(crate) mod template;

@@ -17,10 +17,8 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use crate::changes::Notifier;
 use crate::error::Error;
 use crate::icon::Icon;
-use crate::prompt::catalog::PromptCatalog;
-use crate::prompt::descriptor::registered_prompts;
-use crate::resource::catalog::ResourceCatalog;
-use crate::resource::descriptor::registered_resources;
+use crate::prompt::set::PromptSet;
+use crate::resource::set::ResourceSet;
 use crate::session::RateLimits;
 use crate::session::{ServerCore, ServerInfo};
 use crate::tool::extract::States;
@@ -67,6 +65,8 @@ pub struct Server {
     tools: ToolSet,
     /// Tells clients of changed resources and lists; shared with every clone.
     notifier: Notifier,
+    resources: ResourceSet,
+    prompts: PromptSet,
     /// Whether starting with no tools at all is meant (they come at run time), rather than
     /// worth a warning.
     no_tools_expected: bool,
@@ -83,6 +83,7 @@ pub const DEFAULT_CLIENT_REQUEST_TIMEOUT: Duration = Duration::from_secs(300);
 impl Server {
     /// A server that introduces itself to clients with this name and version.
     pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
+        let notifier = Notifier::new();
         Server {
             info: ServerInfo {
                 name: name.into(),
@@ -105,7 +106,9 @@ impl Server {
             rate_limit_mode: RateLimitMode::Reject,
             states: States::default(),
             tools: ToolSet::new(),
-            notifier: Notifier::new(),
+            resources: ResourceSet::new(notifier.clone()),
+            prompts: PromptSet::new(notifier.clone()),
+            notifier,
             no_tools_expected: false,
         }
     }
@@ -251,6 +254,30 @@ impl Server {
         self.notifier.clone()
     }
 
+    /// A handle on this server's resources and resource templates, to disable and enable
+    /// them by URI and to add resources defined at run time ([`DynamicResource`](crate::DynamicResource))
+    /// — before serving or while serving, from anywhere.
+    ///
+    /// Taking the handle makes the server declare the `resources` capability (even with
+    /// none yet) and announce `listChanged: true`, and each change is sent to clients. Clones
+    /// of this server share the same resources.
+    pub fn resource_set(&self) -> ResourceSet {
+        self.resources.announce_changes();
+        self.resources.clone()
+    }
+
+    /// A handle on this server's prompts, to disable and enable them by name and to add
+    /// prompts defined at run time ([`DynamicPrompt`](crate::DynamicPrompt)) — before serving
+    /// or while serving, from anywhere.
+    ///
+    /// Taking the handle makes the server declare the `prompts` capability (even with none
+    /// yet) and announce `listChanged: true`, and each change is sent to clients. Clones of
+    /// this server share the same prompts.
+    pub fn prompt_set(&self) -> PromptSet {
+        self.prompts.announce_changes();
+        self.prompts.clone()
+    }
+
     /// An icon clients may show for this server (`serverInfo.icons`, 2025-11-25 on); call
     /// once per icon (sizes, themes).
     ///
@@ -337,8 +364,8 @@ impl Server {
         self.tools.prepare(&self.states)?;
         // Every tool, resource and prompt may take the notifier as a parameter.
         self.states.insert(self.notifier.clone());
-        let resources = ResourceCatalog::new(registered_resources(), &self.states)?;
-        let prompts = PromptCatalog::new(registered_prompts(), &self.states)?;
+        self.resources.prepare(&self.states)?;
+        self.prompts.prepare(&self.states)?;
         if self.warns_of_no_tools() {
             notices::warn(notices::NO_TOOLS);
         }
@@ -347,8 +374,8 @@ impl Server {
             info: self.info,
             instructions: self.instructions,
             tools: self.tools,
-            resources,
-            prompts,
+            resources: self.resources,
+            prompts: self.prompts,
             notifier: self.notifier,
             page_size: self.page_size,
             list_ttl_ms: u64::try_from(self.list_ttl.as_millis()).unwrap_or(u64::MAX),

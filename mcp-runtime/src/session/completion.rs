@@ -26,22 +26,20 @@ impl Session {
             Ok(request) => request,
             Err(error) => return Answer::Now(Err(error)),
         };
+        let prompts = self.core.prompts.catalog();
+        let resources = self.core.resources.catalog();
         let (completions, argument_names, target) = match &request.reference {
             Reference::Prompt(name) => {
-                let Some(prompt) = self.core.prompts.get(name) else {
+                let Some(prompt) = prompts.get(name) else {
                     return Answer::Now(Err(RpcError::invalid_params(format!(
                         "Unknown prompt: {name}"
                     ))));
                 };
-                let names: Vec<&str> = prompt.arguments.iter().map(|a| a.name).collect();
-                (
-                    prompt.descriptor.completions,
-                    names,
-                    format!("prompt `{name}`"),
-                )
+                let names: Vec<&str> = prompt.arguments.iter().map(|a| a.name.as_str()).collect();
+                (prompt.completions(), names, format!("prompt `{name}`"))
             }
             Reference::Resource(uri) => {
-                let Some(template) = self.core.resources.template(uri) else {
+                let Some(template) = resources.template(uri) else {
                     return Answer::Now(Err(RpcError::invalid_params(format!(
                         "Unknown resource template: {uri}"
                     ))));
@@ -52,7 +50,7 @@ impl Session {
                     .map(|template| template.variables().collect())
                     .unwrap_or_default();
                 (
-                    template.descriptor.completions,
+                    template.completions(),
                     names,
                     format!("resource template `{uri}`"),
                 )

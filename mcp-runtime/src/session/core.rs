@@ -7,9 +7,9 @@ use serde_json::{Map, Value};
 
 use crate::changes::Notifier;
 use crate::icon::{Icon, icons_json};
-use crate::prompt::catalog::PromptCatalog;
+use crate::prompt::set::PromptSet;
 use crate::protocol::version::ProtocolVersion;
-use crate::resource::catalog::ResourceCatalog;
+use crate::resource::set::ResourceSet;
 use crate::session::admission::RateLimits;
 use crate::tool::extract::States;
 use crate::tool::set::ToolSet;
@@ -30,10 +30,10 @@ pub(crate) struct ServerCore {
     pub instructions: Option<String>,
     /// The tools offered (changeable at run time).
     pub tools: ToolSet,
-    /// The `#[mcp_resource]`s linked in.
-    pub resources: ResourceCatalog,
-    /// The `#[mcp_prompt]`s linked in.
-    pub prompts: PromptCatalog,
+    /// The resources and templates offered (changeable at run time).
+    pub resources: ResourceSet,
+    /// The prompts offered (changeable at run time).
+    pub prompts: PromptSet,
     /// Resource updates and list changes, for every connection to pass on.
     pub notifier: Notifier,
     pub page_size: usize,

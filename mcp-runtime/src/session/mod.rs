@@ -132,10 +132,10 @@ impl Session {
                     "params": { "uri": &**uri },
                 })
             }),
-            Change::ResourceListChanged => (announced && !self.core.resources.is_empty()).then(
+            Change::ResourceListChanged => (announced && self.offers_resources()).then(
                 || json!({ "jsonrpc": "2.0", "method": "notifications/resources/list_changed" }),
             ),
-            Change::PromptListChanged => (announced && !self.core.prompts.is_empty()).then(
+            Change::PromptListChanged => (announced && self.offers_prompts()).then(
                 || json!({ "jsonrpc": "2.0", "method": "notifications/prompts/list_changed" }),
             ),
         }
@@ -467,15 +467,16 @@ impl Session {
     }
 
     fn offers_resources(&self) -> bool {
-        !self.core.resources.is_empty()
+        self.core.resources.offers_any()
     }
 
     fn offers_prompts(&self) -> bool {
-        !self.core.prompts.is_empty()
+        self.core.prompts.offers_any()
     }
 
     fn offers_completions(&self) -> bool {
-        self.core.prompts.has_completions() || self.core.resources.has_completions()
+        self.core.prompts.catalog().has_completions()
+            || self.core.resources.catalog().has_completions()
     }
 
     fn set_log_level(&self, params: &Map<String, Value>) -> Result<Value, RpcError> {

@@ -12,7 +12,6 @@ use crate::protocol::cursor;
 use crate::protocol::jsonrpc::{RequestId, RpcError};
 use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
-use crate::tool::extract::ToolCall;
 
 /// The list a `prompts/list` cursor belongs to.
 const PROMPTS: &str = "prompt";
@@ -23,7 +22,8 @@ impl Session {
         version: ProtocolVersion,
         params: &Map<String, Value>,
     ) -> Result<Value, RpcError> {
-        let prompts = self.core.prompts.prompts();
+        let catalog = self.core.prompts.catalog();
+        let prompts = catalog.prompts();
         let keys = prompts.iter().map(|prompt| prompt.name());
         let (range, next) = cursor::page(
             PROMPTS,
@@ -67,7 +67,8 @@ impl Session {
                 )));
             }
         };
-        let Some(prompt) = self.core.prompts.get(name) else {
+        let catalog = self.core.prompts.catalog();
+        let Some(prompt) = catalog.get(name) else {
             return Answer::Now(Err(RpcError::invalid_params(format!(
                 "Unknown prompt: {name}"
             ))));
@@ -76,30 +77,23 @@ impl Session {
             Ok(arguments) => arguments,
             Err(error) => return Answer::Now(Err(error)),
         };
-        let descriptor = prompt.descriptor;
-        let prepared = match self.served_context(
-            era,
-            version,
-            id,
-            descriptor.name.to_owned(),
-            &params,
-            related,
-        ) {
-            Ok(prepared) => prepared,
-            Err(error) => return Answer::Now(Err(error)),
-        };
-        let call = ToolCall::with_text_arguments(
+        let prompt_name = prompt.name().to_owned();
+        let prepared =
+            match self.served_context(era, version, id, prompt_name.clone(), &params, related) {
+                Ok(prepared) => prepared,
+                Err(error) => return Answer::Now(Err(error)),
+            };
+        let running = prompt.render(
             arguments,
             prepared.context.clone(),
             Arc::clone(&self.core.states),
         );
-        let running = (descriptor.invoke)(call);
         let request = prepared.request.clone();
         let served = Served {
-            what: format!("prompt `{}`", descriptor.name),
+            what: format!("prompt `{prompt_name}`"),
             mask_errors: self.core.mask_error_details,
         };
-        let prompt_name = descriptor.name;
+        let described = prompt.description().map(str::to_owned);
         let result = self.run_served(
             served,
             prepared,
@@ -114,9 +108,7 @@ impl Session {
                         .map(|message| message.to_json(version))
                         .collect();
                     let mut result = json!({ "messages": messages });
-                    if let Some(description) =
-                        description.or(descriptor.description.map(str::to_owned))
-                    {
+                    if let Some(description) = description.or(described.clone()) {
                         result["description"] = description.into();
                     }
                     Ok(Body::Json(result))
@@ -189,7 +181,7 @@ fn prompt_arguments(
     if let Some(missing) = prompt
         .arguments
         .iter()
-        .find(|argument| argument.required && !arguments.contains_key(argument.name))
+        .find(|argument| argument.required && !arguments.contains_key(&argument.name))
     {
         return Err(RpcError::invalid_params(format!(
             "Invalid params: prompt `{name}` needs argument `{}`.",

@@ -14,7 +14,6 @@ use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
 use crate::resource::catalog::{CatalogResource, contents_json};
 use crate::resource::contents::ReadOutcome;
-use crate::tool::extract::ToolCall;
 
 /// The lists a `resources/list` and a `resources/templates/list` cursor belong to.
 const RESOURCES: &str = "resource";
@@ -29,8 +28,8 @@ impl Session {
         version: ProtocolVersion,
         params: &Map<String, Value>,
     ) -> Result<Value, RpcError> {
-        let resources = self.core.resources.resources();
-        self.list_page(version, params, "resources", RESOURCES, resources)
+        let catalog = self.core.resources.catalog();
+        self.list_page(version, params, "resources", RESOURCES, catalog.resources())
     }
 
     pub(super) fn list_resource_templates(
@@ -38,8 +37,14 @@ impl Session {
         version: ProtocolVersion,
         params: &Map<String, Value>,
     ) -> Result<Value, RpcError> {
-        let templates = self.core.resources.templates();
-        self.list_page(version, params, "resourceTemplates", TEMPLATES, templates)
+        let catalog = self.core.resources.catalog();
+        self.list_page(
+            version,
+            params,
+            "resourceTemplates",
+            TEMPLATES,
+            catalog.templates(),
+        )
     }
 
     fn list_page(
@@ -48,9 +53,9 @@ impl Session {
         params: &Map<String, Value>,
         member: &str,
         list: &str,
-        entries: &[CatalogResource],
+        entries: &[Arc<CatalogResource>],
     ) -> Result<Value, RpcError> {
-        let keys = entries.iter().map(|entry| entry.descriptor.uri);
+        let keys = entries.iter().map(|entry| entry.uri());
         let (range, next) = cursor::page(
             list,
             keys,
@@ -93,51 +98,40 @@ impl Session {
                 )));
             }
         };
-        let Some(found) = self.core.resources.find(&uri) else {
+        let catalog = self.core.resources.catalog();
+        let Some(found) = catalog.find(&uri) else {
             return Answer::Now(Err(not_found(version, &uri)));
         };
-        let descriptor = found.resource.descriptor;
-        let prepared = match self.served_context(
-            era,
-            version,
-            id,
-            descriptor.name.to_owned(),
-            &params,
-            related,
-        ) {
+        let resource = found.resource;
+        let name = resource.name().to_owned();
+        let prepared = match self.served_context(era, version, id, name, &params, related) {
             Ok(prepared) => prepared,
             Err(error) => return Answer::Now(Err(error)),
         };
-        let variables: Map<String, Value> = found
-            .variables
-            .into_iter()
-            .map(|(name, value)| (name, Value::String(value)))
-            .collect();
-        let call = ToolCall::with_text_arguments(
-            variables,
+        let running = resource.read(
+            &uri,
+            found.variables,
             prepared.context.clone(),
             Arc::clone(&self.core.states),
         );
-        let running = (descriptor.invoke)(call);
         let request = prepared.request.clone();
         let served = Served {
             what: format!("reading resource `{uri}`"),
             mask_errors: self.core.mask_error_details,
         };
         let stateless = version.is_stateless();
-        let mime_type = descriptor.mime_type;
+        let mime_type = resource.mime_type().map(str::to_owned);
         let result = self.run_served(served, prepared, running, move |served, outcome| {
-            let contents =
-                outcome
-                    .into_contents(&uri, mime_type)
-                    .map_err(|failure| match failure {
-                        ReadOutcome::Rejected(message) => RpcError::invalid_params(format!(
-                            "Invalid params: resource `{uri}`: {message}"
-                        )),
-                        ReadOutcome::Failed { message, public } => served.failure(&message, public),
-                        ReadOutcome::NotFound => not_found(version, &uri),
-                        _ => unreachable!("into_contents fails only with a failure"),
-                    })?;
+            let contents = outcome.into_contents(&uri, mime_type.as_deref()).map_err(
+                |failure| match failure {
+                    ReadOutcome::Rejected(message) => RpcError::invalid_params(format!(
+                        "Invalid params: resource `{uri}`: {message}"
+                    )),
+                    ReadOutcome::Failed { message, public } => served.failure(&message, public),
+                    ReadOutcome::NotFound => not_found(version, &uri),
+                    _ => unreachable!("into_contents fails only with a failure"),
+                },
+            )?;
             let contents: Vec<Value> = contents.iter().map(contents_json).collect();
             let mut result = json!({ "contents": contents });
             if stateless {
@@ -168,7 +162,7 @@ impl Session {
             ));
         };
         if subscribe {
-            if self.core.resources.find(uri).is_none() {
+            if self.core.resources.catalog().find(uri).is_none() {
                 return Err(not_found(version, uri));
             }
             self.subscriptions.insert(uri.to_owned());

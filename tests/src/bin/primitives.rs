@@ -5,8 +5,9 @@
 use std::time::Duration;
 
 use mcp_runtime::{
-    Completing, Content, Context, EmbeddedResource, Json, Notifier, PromptMessage, RenderedPrompt,
-    ResourceContents, ResourceLink, Server, State, ToolError, mcp_prompt, mcp_resource, mcp_tool,
+    Completing, Content, Context, DynamicPrompt, DynamicResource, EmbeddedResource, Json, Notifier,
+    PromptMessage, PromptSet, RenderedPrompt, ResourceContents, ResourceLink, ResourceSet, Server,
+    State, ToolError, mcp_prompt, mcp_resource, mcp_tool,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -293,13 +294,95 @@ async fn change_lists(notifier: Notifier) -> &'static str {
     "changed"
 }
 
+/// Disables (or enables again) a resource or a prompt at run time.
+#[mcp_tool]
+async fn toggle(
+    /// A resource's URI or a prompt's name.
+    key: String,
+    /// Whether to enable it.
+    enable: bool,
+    resources: State<ResourceSet>,
+    prompts: State<PromptSet>,
+) -> String {
+    let changed = if enable {
+        resources.enable(&key) || prompts.enable(&key)
+    } else {
+        resources.disable(&key) || prompts.disable(&key)
+    };
+    format!("changed: {changed}")
+}
+
+/// Removes a resource or prompt added at run time.
+#[mcp_tool]
+async fn forget(
+    /// A resource's URI or a prompt's name.
+    key: String,
+    resources: State<ResourceSet>,
+    prompts: State<PromptSet>,
+) -> String {
+    format!(
+        "removed: {}",
+        resources.remove(&key) || prompts.remove(&key)
+    )
+}
+
+/// Resources and a prompt defined at run time, as a server reading them from configuration
+/// would add them.
+fn add_run_time_entries(resources: &ResourceSet, prompts: &PromptSet) {
+    resources
+        .add(
+            DynamicResource::new("dynamic://motd", "motd", |_request, _context| async {
+                "maintenance tonight"
+            })
+            .title("Message of the day")
+            .mime_type("text/plain")
+            .size(19),
+        )
+        .expect("a new URI");
+    resources
+        .add(
+            DynamicResource::new(
+                "dynamic://{owner}/{+path}",
+                "dynamic-file",
+                |request, _context| async move {
+                    format!(
+                        "{} owns {} (read as {})",
+                        request.variable("owner").unwrap_or_default(),
+                        request.variable("path").unwrap_or_default(),
+                        request.uri()
+                    )
+                },
+            )
+            .description("A file of an owner."),
+        )
+        .expect("a new URI template");
+    prompts
+        .add(
+            DynamicPrompt::new("translate", |arguments, _context| async move {
+                let text = &arguments["text"];
+                match arguments.get("language") {
+                    Some(language) => format!("Translate into {language}: {text}"),
+                    None => format!("Translate into English: {text}"),
+                }
+            })
+            .title("Translate")
+            .description("Translate a text.")
+            .required_argument("text", "What to translate.")
+            .optional_argument("language", "Into which language (English by default)."),
+        )
+        .expect("a new name");
+}
+
 #[tokio::main]
 async fn main() -> Result<(), mcp_runtime::Error> {
-    let mut server = Server::new("primitives", "1.0.0").state(Inventory {
+    let server = Server::new("primitives", "1.0.0").state(Inventory {
         items: vec!["apple", "pear", "plum"],
     });
     // Announces `listChanged: true` for resources and prompts.
     let _ = server.notifier();
+    let (resources, prompts) = (server.resource_set(), server.prompt_set());
+    add_run_time_entries(&resources, &prompts);
+    let mut server = server.state(resources).state(prompts);
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         server = match flag.as_str() {

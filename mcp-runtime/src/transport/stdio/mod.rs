@@ -75,7 +75,7 @@ pub(crate) async fn serve_connection(
         tool_changes: watch_changes(core.tools.subscribe()),
         // A server with neither resources nor prompts has no such change to pass on, and
         // its connections skip the poll on every wake-up.
-        other_changes: if core.resources.is_empty() && core.prompts.is_empty() {
+        other_changes: if !core.resources.offers_any() && !core.prompts.offers_any() {
             Box::pin(std::future::pending())
         } else {
             next_other_change(core.notifier.subscribe())

@@ -1,0 +1,176 @@
+//! What [`ResourceSet`](crate::ResourceSet) and [`PromptSet`](crate::PromptSet) share: the
+//! entries a server offers while it runs — those linked in with an attribute, those added at
+//! run time — which of them are disabled, and the catalog requests read, rebuilt as a whole on
+//! every change so a request never sees half of one.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+
+use crate::error::Error;
+
+/// One entry of a registry: a resource (keyed by its URI) or a prompt (by its name).
+pub(crate) trait Entry: Send + Sync + 'static {
+    fn key(&self) -> &str;
+}
+
+/// What requests read: built from the enabled entries, sorted by key.
+pub(crate) trait Catalog<E>: Send + Sync + 'static {
+    fn build(entries: Vec<Arc<E>>) -> Self;
+}
+
+pub(crate) struct Registry<E, C> {
+    state: Mutex<State<E>>,
+    current: RwLock<Arc<C>>,
+    /// Whether clients are told the list may change: once someone holds a handle that can
+    /// change it.
+    announced: AtomicBool,
+}
+
+struct State<E> {
+    /// The entries linked in with an attribute, once the server has started.
+    statics: Option<Vec<Arc<E>>>,
+    dynamic: BTreeMap<String, Arc<E>>,
+    disabled: BTreeSet<String>,
+}
+
+/// Why an entry could not be added.
+pub(crate) enum Refusal {
+    /// Another entry has the key.
+    Taken,
+}
+
+impl<E: Entry, C: Catalog<E>> Registry<E, C> {
+    pub fn new() -> Self {
+        Registry {
+            state: Mutex::new(State {
+                statics: None,
+                dynamic: BTreeMap::new(),
+                disabled: BTreeSet::new(),
+            }),
+            current: RwLock::new(Arc::new(C::build(Vec::new()))),
+            announced: AtomicBool::new(false),
+        }
+    }
+
+    pub fn announce_changes(&self) {
+        self.announced.store(true, Ordering::Relaxed);
+    }
+
+    pub fn announces_changes(&self) -> bool {
+        self.announced.load(Ordering::Relaxed)
+    }
+
+    /// Loads the entries linked in (once) and builds the catalog; the server's start.
+    /// `clash` is the error for an entry added at run time whose key one linked in has.
+    pub fn prepare(
+        &self,
+        load: impl FnOnce() -> Result<Vec<Arc<E>>, Error>,
+        clash: impl FnOnce(&E) -> Error,
+    ) -> Result<(), Error> {
+        let mut state = self.state.lock().expect("registry poisoned");
+        if state.statics.is_none() {
+            let statics = load()?;
+            if let Some(taken) = statics
+                .iter()
+                .find(|entry| state.dynamic.contains_key(entry.key()))
+            {
+                return Err(clash(taken));
+            }
+            state.statics = Some(statics);
+        }
+        self.refresh(&state);
+        Ok(())
+    }
+
+    /// The catalog requests see now.
+    pub fn catalog(&self) -> Arc<C> {
+        Arc::clone(&self.current.read().expect("registry poisoned"))
+    }
+
+    /// Whether the server has any entry, enabled or not, or announced that it may: what
+    /// decides whether the capability is declared.
+    pub fn offers_any(&self) -> bool {
+        if self.announces_changes() {
+            return true;
+        }
+        let state = self.state.lock().expect("registry poisoned");
+        !state.dynamic.is_empty() || state.statics.as_ref().is_some_and(|s| !s.is_empty())
+    }
+
+    /// Adds an entry; `Ok(true)` when the listing changed (it is not disabled).
+    pub fn add(&self, entry: E) -> Result<bool, Refusal> {
+        // The key is checked against the entries linked in once they are loaded, and again
+        // when they are (`prepare`).
+        let mut state = self.state.lock().expect("registry poisoned");
+        let key = entry.key().to_owned();
+        let linked_in = state
+            .statics
+            .iter()
+            .flatten()
+            .any(|existing| existing.key() == key);
+        if linked_in || state.dynamic.contains_key(&key) {
+            return Err(Refusal::Taken);
+        }
+        state.dynamic.insert(key.clone(), Arc::new(entry));
+        let listed = !state.disabled.contains(&key);
+        self.refresh(&state);
+        Ok(listed)
+    }
+
+    /// Removes an entry added at run time: `None` if there is none of this key, else
+    /// whether the listing changed (it was not disabled).
+    pub fn remove(&self, key: &str) -> Option<bool> {
+        let mut state = self.state.lock().expect("registry poisoned");
+        state.dynamic.remove(key)?;
+        let listed = !state.disabled.contains(key);
+        self.refresh(&state);
+        Some(listed)
+    }
+
+    /// Disables (`enabled == false`) or enables the entry `key`, linked in or added; whether
+    /// the listing changed. A key no entry has yet may be disabled ahead of it.
+    pub fn set_enabled(&self, key: &str, enabled: bool) -> bool {
+        let mut state = self.state.lock().expect("registry poisoned");
+        let changed = if enabled {
+            state.disabled.remove(key)
+        } else {
+            state.disabled.insert(key.to_owned())
+        };
+        let exists = state.dynamic.contains_key(key)
+            || state
+                .statics
+                .iter()
+                .flatten()
+                .any(|entry| entry.key() == key);
+        if changed {
+            self.refresh(&state);
+        }
+        changed && exists
+    }
+
+    /// Whether `key` is listed and served now.
+    pub fn is_enabled(&self, key: &str) -> bool {
+        let state = self.state.lock().expect("registry poisoned");
+        let exists = state.dynamic.contains_key(key)
+            || state
+                .statics
+                .iter()
+                .flatten()
+                .any(|entry| entry.key() == key);
+        exists && !state.disabled.contains(key)
+    }
+
+    fn refresh(&self, state: &State<E>) {
+        let mut enabled: Vec<Arc<E>> = state
+            .statics
+            .iter()
+            .flatten()
+            .chain(state.dynamic.values())
+            .filter(|entry| !state.disabled.contains(entry.key()))
+            .cloned()
+            .collect();
+        enabled.sort_by(|a, b| a.key().cmp(b.key()));
+        *self.current.write().expect("registry poisoned") = Arc::new(C::build(enabled));
+    }
+}
