@@ -7,11 +7,17 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
+use serde_json::Value;
+
+use crate::changes::Notifier;
 use crate::error::Error;
+use crate::protocol::version::ProtocolVersion;
 
 /// One entry of a registry: a resource (keyed by its URI) or a prompt (by its name).
 pub(crate) trait Entry: Send + Sync + 'static {
     fn key(&self) -> &str;
+    /// The entry in its list method's result, shaped for `version`.
+    fn listing(&self, version: ProtocolVersion) -> Value;
 }
 
 /// What requests read: built from the enabled entries, sorted by key.
@@ -20,6 +26,9 @@ pub(crate) trait Catalog<E>: Send + Sync + 'static {
 }
 
 pub(crate) struct Registry<E, C> {
+    /// Tells clients that the listing changed (resources' or prompts' list change).
+    notifier: Notifier,
+    list_changed: fn(&Notifier),
     state: Mutex<State<E>>,
     current: RwLock<Arc<C>>,
     /// Whether clients are told the list may change: once someone holds a handle that can
@@ -41,8 +50,10 @@ pub(crate) enum Refusal {
 }
 
 impl<E: Entry, C: Catalog<E>> Registry<E, C> {
-    pub fn new() -> Self {
+    pub fn new(notifier: Notifier, list_changed: fn(&Notifier)) -> Self {
         Registry {
+            notifier,
+            list_changed,
             state: Mutex::new(State {
                 statics: None,
                 dynamic: BTreeMap::new(),
@@ -53,8 +64,11 @@ impl<E: Entry, C: Catalog<E>> Registry<E, C> {
         }
     }
 
+    /// Marks the list as changeable: clients are told `listChanged: true`, and the
+    /// capability is declared even while the list is empty.
     pub fn announce_changes(&self) {
         self.announced.store(true, Ordering::Relaxed);
+        self.notifier.announce_list_changes();
     }
 
     pub fn announces_changes(&self) -> bool {
@@ -79,7 +93,7 @@ impl<E: Entry, C: Catalog<E>> Registry<E, C> {
             }
             state.statics = Some(statics);
         }
-        self.refresh(&state);
+        self.refresh(&state, false);
         Ok(())
     }
 
@@ -98,8 +112,8 @@ impl<E: Entry, C: Catalog<E>> Registry<E, C> {
         !state.dynamic.is_empty() || state.statics.as_ref().is_some_and(|s| !s.is_empty())
     }
 
-    /// Adds an entry; `Ok(true)` when the listing changed (it is not disabled).
-    pub fn add(&self, entry: E) -> Result<bool, Refusal> {
+    /// Adds an entry (listed unless its key was disabled ahead of it).
+    pub fn add(&self, entry: E) -> Result<(), Refusal> {
         // The key is checked against the entries linked in once they are loaded, and again
         // when they are (`prepare`).
         let mut state = self.state.lock().expect("registry poisoned");
@@ -114,18 +128,19 @@ impl<E: Entry, C: Catalog<E>> Registry<E, C> {
         }
         state.dynamic.insert(key.clone(), Arc::new(entry));
         let listed = !state.disabled.contains(&key);
-        self.refresh(&state);
-        Ok(listed)
+        self.refresh(&state, listed);
+        Ok(())
     }
 
-    /// Removes an entry added at run time: `None` if there is none of this key, else
-    /// whether the listing changed (it was not disabled).
-    pub fn remove(&self, key: &str) -> Option<bool> {
+    /// Removes an entry added at run time; `false` if there is none of this key.
+    pub fn remove(&self, key: &str) -> bool {
         let mut state = self.state.lock().expect("registry poisoned");
-        state.dynamic.remove(key)?;
+        if state.dynamic.remove(key).is_none() {
+            return false;
+        }
         let listed = !state.disabled.contains(key);
-        self.refresh(&state);
-        Some(listed)
+        self.refresh(&state, listed);
+        true
     }
 
     /// Disables (`enabled == false`) or enables the entry `key`, linked in or added; whether
@@ -144,7 +159,7 @@ impl<E: Entry, C: Catalog<E>> Registry<E, C> {
                 .flatten()
                 .any(|entry| entry.key() == key);
         if changed {
-            self.refresh(&state);
+            self.refresh(&state, exists);
         }
         changed && exists
     }
@@ -161,7 +176,8 @@ impl<E: Entry, C: Catalog<E>> Registry<E, C> {
         exists && !state.disabled.contains(key)
     }
 
-    fn refresh(&self, state: &State<E>) {
+    /// Rebuilds the catalog and, when `listing_changed`, tells clients.
+    fn refresh(&self, state: &State<E>, listing_changed: bool) {
         let mut enabled: Vec<Arc<E>> = state
             .statics
             .iter()
@@ -172,5 +188,8 @@ impl<E: Entry, C: Catalog<E>> Registry<E, C> {
             .collect();
         enabled.sort_by(|a, b| a.key().cmp(b.key()));
         *self.current.write().expect("registry poisoned") = Arc::new(C::build(enabled));
+        if listing_changed {
+            (self.list_changed)(&self.notifier);
+        }
     }
 }

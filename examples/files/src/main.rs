@@ -66,7 +66,15 @@ async fn read_file(
     /// Path of the file, relative to the served directory.
     path: String,
 ) -> Result<String, String> {
-    let resolved = resolve(&path)?;
+    let (_, bytes) = read_inside(&path).await?;
+    String::from_utf8(bytes).map_err(|_| format!("`{path}` is not a UTF-8 text file"))
+}
+
+/// The bytes of the file at `path`, and where it is: refused outside the root, for anything
+/// but a file, and over [`MAX_FILE_SIZE`]. The tool and the resource read through this one
+/// function, so they refuse exactly the same things.
+async fn read_inside(path: &str) -> Result<(PathBuf, Vec<u8>), String> {
+    let resolved = resolve(path)?;
     let metadata = tokio::fs::metadata(&resolved)
         .await
         .map_err(|error| format!("cannot read `{path}`: {error}"))?;
@@ -82,7 +90,7 @@ async fn read_file(
     let bytes = tokio::fs::read(&resolved)
         .await
         .map_err(|error| format!("cannot read `{path}`: {error}"))?;
-    String::from_utf8(bytes).map_err(|_| format!("`{path}` is not a UTF-8 text file"))
+    Ok((resolved, bytes))
 }
 
 /// A file under the served directory.
@@ -92,22 +100,7 @@ async fn file(
     #[mcp(complete = complete_path)]
     path: String,
 ) -> Result<EmbeddedResource, String> {
-    let resolved = resolve(&path)?;
-    let metadata = tokio::fs::metadata(&resolved)
-        .await
-        .map_err(|error| format!("cannot read `{path}`: {error}"))?;
-    if !metadata.is_file() {
-        return Err(format!("`{path}` is not a file"));
-    }
-    if metadata.len() > MAX_FILE_SIZE {
-        return Err(format!(
-            "`{path}` is {} bytes; files over {MAX_FILE_SIZE} bytes are not read",
-            metadata.len()
-        ));
-    }
-    let bytes = tokio::fs::read(&resolved)
-        .await
-        .map_err(|error| format!("cannot read `{path}`: {error}"))?;
+    let (resolved, bytes) = read_inside(&path).await?;
     let uri = format!("file:///{}", display_path(&resolved));
     Ok(match String::from_utf8(bytes) {
         Ok(text) => EmbeddedResource {

@@ -47,6 +47,10 @@ impl Entry for CatalogPrompt {
     fn key(&self) -> &str {
         self.name()
     }
+
+    fn listing(&self, version: ProtocolVersion) -> Value {
+        self.listing_json(version)
+    }
 }
 
 impl CatalogPrompt {
@@ -133,7 +137,7 @@ impl CatalogPrompt {
     }
 
     /// The prompt's entry in `prompts/list`, shaped for `version`.
-    pub fn listing(&self, version: ProtocolVersion) -> Value {
+    fn listing_json(&self, version: ProtocolVersion) -> Value {
         let mut listing = Map::new();
         listing.insert("name".into(), self.name().into());
         if let (true, Some(title)) = (version.has_structured_output(), self.title()) {

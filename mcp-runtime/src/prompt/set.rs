@@ -41,7 +41,6 @@ use crate::tool::extract::States;
 #[derive(Clone)]
 pub struct PromptSet {
     registry: Arc<Registry<CatalogPrompt, PromptCatalog>>,
-    notifier: Notifier,
 }
 
 impl fmt::Debug for PromptSet {
@@ -55,8 +54,7 @@ impl fmt::Debug for PromptSet {
 impl PromptSet {
     pub(crate) fn new(notifier: Notifier) -> Self {
         PromptSet {
-            registry: Arc::new(Registry::new()),
-            notifier,
+            registry: Arc::new(Registry::new(notifier, Notifier::prompt_list_changed)),
         }
     }
 
@@ -64,7 +62,6 @@ impl PromptSet {
     /// capability is declared even while there is none yet.
     pub(crate) fn announce_changes(&self) {
         self.registry.announce_changes();
-        self.notifier.announce_list_changes();
     }
 
     /// Loads the `#[mcp_prompt]`s linked in (once) and checks them; the server's start.
@@ -103,10 +100,7 @@ impl PromptSet {
             .registry
             .add(CatalogPrompt::new(PromptSource::Dynamic(prompt)))
         {
-            Ok(listed) => {
-                self.changed(listed);
-                Ok(())
-            }
+            Ok(()) => Ok(()),
             Err(Refusal::Taken) => Err(Error::InvalidPrompt {
                 name,
                 problem: "another prompt has this name".into(),
@@ -117,37 +111,23 @@ impl PromptSet {
     /// Removes a prompt added at run time; `false` if none has this name (an `#[mcp_prompt]`
     /// is disabled instead).
     pub fn remove(&self, name: &str) -> bool {
-        let Some(listed) = self.registry.remove(name) else {
-            return false;
-        };
-        self.changed(listed);
-        true
+        self.registry.remove(name)
     }
 
     /// Stops listing and serving the prompt of this name: `prompts/get` answers it as an
     /// unknown prompt. `true` if it was listed.
     pub fn disable(&self, name: &str) -> bool {
-        let changed = self.registry.set_enabled(name, false);
-        self.changed(changed);
-        changed
+        self.registry.set_enabled(name, false)
     }
 
     /// Lists and serves the prompt of this name again. `true` if it was disabled.
     pub fn enable(&self, name: &str) -> bool {
-        let changed = self.registry.set_enabled(name, true);
-        self.changed(changed);
-        changed
+        self.registry.set_enabled(name, true)
     }
 
     /// Whether a prompt of this name is listed and served now.
     pub fn is_enabled(&self, name: &str) -> bool {
         self.registry.is_enabled(name)
-    }
-
-    fn changed(&self, listed: bool) {
-        if listed {
-            self.notifier.prompt_list_changed();
-        }
     }
 }
 

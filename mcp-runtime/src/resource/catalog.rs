@@ -40,6 +40,10 @@ impl Entry for CatalogResource {
     fn key(&self) -> &str {
         self.uri()
     }
+
+    fn listing(&self, version: ProtocolVersion) -> Value {
+        self.listing_json(version)
+    }
 }
 
 impl CatalogResource {
@@ -129,7 +133,7 @@ impl CatalogResource {
     }
 
     /// The resource's (or the template's) entry in a listing, shaped for `version`.
-    pub fn listing(&self, version: ProtocolVersion) -> Value {
+    fn listing_json(&self, version: ProtocolVersion) -> Value {
         let mut listing = Map::new();
         let uri_key = if self.template.is_some() {
             "uriTemplate"

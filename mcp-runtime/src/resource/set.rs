@@ -46,7 +46,6 @@ use crate::tool::extract::States;
 #[derive(Clone)]
 pub struct ResourceSet {
     registry: Arc<Registry<CatalogResource, ResourceCatalog>>,
-    notifier: Notifier,
 }
 
 impl fmt::Debug for ResourceSet {
@@ -62,8 +61,7 @@ impl fmt::Debug for ResourceSet {
 impl ResourceSet {
     pub(crate) fn new(notifier: Notifier) -> Self {
         ResourceSet {
-            registry: Arc::new(Registry::new()),
-            notifier,
+            registry: Arc::new(Registry::new(notifier, Notifier::resource_list_changed)),
         }
     }
 
@@ -71,7 +69,6 @@ impl ResourceSet {
     /// `resources` capability is declared even while there is none yet.
     pub(crate) fn announce_changes(&self) {
         self.registry.announce_changes();
-        self.notifier.announce_list_changes();
     }
 
     /// Loads the `#[mcp_resource]`s linked in (once) and checks them; the server's start.
@@ -108,10 +105,7 @@ impl ResourceSet {
         let uri = resource.uri.clone();
         let entry = CatalogResource::new(ResourceSource::Dynamic(resource));
         match self.registry.add(entry) {
-            Ok(listed) => {
-                self.changed(listed);
-                Ok(())
-            }
+            Ok(()) => Ok(()),
             Err(Refusal::Taken) => Err(Error::InvalidResource {
                 uri,
                 problem: "another resource has this URI".into(),
@@ -122,37 +116,23 @@ impl ResourceSet {
     /// Removes a resource added at run time; `false` if none has this URI (an
     /// `#[mcp_resource]` is disabled instead).
     pub fn remove(&self, uri: &str) -> bool {
-        let Some(listed) = self.registry.remove(uri) else {
-            return false;
-        };
-        self.changed(listed);
-        true
+        self.registry.remove(uri)
     }
 
     /// Stops listing and serving the resource (or template) of this URI: reads of it are
     /// answered "resource not found". `true` if it was listed.
     pub fn disable(&self, uri: &str) -> bool {
-        let changed = self.registry.set_enabled(uri, false);
-        self.changed(changed);
-        changed
+        self.registry.set_enabled(uri, false)
     }
 
     /// Lists and serves the resource of this URI again. `true` if it was disabled.
     pub fn enable(&self, uri: &str) -> bool {
-        let changed = self.registry.set_enabled(uri, true);
-        self.changed(changed);
-        changed
+        self.registry.set_enabled(uri, true)
     }
 
     /// Whether a resource (or template) of this URI is listed and served now.
     pub fn is_enabled(&self, uri: &str) -> bool {
         self.registry.is_enabled(uri)
-    }
-
-    fn changed(&self, listed: bool) {
-        if listed {
-            self.notifier.resource_list_changed();
-        }
     }
 }
 

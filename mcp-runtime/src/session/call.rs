@@ -92,10 +92,10 @@ impl ToolCallPipeline {
     }
 }
 
-/// How a guarded run of a tool ended.
-enum Guarded {
+/// How a guarded run of a tool (or a read, a prompt, a completion) ended.
+pub(super) enum Guarded<T> {
     /// The tool returned.
-    Finished(CallToolResult),
+    Finished(T),
     /// 2026-07-28: the tool waits for input the client has not given yet.
     NeedsInput(Arc<InputRound>),
     /// The tool panicked; the payload.
@@ -106,14 +106,15 @@ enum Guarded {
 
 /// Runs the tool once it has a slot — its own first, so a busy tool does not hold
 /// server-wide slots — waiting rather than failing while either is full; under its time
-/// limit, with panics caught.
-async fn run_guarded(
-    running: ToolFuture,
+/// limit, with panics caught. Reads, renders and completions run through it too, without a
+/// tool's slots.
+pub(super) async fn run_guarded<F: Future + Unpin>(
+    running: F,
     round: Option<Arc<InputRound>>,
     tool_slots: Option<Arc<Semaphore>>,
     server_slots: Arc<Semaphore>,
     timeout: Option<Duration>,
-) -> Guarded {
+) -> Guarded<F::Output> {
     let _tool_slot = match tool_slots {
         Some(tool_slots) => Some(tool_slots.acquire_owned().await),
         None => None,
@@ -184,7 +185,7 @@ fn mask(name: &str, result: CallToolResult) -> CallToolResult {
 }
 
 /// How one attempt at a tool call (or a read, a prompt, a completion) ended.
-pub(super) enum Attempt<T> {
+enum Attempt<T> {
     /// The tool returned.
     Finished(T),
     /// 2026-07-28: the tool waits for input the client has not given yet.
@@ -194,9 +195,9 @@ pub(super) enum Attempt<T> {
 /// Runs a tool until it returns or, under 2026-07-28, until it waits for input the client
 /// has not given: then this attempt stops, and the call is answered `input_required`.
 /// Requests made in the same poll (e.g. two elicitations joined) are all collected.
-pub(super) struct UntilInputRequired<F> {
-    pub tool: F,
-    pub round: Option<Arc<InputRound>>,
+struct UntilInputRequired<F> {
+    tool: F,
+    round: Option<Arc<InputRound>>,
 }
 
 impl<F: Future + Unpin> Future for UntilInputRequired<F> {

@@ -42,12 +42,14 @@ pub(crate) use reply::{Outcome, Reply};
 use crate::changes::Change;
 use crate::context::client_requests::PendingClientRequests;
 use crate::context::{ClientLink, LogFilter, LogLevel, RequestInfo, SessionLogLevel};
+use crate::protocol::cursor;
 use crate::protocol::jsonrpc::{
     Decoded, Incoming, Message, Params, RequestId, Response, RpcError, UnknownId, code,
 };
 use crate::protocol::meta;
 use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
+use crate::registry::Entry;
 use core::{server_info_json, supported_versions};
 use reply::{Answer, envelope};
 use stateless::stateless_result;
@@ -497,6 +499,38 @@ impl Session {
                     .map_or_else(|| "nothing".to_owned(), Value::to_string)
             ))),
         }
+    }
+
+    /// One page of a list of resources, templates or prompts (`member` of the result; `list`
+    /// names it in cursors), shaped for `version`.
+    fn list_page<E: Entry>(
+        &self,
+        version: ProtocolVersion,
+        params: &Map<String, Value>,
+        member: &str,
+        list: &str,
+        entries: &[Arc<E>],
+    ) -> Result<Value, RpcError> {
+        let keys = entries.iter().map(|entry| entry.key());
+        let (range, next) = cursor::page(
+            list,
+            keys,
+            cursor::from_params(params)?,
+            self.core.page_size,
+        )?;
+        let listed: Vec<Value> = entries[range]
+            .iter()
+            .map(|entry| entry.listing(version))
+            .collect();
+        let mut result = Map::new();
+        result.insert(member.into(), listed.into());
+        if let Some(next) = next {
+            result.insert("nextCursor".into(), next.into());
+        }
+        if version.is_stateless() {
+            self.insert_cache_hints(&mut result);
+        }
+        Ok(Value::Object(result))
     }
 
     /// Everything a tool's `Context` knows about this request.

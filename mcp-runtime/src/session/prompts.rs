@@ -8,7 +8,6 @@ use super::reply::{Answer, Body};
 use super::served::Served;
 use super::{Era, Session};
 use crate::prompt::message::PromptOutcome;
-use crate::protocol::cursor;
 use crate::protocol::jsonrpc::{RequestId, RpcError};
 use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
@@ -23,27 +22,7 @@ impl Session {
         params: &Map<String, Value>,
     ) -> Result<Value, RpcError> {
         let catalog = self.core.prompts.catalog();
-        let prompts = catalog.prompts();
-        let keys = prompts.iter().map(|prompt| prompt.name());
-        let (range, next) = cursor::page(
-            PROMPTS,
-            keys,
-            cursor::from_params(params)?,
-            self.core.page_size,
-        )?;
-        let listed: Vec<Value> = prompts[range]
-            .iter()
-            .map(|prompt| prompt.listing(version))
-            .collect();
-        let mut result = Map::new();
-        result.insert("prompts".into(), listed.into());
-        if let Some(next) = next {
-            result.insert("nextCursor".into(), next.into());
-        }
-        if version.is_stateless() {
-            self.insert_cache_hints(&mut result);
-        }
-        Ok(Value::Object(result))
+        self.list_page(version, params, "prompts", PROMPTS, catalog.prompts())
     }
 
     pub(super) fn get_prompt(

@@ -8,11 +8,10 @@ use serde_json::{Map, Value, json};
 use super::reply::{Answer, Body};
 use super::served::Served;
 use super::{Era, Session};
-use crate::protocol::cursor;
 use crate::protocol::jsonrpc::{RequestId, RpcError, code};
 use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
-use crate::resource::catalog::{CatalogResource, contents_json};
+use crate::resource::catalog::contents_json;
 use crate::resource::contents::ReadOutcome;
 
 /// The lists a `resources/list` and a `resources/templates/list` cursor belong to.
@@ -45,36 +44,6 @@ impl Session {
             TEMPLATES,
             catalog.templates(),
         )
-    }
-
-    fn list_page(
-        &self,
-        version: ProtocolVersion,
-        params: &Map<String, Value>,
-        member: &str,
-        list: &str,
-        entries: &[Arc<CatalogResource>],
-    ) -> Result<Value, RpcError> {
-        let keys = entries.iter().map(|entry| entry.uri());
-        let (range, next) = cursor::page(
-            list,
-            keys,
-            cursor::from_params(params)?,
-            self.core.page_size,
-        )?;
-        let listed: Vec<Value> = entries[range]
-            .iter()
-            .map(|entry| entry.listing(version))
-            .collect();
-        let mut result = Map::new();
-        result.insert(member.into(), listed.into());
-        if let Some(next) = next {
-            result.insert("nextCursor".into(), next.into());
-        }
-        if version.is_stateless() {
-            self.insert_cache_hints(&mut result);
-        }
-        Ok(Value::Object(result))
     }
 
     pub(super) fn read_resource(

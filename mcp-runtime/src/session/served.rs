@@ -5,16 +5,12 @@
 //! JSON-RPC errors (these methods have no `isError`).
 
 use std::future::Future;
-use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::time::Duration;
 
-use futures_util::FutureExt as _;
 use serde_json::{Map, Value};
-use tokio::sync::Semaphore;
 
-use super::call::{Attempt, UntilInputRequired, describe_duration, panic_message};
+use super::call::{Guarded, describe_duration, panic_message, run_guarded};
 use super::reply::Body;
 use super::{Era, Session};
 use crate::context::client_requests::InputRound;
@@ -106,7 +102,7 @@ impl Session {
         let timeout = self.core.call_timeout;
         let Prepared { request, round, .. } = prepared;
         Box::pin(async move {
-            let outcome = guarded(running, round, slots, timeout).await;
+            let outcome = run_guarded(running, round, None, slots, timeout).await;
             let body = match outcome {
                 Guarded::Finished(output) => finish(&served, output).unwrap_or_else(Body::Failure),
                 Guarded::NeedsInput(round) => Body::Json(round.input_required_result()),
@@ -127,39 +123,6 @@ impl Session {
             request.finish();
             body
         })
-    }
-}
-
-enum Guarded<T> {
-    Finished(T),
-    NeedsInput(Arc<InputRound>),
-    Panicked(Box<dyn std::any::Any + Send>),
-    TimedOut(Duration),
-}
-
-async fn guarded<T>(
-    running: Pin<Box<dyn Future<Output = T> + Send>>,
-    round: Option<Arc<InputRound>>,
-    slots: Arc<Semaphore>,
-    timeout: Option<Duration>,
-) -> Guarded<T> {
-    let _slot = slots.acquire_owned().await;
-    let attempt = AssertUnwindSafe(UntilInputRequired {
-        tool: running,
-        round,
-    })
-    .catch_unwind();
-    let finished = match timeout {
-        Some(limit) => tokio::time::timeout(limit, attempt)
-            .await
-            .map_err(|_| limit),
-        None => Ok(attempt.await),
-    };
-    match finished {
-        Ok(Ok(Attempt::Finished(output))) => Guarded::Finished(output),
-        Ok(Ok(Attempt::NeedsInput(round))) => Guarded::NeedsInput(round),
-        Ok(Err(panic)) => Guarded::Panicked(panic),
-        Err(limit) => Guarded::TimedOut(limit),
     }
 }
 
