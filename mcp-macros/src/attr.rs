@@ -472,31 +472,20 @@ fn tags_value(meta: &Meta, errors: &mut Errors) -> Option<Vec<LitStr>> {
 }
 
 fn integer_value(meta: &Meta, errors: &mut Errors) -> Option<u32> {
-    let key = quote::ToTokens::to_token_stream(meta.path()).to_string();
-    let literal = match meta {
-        Meta::NameValue(pair) => match &pair.value {
-            Expr::Lit(ExprLit {
-                lit: Lit::Int(literal),
-                ..
-            }) => Some(literal),
-            _ => None,
-        },
-        _ => None,
-    };
-    match literal.map(syn::LitInt::base10_parse::<u32>) {
-        Some(Ok(value)) => Some(value),
-        _ => {
-            errors.push(syn::Error::new(
-                meta.span(),
-                format!("`{key}` takes a whole number: `{key} = 4`"),
-            ));
-            None
-        }
-    }
+    whole_number(meta, "4", errors)
 }
 
 /// `size = 1024`: a whole number of bytes.
 fn u64_value(meta: &Meta, errors: &mut Errors) -> Option<u64> {
+    whole_number(meta, "1024", errors)
+}
+
+/// `key = N`, a whole number that fits `N`'s type; `example` shows one in the error.
+fn whole_number<N>(meta: &Meta, example: &str, errors: &mut Errors) -> Option<N>
+where
+    N: std::str::FromStr,
+    N::Err: std::fmt::Display,
+{
     let key = quote::ToTokens::to_token_stream(meta.path()).to_string();
     let literal = match meta {
         Meta::NameValue(pair) => match &pair.value {
@@ -508,12 +497,12 @@ fn u64_value(meta: &Meta, errors: &mut Errors) -> Option<u64> {
         },
         _ => None,
     };
-    match literal.map(syn::LitInt::base10_parse::<u64>) {
+    match literal.map(syn::LitInt::base10_parse::<N>) {
         Some(Ok(value)) => Some(value),
         _ => {
             errors.push(syn::Error::new(
                 meta.span(),
-                format!("`{key}` takes a whole number: `{key} = 1024`"),
+                format!("`{key}` takes a whole number: `{key} = {example}`"),
             ));
             None
         }

@@ -54,6 +54,24 @@ use core::{server_info_json, supported_versions};
 use reply::{Answer, envelope};
 use stateless::stateless_result;
 
+/// The string member `key` of a request's params; `missing` says what the method needs when
+/// it is absent.
+fn required_string<'a>(
+    params: &'a Map<String, Value>,
+    key: &str,
+    missing: &str,
+) -> Result<&'a str, RpcError> {
+    match params.get(key) {
+        Some(Value::String(text)) => Ok(text),
+        Some(_) => Err(RpcError::invalid_params(format!(
+            "Invalid params: `{key}` must be a string."
+        ))),
+        None => Err(RpcError::invalid_params(format!(
+            "Invalid params: {missing}"
+        ))),
+    }
+}
+
 /// The revision a request is served under.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Era {

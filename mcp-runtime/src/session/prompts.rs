@@ -6,7 +6,7 @@ use serde_json::{Map, Value, json};
 
 use super::reply::{Answer, Body};
 use super::served::Served;
-use super::{Era, Session};
+use super::{Era, Session, required_string};
 use crate::prompt::message::PromptOutcome;
 use crate::protocol::jsonrpc::{RequestId, RpcError};
 use crate::protocol::outbox::Outbox;
@@ -33,19 +33,11 @@ impl Session {
         params: Map<String, Value>,
         related: &Outbox,
     ) -> Answer {
-        let name = match params.get("name") {
-            Some(Value::String(name)) => name.as_str(),
-            Some(_) => {
-                return Answer::Now(Err(RpcError::invalid_params(
-                    "Invalid params: `name` must be a string.",
-                )));
-            }
-            None => {
-                return Answer::Now(Err(RpcError::invalid_params(
-                    "Invalid params: `prompts/get` needs the prompt's `name`.",
-                )));
-            }
-        };
+        let name =
+            match required_string(&params, "name", "`prompts/get` needs the prompt's `name`.") {
+                Ok(name) => name,
+                Err(error) => return Answer::Now(Err(error)),
+            };
         let catalog = self.core.prompts.catalog();
         let Some(prompt) = catalog.get(name) else {
             return Answer::Now(Err(RpcError::invalid_params(format!(

@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 
 use super::reply::{Answer, Body};
 use super::served::Served;
-use super::{Era, Session};
+use super::{Era, Session, required_string};
 use crate::protocol::jsonrpc::{RequestId, RpcError, code};
 use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
@@ -54,18 +54,13 @@ impl Session {
         params: Map<String, Value>,
         related: &Outbox,
     ) -> Answer {
-        let uri = match params.get("uri") {
-            Some(Value::String(uri)) => uri.clone(),
-            Some(_) => {
-                return Answer::Now(Err(RpcError::invalid_params(
-                    "Invalid params: `uri` must be a string.",
-                )));
-            }
-            None => {
-                return Answer::Now(Err(RpcError::invalid_params(
-                    "Invalid params: `resources/read` needs the resource's `uri`.",
-                )));
-            }
+        let uri = match required_string(
+            &params,
+            "uri",
+            "`resources/read` needs the resource's `uri`.",
+        ) {
+            Ok(uri) => uri.to_owned(),
+            Err(error) => return Answer::Now(Err(error)),
         };
         let catalog = self.core.resources.catalog();
         let Some(found) = catalog.find(&uri) else {
@@ -125,11 +120,7 @@ impl Session {
         params: &Map<String, Value>,
         subscribe: bool,
     ) -> Result<Value, RpcError> {
-        let Some(uri) = params.get("uri").and_then(Value::as_str) else {
-            return Err(RpcError::invalid_params(
-                "Invalid params: `uri` must be the resource's URI, a string.",
-            ));
-        };
+        let uri = required_string(params, "uri", "`uri` must be the resource's URI.")?;
         if subscribe {
             if self.core.resources.catalog().find(uri).is_none() {
                 return Err(not_found(version, uri));
