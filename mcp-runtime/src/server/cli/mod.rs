@@ -1,0 +1,500 @@
+//! The command line built into every server binary (cargo feature `cli`, on by default).
+//!
+//! `MCP_CLI="call add a=1 b=2" ./calculator` runs one command against the binary's own tools
+//! and exits, instead of serving stdio. The command comes from an environment variable, not
+//! from argv, so it can never collide with the application's own arguments (the files
+//! example's root directory stays its first argument) and the application still builds its
+//! `Server` — state, limits, title — exactly as when a host launches it. The command then
+//! runs as an in-process client of that server over an in-memory pipe, through the same
+//! JSON-RPC path a remote client takes, so a bad argument gets the error a client would see.
+
+mod output;
+mod words;
+
+use std::collections::HashMap;
+
+use std::io::Write as _;
+
+use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
+use serde_json::{Value, json};
+
+use crate::client::{
+    ClientCore, CompletionTarget, Introduction, Notification, Progress, ResponseError, ToolResult,
+};
+use crate::protocol::version::ProtocolVersion;
+use crate::server::{Server, notices};
+use output::{
+    describe_block, describe_contents, describe_messages, pretty, prompts_table, resources_table,
+    tools_table,
+};
+use words::{parse_arguments, split_command, text_pairs};
+
+/// `println!` that stops quietly when stdout is closed (`| head`).
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, $($arg)*);
+    }};
+}
+/// The environment variable holding the command line.
+pub(crate) const CLI_ENV: &str = "MCP_CLI";
+
+/// Exit status of a command that failed: a tool error, a protocol error, a missing tool.
+const FAILURE: i32 = 1;
+
+/// Exit status of a usage error (what clap uses too).
+const USAGE: i32 = 2;
+
+/// Run one command against this server's own tools, then exit.
+///
+/// The command line is the value of the MCP_CLI environment variable, split like a shell
+/// would; the program's own arguments are left to the program. Everything goes through the
+/// server as a JSON-RPC client would send it.
+#[derive(Debug, Parser)]
+#[command(
+    name = "MCP_CLI",
+    no_binary_name = true,
+    disable_version_flag = true,
+    after_help = "Example: MCP_CLI='call add a=1 b=2' ./calculator"
+)]
+struct Cli {
+    /// The protocol revision to speak (see `revisions`).
+    #[arg(long, short, global = true, default_value = ProtocolVersion::LATEST_HANDSHAKE.as_str(), value_parser = parse_revision)]
+    revision: ProtocolVersion,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// List the tools: name, title, hints and the first line of the description.
+    Tools,
+    /// Show a tool's input and output schemas.
+    Schema {
+        /// The tool's name.
+        tool: String,
+    },
+    /// Print the whole `tools/list` result (every page) as JSON.
+    ListJson,
+    /// Call a tool and print its result; exits with 1 if the tool fails.
+    #[command(
+        after_help = "Arguments are one JSON object ('{\"a\": 1}') or key=value pairs. \
+        A value is read as the type its parameter's schema gives (integer, number, boolean, \
+        string; arrays and objects as JSON, written as is: todo={\"title\": \"x\"}); \
+        key:=JSON passes JSON as is. Put MCP_CLI's value in single quotes so the shell \
+        keeps the JSON's double quotes.\n\n\
+        Example: MCP_CLI='call statistics values=[1,2,3.5]' ./calculator"
+    )]
+    Call {
+        /// The tool's name.
+        tool: String,
+        /// A JSON object, or key=value / key:=JSON pairs.
+        arguments: Vec<String>,
+    },
+    /// List the resources and resource templates: URI, name, title, MIME type and the first
+    /// line of the description.
+    Resources,
+    /// Read a resource and print its contents; exits with 1 if the read fails.
+    #[command(after_help = "Example: MCP_CLI='read notes://42' ./notes")]
+    Read {
+        /// The resource's URI (for a template, its URI with the variables filled in).
+        uri: String,
+    },
+    /// List the prompts: name, title, arguments (`?` marks an optional one) and the first
+    /// line of the description.
+    Prompts,
+    /// Render a prompt and print its messages; exits with 1 if it fails.
+    #[command(
+        after_help = "Arguments are key=value pairs; every value is text, as prompt arguments are.\n\n\
+        Example: MCP_CLI='prompt review language=rust \"focus=error handling\"' ./server"
+    )]
+    Prompt {
+        /// The prompt's name.
+        name: String,
+        /// key=value pairs.
+        arguments: Vec<String>,
+    },
+    /// Complete a prompt's argument or a resource template's variable: one candidate a line.
+    #[command(subcommand)]
+    Complete(CompleteTarget),
+    /// List the protocol revisions this server speaks.
+    Revisions,
+}
+
+/// What `complete` completes.
+#[derive(Debug, Subcommand)]
+enum CompleteTarget {
+    /// Complete an argument of a prompt.
+    #[command(
+        after_help = "Arguments already filled in go after VALUE as key=value pairs (sent as \
+        context.arguments).\n\n\
+        Example: MCP_CLI='complete prompt review language ru' ./server"
+    )]
+    Prompt {
+        /// The prompt's name.
+        name: String,
+        /// The argument to complete.
+        argument: String,
+        /// What is typed so far ('' for everything).
+        value: String,
+        /// Arguments already filled in, as key=value pairs.
+        given: Vec<String>,
+    },
+    /// Complete a variable of a resource template.
+    #[command(after_help = "Example: MCP_CLI='complete resource notes://{id} id 4' ./notes")]
+    Resource {
+        /// The template's URI template, as `resources` lists it.
+        uri_template: String,
+        /// The variable to complete.
+        variable: String,
+        /// What is typed so far ('' for everything).
+        value: String,
+        /// Variables already filled in, as key=value pairs.
+        given: Vec<String>,
+    },
+}
+
+fn parse_revision(revision: &str) -> Result<ProtocolVersion, String> {
+    ProtocolVersion::parse(revision).ok_or_else(|| {
+        let known: Vec<&str> = ProtocolVersion::ALL.iter().map(|v| v.as_str()).collect();
+        format!("unknown revision; one of {}", known.join(", "))
+    })
+}
+
+/// The command line, if `MCP_CLI` asks for one.
+pub(crate) fn requested() -> Option<String> {
+    std::env::var(CLI_ENV).ok()
+}
+
+/// Runs the command line `command` against `server`; returns the process exit status.
+pub(crate) async fn run(server: Server, command: &str) -> i32 {
+    let words = match split_command(command) {
+        Ok(words) => words,
+        Err(error) => {
+            eprintln!("error: {CLI_ENV} is not a valid command line: {error}");
+            return 2;
+        }
+    };
+    let words = if words.is_empty() {
+        vec!["help".to_owned()]
+    } else {
+        words
+    };
+    let parsed = Cli::command()
+        .bin_name(CLI_ENV)
+        .try_get_matches_from(words)
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
+        Ok(cli) => cli,
+        Err(error) => {
+            let _ = error.print();
+            return error.exit_code();
+        }
+    };
+    if let Command::Revisions = cli.command {
+        print_revisions();
+        return 0;
+    }
+    // Said plainly here, not as a log line, and once.
+    let server = if server.warns_of_no_tools() {
+        eprintln!("warning: {}", notices::NO_TOOLS);
+        server.allow_no_tools()
+    } else {
+        server
+    };
+    let introduction = Introduction {
+        revision: cli.revision,
+        capabilities: json!({}),
+        client_info: json!({ "name": "mcp-cli", "version": env!("CARGO_PKG_VERSION") }),
+    };
+    let client = match ClientCore::connect(
+        |input, output| server.serve_io(input, output),
+        introduction,
+        HashMap::new(),
+        None,
+    )
+    .await
+    {
+        Ok(client) => client,
+        Err(error) => return fail(&error),
+    };
+    let status = match execute(&client, cli.command).await {
+        Ok(status) => status,
+        Err(error) => fail(&error),
+    };
+    match client.close().await {
+        Err(error) if status == 0 => {
+            fail(&ResponseError::new(ResponseError::CONNECTION_CLOSED, error))
+        }
+        _ => status,
+    }
+}
+
+fn fail(error: &ResponseError) -> i32 {
+    eprintln!("{error}");
+    if let Some(data) = &error.data {
+        eprintln!("{}", pretty(data));
+    }
+    FAILURE
+}
+
+async fn execute(client: &ClientCore, command: Command) -> Result<i32, ResponseError> {
+    match command {
+        Command::Tools => {
+            let table = tools_table(&client.list_tools().await?);
+            let _ = std::io::stdout().lock().write_all(table.as_bytes());
+        }
+        Command::Schema { tool } => {
+            let tools = client.list_tools().await?;
+            let Some(tool) = tools.iter().find(|candidate| candidate.name == tool) else {
+                eprintln!("error: no tool named `{tool}`; `tools` lists them");
+                return Ok(FAILURE);
+            };
+            say!("input schema:\n{}", pretty(&tool.input_schema));
+            match &tool.output_schema {
+                Some(schema) => say!("\noutput schema:\n{}", pretty(schema)),
+                None => say!("\noutput schema: none (the tool has no structured output)"),
+            }
+        }
+        Command::ListJson => say!("{}", pretty(&client.list_tools_result().await?)),
+        Command::Call { tool, arguments } => return call(client, &tool, &arguments).await,
+        Command::Resources => {
+            let resources = offered(client.list_resources().await)?;
+            let templates = offered(client.list_resource_templates().await)?;
+            if resources.is_empty() && templates.is_empty() {
+                eprintln!("this server offers no resources");
+            } else {
+                let table = resources_table(&resources, &templates);
+                let _ = std::io::stdout().lock().write_all(table.as_bytes());
+            }
+        }
+        Command::Read { uri } => {
+            let contents = client.read_resource(&uri).await;
+            print_queued_notifications(client);
+            say!("{}", describe_contents(&contents?));
+        }
+        Command::Prompts => {
+            let prompts = offered(client.list_prompts().await)?;
+            if prompts.is_empty() {
+                eprintln!("this server offers no prompts");
+            } else {
+                let table = prompts_table(&prompts);
+                let _ = std::io::stdout().lock().write_all(table.as_bytes());
+            }
+        }
+        Command::Prompt { name, arguments } => {
+            let Some(arguments) = usage(text_pairs(&arguments)) else {
+                return Ok(USAGE);
+            };
+            let messages = client.get_prompt(&name, arguments).await;
+            print_queued_notifications(client);
+            say!("{}", describe_messages(&messages?));
+        }
+        Command::Complete(target) => return complete(client, target).await,
+        Command::Revisions => print_revisions(),
+    }
+    Ok(0)
+}
+
+/// A list the server may not offer at all: a method it does not know lists nothing.
+fn offered<T>(listed: Result<Vec<T>, ResponseError>) -> Result<Vec<T>, ResponseError> {
+    match listed {
+        Err(error) if error.code == ResponseError::METHOD_NOT_FOUND => Ok(Vec::new()),
+        other => other,
+    }
+}
+
+/// The value, or `None` after printing the usage error.
+fn usage<T>(parsed: Result<T, String>) -> Option<T> {
+    parsed.map_err(|problem| eprintln!("error: {problem}")).ok()
+}
+
+async fn complete(client: &ClientCore, target: CompleteTarget) -> Result<i32, ResponseError> {
+    let (target, argument, value, given) = match target {
+        CompleteTarget::Prompt {
+            name,
+            argument,
+            value,
+            given,
+        } => (CompletionTarget::Prompt(name), argument, value, given),
+        CompleteTarget::Resource {
+            uri_template,
+            variable,
+            value,
+            given,
+        } => (
+            CompletionTarget::ResourceTemplate(uri_template),
+            variable,
+            value,
+            given,
+        ),
+    };
+    let Some(given) = usage(text_pairs(&given)) else {
+        return Ok(USAGE);
+    };
+    let completion = client.complete(&target, &argument, &value, given).await;
+    print_queued_notifications(client);
+    let completion = completion?;
+    for value in &completion.values {
+        say!("{value}");
+    }
+    let shown = completion.values.len();
+    match completion.total {
+        Some(total) if total > shown as u64 => eprintln!("({shown} of {total} shown)"),
+        _ if completion.has_more => eprintln!("({shown} shown, more exist)"),
+        _ if shown == 0 => eprintln!("no completions"),
+        _ => {}
+    }
+    Ok(0)
+}
+
+/// Prints the log messages (and other notifications) that came before an answer.
+fn print_queued_notifications(client: &ClientCore) {
+    while let Some(notification) = client.try_next_notification() {
+        print_notification(&notification);
+    }
+}
+
+fn print_revisions() {
+    for version in ProtocolVersion::ALL.iter().rev() {
+        let note = if *version == ProtocolVersion::LATEST_HANDSHAKE {
+            "initialize (the default)"
+        } else if version.is_stateless() {
+            "stateless: _meta on every request"
+        } else {
+            "initialize"
+        };
+        say!("{version}  {note}");
+    }
+}
+
+async fn call(client: &ClientCore, tool: &str, arguments: &[String]) -> Result<i32, ResponseError> {
+    let tools = client.list_tools().await?;
+    let schema = tools
+        .iter()
+        .find(|candidate| candidate.name == tool)
+        .map(|tool| &tool.input_schema);
+    let arguments = match parse_arguments(tool, arguments, schema) {
+        Ok(arguments) => arguments,
+        Err(problem) => {
+            eprintln!("error: {problem}");
+            return Ok(USAGE);
+        }
+    };
+    let token = client.progress_token();
+    let (progress, mut reports) = tokio::sync::mpsc::unbounded_channel();
+    client.route_progress(&token, progress);
+    let (_, answer) = client.start_call(tool, arguments, Some(&token));
+    tokio::pin!(answer);
+    // Progress and log messages go to stderr while the tool runs. They come before the
+    // response on the wire, so once it is in, whatever is still queued is printed first.
+    let result = loop {
+        tokio::select! {
+            biased;
+            Some(report) = reports.recv() => print_progress(&report),
+            Some(notification) = client.next_notification() => print_notification(&notification),
+            result = &mut answer => break result?,
+        }
+    };
+    while let Ok(report) = reports.try_recv() {
+        print_progress(&report);
+    }
+    while let Some(notification) = client.try_next_notification() {
+        print_notification(&notification);
+    }
+    Ok(print_result(&result))
+}
+
+fn print_progress(report: &Progress) {
+    let total = report
+        .total
+        .map(|total| format!("/{total}"))
+        .unwrap_or_default();
+    let message = report
+        .message
+        .as_ref()
+        .map(|message| format!(" {message}"))
+        .unwrap_or_default();
+    eprintln!("progress {}{total}{message}", report.progress);
+}
+
+fn print_notification(notification: &Notification) {
+    let params = &notification.params;
+    if notification.method == "notifications/message" {
+        let data = match &params["data"] {
+            Value::String(text) => text.clone(),
+            other => other.to_string(),
+        };
+        eprintln!("log [{}] {data}", params["level"].as_str().unwrap_or("?"));
+    } else {
+        eprintln!("{} {params}", notification.method);
+    }
+}
+
+/// Prints the content readably and the structured content as JSON; the status says whether
+/// the tool failed.
+fn print_result(result: &ToolResult) -> i32 {
+    let mut printed: Vec<String> = result.content.iter().map(describe_block).collect();
+    if let Some(structured) = &result.structured_content {
+        printed.push(format!("structuredContent:\n{}", pretty(structured)));
+    }
+    let printed = printed.join("\n");
+    if result.is_error {
+        eprintln!("the tool failed:\n{printed}");
+        FAILURE
+    } else {
+        say!("{printed}");
+        0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(line: &str) -> Vec<String> {
+        split_command(line).unwrap()
+    }
+
+    #[test]
+    fn parses_commands() {
+        let cli = Cli::try_parse_from(words("call add a=1 b=2 --revision 2024-11-05")).unwrap();
+        assert_eq!(cli.revision, ProtocolVersion::V2024_11_05);
+        assert!(
+            matches!(cli.command, Command::Call { ref tool, ref arguments } if tool == "add" && arguments.len() == 2)
+        );
+        assert!(Cli::try_parse_from(words("list-json -r 1999-01-01")).is_err());
+    }
+
+    #[test]
+    fn parses_the_resource_prompt_and_completion_commands() {
+        let parse = |line: &str| Cli::try_parse_from(words(line)).map(|cli| cli.command);
+        assert!(matches!(parse("resources"), Ok(Command::Resources)));
+        assert!(matches!(
+            parse("prompts -r 2026-07-28"),
+            Ok(Command::Prompts)
+        ));
+        assert!(
+            matches!(parse("read notes://42"), Ok(Command::Read { uri }) if uri == "notes://42")
+        );
+        assert!(parse("read").is_err());
+        assert!(matches!(
+            parse(r#"prompt review language=rust "focus=error handling""#),
+            Ok(Command::Prompt { name, arguments })
+                if name == "review" && arguments == ["language=rust", "focus=error handling"]
+        ));
+        assert!(matches!(
+            parse("complete prompt review language ru"),
+            Ok(Command::Complete(CompleteTarget::Prompt { name, argument, value, given }))
+                if name == "review" && argument == "language" && value == "ru" && given.is_empty()
+        ));
+        assert!(matches!(
+            parse("complete resource notes://{id} id '' owner=me"),
+            Ok(Command::Complete(CompleteTarget::Resource { uri_template, variable, value, given }))
+                if uri_template == "notes://{id}" && variable == "id" && value.is_empty()
+                    && given == ["owner=me"]
+        ));
+        assert!(parse("complete prompt review").is_err());
+        assert!(parse("complete tool add a 1").is_err());
+    }
+}
