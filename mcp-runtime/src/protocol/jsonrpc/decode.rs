@@ -1,0 +1,443 @@
+//! Decoding a line in one pass: the envelope's members, a batch, and for `tools/call` the
+//! tool's name (borrowed from the line) and its `arguments`, with no `Value` tree built for
+//! the envelope.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
+
+/// Every visitor here accepts any JSON: scalars become this value.
+macro_rules! scalars_are {
+    ($value:expr) => {
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+            Ok($value)
+        }
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+            Ok($value)
+        }
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+            Ok($value)
+        }
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+            Ok($value)
+        }
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+            Ok($value)
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok($value)
+        }
+    };
+}
+
+/// One line of input, decoded: a message, or a batch of them.
+///
+/// Decoding goes through the same parser, with the same checks, as decoding a
+/// `serde_json::Value` (nesting depth, number range, string escapes), so a line is exactly
+/// as valid either way; only the members a message is classified by are kept.
+#[derive(Debug)]
+pub(crate) enum Decoded<'a> {
+    Message(Message<'a>),
+    Batch(Vec<Message<'a>>),
+}
+
+/// One message as decoded, before it is classified.
+#[derive(Debug)]
+// Lives on the stack for the one line being handled: boxing the members would cost an
+// allocation per message to save stack bytes nobody is short of.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum Message<'a> {
+    Object(Members<'a>),
+    /// A JSON value other than an object.
+    NotObject,
+}
+
+/// The members of a message object that classify it (the last of a repeated member
+/// counts, as in a `serde_json::Map`).
+#[derive(Debug, Default)]
+pub(crate) struct Members<'a> {
+    /// `jsonrpc` is the string "2.0".
+    pub(super) is_jsonrpc_2_0: bool,
+    pub(super) id: Option<Value>,
+    pub(super) method: Option<StringMember<'a>>,
+    pub(super) params: Option<ParamsMember<'a>>,
+    pub(super) result: Option<Value>,
+    pub(super) error: Option<Value>,
+}
+
+/// The `params` member of a message.
+#[derive(Debug)]
+pub(super) enum ParamsMember<'a> {
+    Object(Params<'a>),
+    NotObject,
+}
+
+/// A message's `params` object, decoded once: `tools/call`'s `name` (borrowed from the line
+/// when it can be) and `arguments` apart, since every call reads them, and the other members
+/// as they are. Nothing is lost: [`Params::into_map`] gives back the object as sent.
+#[derive(Debug, Default)]
+pub(crate) struct Params<'a> {
+    pub name: Option<StringMember<'a>>,
+    pub arguments: Option<Value>,
+    /// Every member but `name` and `arguments` (`_meta` among them).
+    pub others: Map<String, Value>,
+}
+
+/// A member that should be a string (a message's `method`, a call's tool `name`): borrowed
+/// from the line when it can be.
+#[derive(Debug)]
+pub(crate) enum StringMember<'a> {
+    Text(Cow<'a, str>),
+    /// Not a string: kept as sent.
+    Other(Value),
+}
+
+impl StringMember<'_> {
+    fn from_value(value: Value) -> Self {
+        match value {
+            Value::String(text) => StringMember::Text(Cow::Owned(text)),
+            other => StringMember::Other(other),
+        }
+    }
+}
+
+impl<'a> Params<'a> {
+    fn from_map(mut members: Map<String, Value>) -> Params<'a> {
+        Params {
+            name: members.remove("name").map(StringMember::from_value),
+            arguments: members.remove("arguments"),
+            others: members,
+        }
+    }
+
+    /// The `params` object as the client sent it.
+    pub fn into_map(self) -> Map<String, Value> {
+        let mut members = self.others;
+        if let Some(name) = self.name {
+            let name = match name {
+                StringMember::Text(name) => Value::String(name.into_owned()),
+                StringMember::Other(name) => name,
+            };
+            members.insert("name".to_owned(), name);
+        }
+        if let Some(arguments) = self.arguments {
+            members.insert("arguments".to_owned(), arguments);
+        }
+        members
+    }
+}
+
+impl Decoded<'static> {
+    /// The same decoding, of a value already parsed (the HTTP transport's bodies).
+    pub fn from_value(value: Value) -> Decoded<'static> {
+        match value {
+            Value::Array(messages) => {
+                Decoded::Batch(messages.into_iter().map(Message::from_value).collect())
+            }
+            message => Decoded::Message(Message::from_value(message)),
+        }
+    }
+}
+
+impl Message<'static> {
+    pub fn from_value(value: Value) -> Message<'static> {
+        let Value::Object(mut members) = value else {
+            return Message::NotObject;
+        };
+        Message::Object(Members {
+            is_jsonrpc_2_0: members.get("jsonrpc").and_then(Value::as_str) == Some("2.0"),
+            id: members.remove("id"),
+            method: members.remove("method").map(StringMember::from_value),
+            params: members.remove("params").map(|params| match params {
+                Value::Object(params) => ParamsMember::Object(Params::from_map(params)),
+                _ => ParamsMember::NotObject,
+            }),
+            result: members.remove("result"),
+            error: members.remove("error"),
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for Decoded<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Line;
+        impl<'de> Visitor<'de> for Line {
+            type Value = Decoded<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON-RPC message or batch")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut messages = Vec::new();
+                while let Some(message) = seq.next_element()? {
+                    messages.push(message);
+                }
+                Ok(Decoded::Batch(messages))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                Members::visit(map).map(|members| Decoded::Message(Message::Object(members)))
+            }
+            scalars_are!(Decoded::Message(Message::NotObject));
+        }
+        deserializer.deserialize_any(Line)
+    }
+}
+
+impl<'de> Deserialize<'de> for Message<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct OneMessage;
+        impl<'de> Visitor<'de> for OneMessage {
+            type Value = Message<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON-RPC message")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+                check_seq(seq).map(|()| Message::NotObject)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                Members::visit(map).map(Message::Object)
+            }
+            scalars_are!(Message::NotObject);
+        }
+        deserializer.deserialize_any(OneMessage)
+    }
+}
+
+impl<'de> Members<'de> {
+    fn visit<A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut members = Members::default();
+        while let Some(key) = map.next_key::<Key>()? {
+            match key {
+                Key::Jsonrpc => members.is_jsonrpc_2_0 = map.next_value::<IsVersion2>()?.0,
+                Key::Id => members.id = Some(map.next_value()?),
+                Key::Method => members.method = Some(map.next_value()?),
+                Key::Params => members.params = Some(map.next_value()?),
+                Key::Result => members.result = Some(map.next_value()?),
+                Key::Error => members.error = Some(map.next_value()?),
+                Key::Other => map.next_value::<Checked>().map(drop)?,
+            }
+        }
+        Ok(members)
+    }
+}
+
+enum Key {
+    Jsonrpc,
+    Id,
+    Method,
+    Params,
+    Result,
+    Error,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Key {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyName;
+        impl Visitor<'_> for KeyName {
+            type Value = Key;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a member name")
+            }
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<Key, E> {
+                Ok(match name {
+                    "jsonrpc" => Key::Jsonrpc,
+                    "id" => Key::Id,
+                    "method" => Key::Method,
+                    "params" => Key::Params,
+                    "result" => Key::Result,
+                    "error" => Key::Error,
+                    _ => Key::Other,
+                })
+            }
+        }
+        deserializer.deserialize_str(KeyName)
+    }
+}
+
+impl<'de> Deserialize<'de> for ParamsMember<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ParamsObject;
+        impl<'de> Visitor<'de> for ParamsObject {
+            type Value = ParamsMember<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("params")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+                check_seq(seq).map(|()| ParamsMember::NotObject)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut params = Params::default();
+                // Keys as a `serde_json::Map` reads them: the last of a repeated one counts.
+                while let Some(key) = map.next_key::<ParamsKey>()? {
+                    match key {
+                        ParamsKey::Name => params.name = Some(map.next_value()?),
+                        ParamsKey::Arguments => params.arguments = Some(map.next_value()?),
+                        ParamsKey::Other(key) => {
+                            params.others.insert(key, map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ParamsMember::Object(params))
+            }
+            scalars_are!(ParamsMember::NotObject);
+        }
+        deserializer.deserialize_any(ParamsObject)
+    }
+}
+
+enum ParamsKey {
+    Name,
+    Arguments,
+    Other(String),
+}
+
+impl<'de> Deserialize<'de> for ParamsKey {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyName;
+        impl Visitor<'_> for KeyName {
+            type Value = ParamsKey;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a member name")
+            }
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<ParamsKey, E> {
+                Ok(match name {
+                    "name" => ParamsKey::Name,
+                    "arguments" => ParamsKey::Arguments,
+                    other => ParamsKey::Other(other.to_owned()),
+                })
+            }
+            fn visit_string<E: de::Error>(self, name: String) -> Result<ParamsKey, E> {
+                Ok(match name.as_str() {
+                    "name" => ParamsKey::Name,
+                    "arguments" => ParamsKey::Arguments,
+                    _ => ParamsKey::Other(name),
+                })
+            }
+        }
+        deserializer.deserialize_str(KeyName)
+    }
+}
+
+impl<'de> Deserialize<'de> for StringMember<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Name;
+        impl<'de> Visitor<'de> for Name {
+            type Value = StringMember<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, name: &'de str) -> Result<Self::Value, E> {
+                Ok(StringMember::Text(Cow::Borrowed(name)))
+            }
+            fn visit_string<E: de::Error>(self, name: String) -> Result<Self::Value, E> {
+                Ok(StringMember::Text(Cow::Owned(name)))
+            }
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<Self::Value, E> {
+                Ok(StringMember::Text(Cow::Owned(name.to_owned())))
+            }
+            fn visit_bool<E: de::Error>(self, value: bool) -> Result<Self::Value, E> {
+                Ok(StringMember::Other(value.into()))
+            }
+            fn visit_i64<E: de::Error>(self, value: i64) -> Result<Self::Value, E> {
+                Ok(StringMember::Other(value.into()))
+            }
+            fn visit_u64<E: de::Error>(self, value: u64) -> Result<Self::Value, E> {
+                Ok(StringMember::Other(value.into()))
+            }
+            fn visit_f64<E: de::Error>(self, value: f64) -> Result<Self::Value, E> {
+                Ok(StringMember::Other(value.into()))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(StringMember::Other(Value::Null))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+                Value::deserialize(de::value::SeqAccessDeserializer::new(seq))
+                    .map(StringMember::Other)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                Value::deserialize(de::value::MapAccessDeserializer::new(map))
+                    .map(StringMember::Other)
+            }
+        }
+        deserializer.deserialize_any(Name)
+    }
+}
+
+/// Whether the `jsonrpc` member is the string "2.0".
+struct IsVersion2(bool);
+
+impl<'de> Deserialize<'de> for IsVersion2 {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Version;
+        impl<'de> Visitor<'de> for Version {
+            type Value = IsVersion2;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a version")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+                check_seq(seq).map(|()| IsVersion2(false))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                check_map(map).map(|()| IsVersion2(false))
+            }
+            fn visit_str<E: de::Error>(self, version: &str) -> Result<Self::Value, E> {
+                Ok(IsVersion2(version == "2.0"))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(IsVersion2(false))
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(IsVersion2(false))
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+                Ok(IsVersion2(false))
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(IsVersion2(false))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(IsVersion2(false))
+            }
+        }
+        deserializer.deserialize_any(Version)
+    }
+}
+
+/// Any JSON value, parsed and checked as a `serde_json::Value` would be (unlike
+/// `serde::de::IgnoredAny`, which serde_json skips without checking nesting depth or number range),
+/// and not kept.
+struct Checked;
+
+impl<'de> Deserialize<'de> for Checked {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Anything;
+        impl<'de> Visitor<'de> for Anything {
+            type Value = Checked;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+                check_seq(seq).map(|()| Checked)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                check_map(map).map(|()| Checked)
+            }
+            scalars_are!(Checked);
+        }
+        deserializer.deserialize_any(Anything)
+    }
+}
+
+fn check_seq<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<(), A::Error> {
+    while seq.next_element::<Checked>()?.is_some() {}
+    Ok(())
+}
+
+fn check_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
+    while map.next_key::<Checked>()?.is_some() {
+        map.next_value::<Checked>()?;
+    }
+    Ok(())
+}

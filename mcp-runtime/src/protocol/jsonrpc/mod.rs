@@ -1,0 +1,394 @@
+//! JSON-RPC 2.0 framing: classifying what the client sent (here) and building what goes back.
+//! `decode` reads a line in one pass into the members a message is classified by; `response`
+//! writes answers straight into bytes.
+//!
+//! A line is decoded straight into the members a message is classified by (see
+//! [`Decoded`]) rather than into a `serde_json::Value` tree, and responses are serialized
+//! straight into bytes (see [`Response`]): no tree is built for the envelope either way.
+
+mod decode;
+mod response;
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Value};
+
+pub(crate) use decode::{Decoded, Message, Params, StringMember};
+use decode::{Members, ParamsMember};
+pub(crate) use response::{Response, UnknownId, failure};
+/// Standard JSON-RPC and MCP error codes.
+pub(crate) mod code {
+    pub const PARSE_ERROR: i64 = -32700;
+    pub const INVALID_REQUEST: i64 = -32600;
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    pub const INVALID_PARAMS: i64 = -32602;
+    pub const INTERNAL_ERROR: i64 = -32603;
+    pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+}
+
+/// A JSON-RPC error: code, one-sentence message, optional data.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct RpcError {
+    pub code: i64,
+    pub message: String,
+    pub data: Option<Value>,
+}
+
+impl RpcError {
+    pub fn new(code: i64, message: impl Into<String>) -> Self {
+        RpcError {
+            code,
+            message: message.into(),
+            data: None,
+        }
+    }
+
+    pub fn with_data(mut self, data: Value) -> Self {
+        self.data = Some(data);
+        self
+    }
+
+    pub fn invalid_params(message: impl Into<String>) -> Self {
+        RpcError::new(code::INVALID_PARAMS, message)
+    }
+
+    pub fn method_not_found(method: &str) -> Self {
+        RpcError::new(
+            code::METHOD_NOT_FOUND,
+            format!("Method not found: {method}"),
+        )
+    }
+
+    /// Reads the error object of a response the client sent; a malformed one still
+    /// becomes an error, with whatever could be read.
+    pub fn from_json(error: &Value) -> Self {
+        RpcError {
+            code: error
+                .get("code")
+                .and_then(Value::as_i64)
+                .unwrap_or(code::INTERNAL_ERROR),
+            message: error
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or("(no message)")
+                .to_owned(),
+            data: error.get("data").cloned(),
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        let mut error = Map::new();
+        error.insert("code".into(), self.code.into());
+        error.insert("message".into(), self.message.clone().into());
+        if let Some(data) = &self.data {
+            error.insert("data".into(), data.clone());
+        }
+        Value::Object(error)
+    }
+}
+
+/// A request id, kept as the exact JSON the client sent so it is echoed type and all.
+pub(crate) type RequestId = Value;
+
+/// One message from the client, classified.
+#[derive(Debug)]
+pub(crate) enum Incoming<'a> {
+    /// A request: it gets exactly one response.
+    Request {
+        id: RequestId,
+        method: Cow<'a, str>,
+        params: Params<'a>,
+    },
+    /// A notification: never answered.
+    Notification {
+        method: Cow<'a, str>,
+        params: Params<'a>,
+    },
+    /// A response to a request the server sent: its result, or the client's error.
+    Response {
+        id: RequestId,
+        outcome: Result<Value, RpcError>,
+    },
+    /// Not a valid JSON-RPC message. `id` is set when it could be read.
+    Invalid {
+        id: Option<RequestId>,
+        error: RpcError,
+    },
+}
+
+fn is_valid_id(id: &Value) -> bool {
+    match id {
+        Value::String(_) => true,
+        Value::Number(number) => number.is_i64() || number.is_u64(),
+        _ => false,
+    }
+}
+
+impl<'a> Incoming<'a> {
+    /// Classifies one decoded message (not a batch).
+    pub fn classify(message: Message<'a>) -> Incoming<'a> {
+        let Message::Object(members) = message else {
+            return Incoming::Invalid {
+                id: None,
+                error: RpcError::new(
+                    code::INVALID_REQUEST,
+                    "Invalid request: a JSON-RPC message must be a JSON object.",
+                ),
+            };
+        };
+        let Members {
+            is_jsonrpc_2_0,
+            id,
+            method,
+            params,
+            result,
+            error,
+        } = members;
+        let readable_id = id.as_ref().filter(|id| is_valid_id(id)).cloned();
+        let invalid = |message: &str| Incoming::Invalid {
+            id: readable_id.clone(),
+            error: RpcError::new(code::INVALID_REQUEST, format!("Invalid request: {message}")),
+        };
+        if !is_jsonrpc_2_0 {
+            return invalid("`jsonrpc` must be \"2.0\".");
+        }
+        let params = match params {
+            None => Params::default(),
+            Some(ParamsMember::Object(params)) => params,
+            Some(ParamsMember::NotObject) => {
+                return match (readable_id.clone(), &id, method) {
+                    (Some(id), _, _) => Incoming::Invalid {
+                        id: Some(id),
+                        error: RpcError::invalid_params(
+                            "Invalid params: `params` must be an object.",
+                        ),
+                    },
+                    // A notification is never answered, not even with an error: its
+                    // unreadable params are left out, and it is handled (or ignored) as is.
+                    (None, None, Some(StringMember::Text(method))) => Incoming::Notification {
+                        method,
+                        params: Params::default(),
+                    },
+                    _ => invalid("`params` must be an object."),
+                };
+            }
+        };
+        match (method, id) {
+            (Some(StringMember::Text(method)), None) => Incoming::Notification { method, params },
+            (Some(StringMember::Text(method)), Some(id)) if is_valid_id(&id) => {
+                Incoming::Request { id, method, params }
+            }
+            (Some(StringMember::Text(_)), Some(_)) => {
+                invalid("`id` must be a string or an integer.")
+            }
+            (Some(StringMember::Other(_)), _) => invalid("`method` must be a string."),
+            // A response is never answered, not even one whose id is unreadable (`null`,
+            // say): it matches no request the server sent, so it is ignored.
+            (None, id) if result.is_some() || error.is_some() => {
+                let id = id.filter(is_valid_id).unwrap_or(Value::Null);
+                let outcome = match (result, error) {
+                    (Some(result), None) => Ok(result),
+                    (_, Some(error)) => Err(RpcError::from_json(&error)),
+                    (None, None) => unreachable!("checked above"),
+                };
+                Incoming::Response { id, outcome }
+            }
+            (None, _) => invalid("a request needs a `method`."),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    impl Incoming<'static> {
+        fn classify_value(message: Value) -> Self {
+            Incoming::classify(Message::from_value(message))
+        }
+    }
+
+    /// How a line is classified (or the parse error it gets), as text.
+    fn described(line: &str) -> String {
+        match serde_json::from_str::<Decoded>(line) {
+            Ok(Decoded::Message(message)) => format!("{:?}", Incoming::classify(message)),
+            Ok(Decoded::Batch(messages)) => {
+                let classified: Vec<_> = messages.into_iter().map(Incoming::classify).collect();
+                format!("batch {classified:?}")
+            }
+            Err(error) => format!("error {error}"),
+        }
+    }
+
+    /// The same, by way of a `serde_json::Value` (as before lines were decoded directly).
+    fn described_by_value(line: &str) -> String {
+        match serde_json::from_str::<Value>(line) {
+            Ok(value) => match Decoded::from_value(value) {
+                Decoded::Message(message) => format!("{:?}", Incoming::classify(message)),
+                Decoded::Batch(messages) => {
+                    let classified: Vec<_> = messages.into_iter().map(Incoming::classify).collect();
+                    format!("batch {classified:?}")
+                }
+            },
+            Err(error) => format!("error {error}"),
+        }
+    }
+
+    #[test]
+    fn decoding_a_line_directly_matches_decoding_it_as_a_value() {
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let deep_member = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"ping","x":{}1{}}}"#,
+            "[".repeat(130),
+            "]".repeat(130)
+        );
+        let deep_params = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"a":{}1{}}}}}"#,
+            "[".repeat(126),
+            "]".repeat(126)
+        );
+        for line in [
+            r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}"#,
+            r#"{"method":"ping","id":"a","jsonrpc":"2.0"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","jsonrpc":"1.0","id":1,"method":"ping"}"#,
+            r#"{"jsonrpc":"1.0","jsonrpc":"2.0","id":1,"method":"ping"}"#,
+            r#"{"jsonrpc":["2.0"],"id":1,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"p\u0069ng"}"#,
+            r#"{"\u006aconrpc":"2.0","jsonrpc":"2.0","id":1,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":{"a":[1,2]}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":null}"#,
+            r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":1.0,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":-5,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":18446744073709551615,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":[1]}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/x","params":5}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","name":"b","arguments":{"x":1},"arguments":null,"_meta":{"progressToken":1}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"e\u0063ho\n"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":[1,{"a":null}]}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":{"x":true}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":2.5,"arguments":"x"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":null,"\u006eame":"n"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":{"a":1e400}}}"#,
+            r#"{"jsonrpc":"2.0","id":"a","result":null}"#,
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}"#,
+            r#"{"jsonrpc":"2.0","id":1}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping","extra":1e400}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping","extra":"\ud800"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping",}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping"} x"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping""#,
+            r#"[{"jsonrpc":"2.0","id":1,"method":"ping"},3,[],{"jsonrpc":"2.0"}]"#,
+            "[]",
+            "5",
+            "\"text\"",
+            "null",
+            "1e400",
+            "nope",
+            "",
+            &deep,
+            &deep_member,
+            &deep_params,
+        ] {
+            assert_eq!(described(line), described_by_value(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn params_give_back_the_object_as_sent() {
+        for params in [
+            json!({}),
+            json!({"name": "echo", "arguments": {"text": "hi"}, "_meta": {"progressToken": "p"}}),
+            json!({"name": 5, "arguments": [1], "requestState": "s"}),
+            json!({"name": {"a": [null]}, "other": {"b": 1}}),
+            json!({"arguments": null}),
+        ] {
+            let line =
+                json!({"jsonrpc": "2.0", "id": 1, "method": "m", "params": params}).to_string();
+            let Ok(Decoded::Message(message)) = serde_json::from_str::<Decoded>(&line) else {
+                panic!("{line} did not decode");
+            };
+            let Incoming::Request {
+                params: decoded, ..
+            } = Incoming::classify(message)
+            else {
+                panic!("{line} is not a request");
+            };
+            assert_eq!(Value::Object(decoded.into_map()), params, "{line}");
+        }
+    }
+
+    #[test]
+    fn classifies_requests_notifications_and_responses() {
+        let request = Incoming::classify_value(json!({"jsonrpc":"2.0","id":7,"method":"ping"}));
+        assert!(
+            matches!(request, Incoming::Request { ref id, ref method, .. } if id == &json!(7) && method == "ping")
+        );
+        let note =
+            Incoming::classify_value(json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
+        assert!(matches!(note, Incoming::Notification { .. }));
+        let response = Incoming::classify_value(json!({"jsonrpc":"2.0","id":"a","result":{}}));
+        assert!(matches!(response, Incoming::Response { .. }));
+        // Never answered, even when malformed: a response with an unreadable id, and a
+        // notification with unreadable params.
+        let response = Incoming::classify_value(
+            json!({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}),
+        );
+        assert!(matches!(response, Incoming::Response { ref id, .. } if id.is_null()));
+        let note = Incoming::classify_value(
+            json!({"jsonrpc":"2.0","method":"notifications/x","params":5}),
+        );
+        assert!(matches!(
+            note,
+            Incoming::Notification { params: Params { name: None, arguments: None, ref others }, .. }
+                if others.is_empty()
+        ));
+    }
+
+    #[test]
+    fn rejects_bad_ids_versions_and_params() {
+        for (message, expected_code, keeps_id) in [
+            (
+                json!({"jsonrpc":"2.0","id":1.5,"method":"ping"}),
+                code::INVALID_REQUEST,
+                false,
+            ),
+            (
+                json!({"jsonrpc":"2.0","id":null,"method":"ping"}),
+                code::INVALID_REQUEST,
+                false,
+            ),
+            (
+                json!({"jsonrpc":"2.0","id":{"a":1},"method":"ping"}),
+                code::INVALID_REQUEST,
+                false,
+            ),
+            (
+                json!({"jsonrpc":"1.0","id":1,"method":"ping"}),
+                code::INVALID_REQUEST,
+                true,
+            ),
+            (json!({"id":1,"method":"ping"}), code::INVALID_REQUEST, true),
+            (
+                json!({"jsonrpc":"2.0","id":1,"method":"ping","params":[1]}),
+                code::INVALID_PARAMS,
+                true,
+            ),
+            (json!({"jsonrpc":"2.0","id":1}), code::INVALID_REQUEST, true),
+            (json!([1]), code::INVALID_REQUEST, false),
+            (json!("hello"), code::INVALID_REQUEST, false),
+        ] {
+            match Incoming::classify_value(message.clone()) {
+                Incoming::Invalid { id, error } => {
+                    assert_eq!(error.code, expected_code, "{message}");
+                    assert_eq!(id.is_some(), keeps_id, "{message}");
+                }
+                other => panic!("{message} classified as {other:?}"),
+            }
+        }
+    }
+}
