@@ -15,7 +15,9 @@ use serde_json::{Map, Value};
 
 pub(crate) use decode::{Decoded, Message, Params, StringMember};
 use decode::{Members, ParamsMember};
-pub(crate) use response::{Response, UnknownId, failure};
+#[cfg(feature = "http")]
+pub(crate) use response::failure;
+pub(crate) use response::{Response, UnknownId};
 /// Standard JSON-RPC and MCP error codes.
 pub(crate) mod code {
     pub const PARSE_ERROR: i64 = -32700;
