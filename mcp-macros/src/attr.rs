@@ -2,19 +2,24 @@
 //! `#[mcp_resource(uri = "...", ...)]`, `#[mcp_prompt(...)]`, and the parameters' own,
 //! `#[mcp(default = 10)]`; and, for `#[mcp_tools]`, taking each method's `#[mcp_tool(...)]`
 //! off it. The values of `icon` and of a resource's annotations are read in the child
-//! modules `icon` and `annotations`.
-
+//! modules `icon` and `annotations`; strings, tags, numbers, durations, rates and hints in
+//! `values`.
 mod annotations;
+
 mod icon;
+mod values;
 
 use proc_macro2::{Span, TokenStream};
 use syn::parse::Parser;
 use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
-use syn::{Attribute, Expr, ExprArray, ExprLit, Lit, LitBool, LitStr, Meta, Path, Token};
+use syn::{Attribute, Expr, LitStr, Meta, Path, Token};
 
 pub use self::annotations::Audience;
 pub use self::icon::Icon;
+use self::values::{
+    hint_value, integer_value, parse_duration_ms, parse_rate, string_value, tags_value, u64_value,
+};
 use crate::errors::Errors;
 
 /// Which attribute the options belong to: each accepts options of its own.
@@ -393,204 +398,6 @@ fn edit_distance(a: &str, b: &str) -> usize {
         }
     }
     row[b.len()]
-}
-
-fn string_value(meta: &Meta, errors: &mut Errors) -> Option<LitStr> {
-    let key = quote::ToTokens::to_token_stream(meta.path()).to_string();
-    match meta {
-        Meta::NameValue(pair) => match &pair.value {
-            Expr::Lit(ExprLit {
-                lit: Lit::Str(literal),
-                ..
-            }) => Some(literal.clone()),
-            other => {
-                errors.push(syn::Error::new(
-                    other.span(),
-                    format!("`{key}` takes a string literal: `{key} = \"...\"`"),
-                ));
-                None
-            }
-        },
-        _ => {
-            errors.push(syn::Error::new(
-                meta.span(),
-                format!("`{key}` takes a string literal: `{key} = \"...\"`"),
-            ));
-            None
-        }
-    }
-}
-
-/// `tags = ["admin", "files"]`: string literals, each a valid tag, none twice. Every bad
-/// literal is reported; the valid ones are kept.
-fn tags_value(meta: &Meta, errors: &mut Errors) -> Option<Vec<LitStr>> {
-    const USAGE: &str = "`tags` takes a list of string literals: `tags = [\"admin\", \"files\"]`";
-    let Meta::NameValue(pair) = meta else {
-        errors.push(syn::Error::new(meta.span(), USAGE));
-        return None;
-    };
-    let Expr::Array(ExprArray { elems, .. }) = &pair.value else {
-        errors.push(syn::Error::new(pair.value.span(), USAGE));
-        return None;
-    };
-    let mut tags: Vec<LitStr> = Vec::new();
-    for element in elems {
-        let Expr::Lit(ExprLit {
-            lit: Lit::Str(tag), ..
-        }) = element
-        else {
-            errors.push(syn::Error::new(element.span(), USAGE));
-            continue;
-        };
-        let value = tag.value();
-        if value.is_empty() {
-            errors.push(syn::Error::new(
-                tag.span(),
-                "a tag cannot be empty; remove `\"\"` from `tags`",
-            ));
-        } else if !value
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
-        {
-            errors.push(syn::Error::new(
-                tag.span(),
-                format!(
-                    "`{value}` is not a valid tag: use one or more ASCII letters, digits, \
-                     `_`, `.` or `-`, e.g. `tags = [\"admin\", \"files.read\"]`"
-                ),
-            ));
-        } else if tags.iter().any(|seen| seen.value() == value) {
-            errors.push(syn::Error::new(
-                tag.span(),
-                format!("tag `{value}` is listed twice in `tags`; keep one"),
-            ));
-        } else {
-            tags.push(tag.clone());
-        }
-    }
-    Some(tags)
-}
-
-fn integer_value(meta: &Meta, errors: &mut Errors) -> Option<u32> {
-    whole_number(meta, "4", errors)
-}
-
-/// `size = 1024`: a whole number of bytes.
-fn u64_value(meta: &Meta, errors: &mut Errors) -> Option<u64> {
-    whole_number(meta, "1024", errors)
-}
-
-/// `key = N`, a whole number that fits `N`'s type; `example` shows one in the error.
-fn whole_number<N>(meta: &Meta, example: &str, errors: &mut Errors) -> Option<N>
-where
-    N: std::str::FromStr,
-    N::Err: std::fmt::Display,
-{
-    let key = quote::ToTokens::to_token_stream(meta.path()).to_string();
-    let literal = match meta {
-        Meta::NameValue(pair) => match &pair.value {
-            Expr::Lit(ExprLit {
-                lit: Lit::Int(literal),
-                ..
-            }) => Some(literal),
-            _ => None,
-        },
-        _ => None,
-    };
-    match literal.map(syn::LitInt::base10_parse::<N>) {
-        Some(Ok(value)) => Some(value),
-        _ => {
-            errors.push(syn::Error::new(
-                meta.span(),
-                format!("`{key}` takes a whole number: `{key} = {example}`"),
-            ));
-            None
-        }
-    }
-}
-
-/// `"30s"`, `"500ms"`, `"2m"`, `"1h"` in milliseconds.
-fn parse_duration_ms(text: &str) -> Option<u64> {
-    let text = text.trim();
-    let split = text.find(|c: char| !c.is_ascii_digit())?;
-    let (number, unit) = text.split_at(split);
-    let number: u64 = number.parse().ok()?;
-    let factor = match unit.trim() {
-        "ms" => 1,
-        "s" => 1_000,
-        "m" | "min" => 60_000,
-        "h" => 3_600_000,
-        _ => return None,
-    };
-    number.checked_mul(factor)
-}
-
-/// `"10/s"`, `"100/min"`, `"1000/h"`; the error says what is wrong and how to write it.
-fn parse_rate(text: &str) -> Result<Rate, String> {
-    const USAGE: &str =
-        "write calls per `s`, `min` or `h`: `rate = \"10/s\"`, `\"100/min\"` or `\"1000/h\"`";
-    let Some((calls, unit)) = text.split_once('/') else {
-        return Err(format!("`{text}` is not a rate; {USAGE}"));
-    };
-    let per = match unit.trim() {
-        "s" => RatePeriod::Second,
-        "min" => RatePeriod::Minute,
-        "h" => RatePeriod::Hour,
-        "sec" | "second" => return Err(format!("unknown unit `{unit}`; write `/s`")),
-        "m" | "minute" => return Err(format!("unknown unit `{unit}`; write `/min`")),
-        "hour" => return Err(format!("unknown unit `{unit}`; write `/h`")),
-        _ => return Err(format!("unknown unit `{unit}`; {USAGE}")),
-    };
-    let calls = match calls.trim().parse::<u32>() {
-        Ok(0) => {
-            return Err(format!(
-                "a rate of 0 would refuse every call; allow at least 1, or disable the tool \
-                 with `ToolSet::disable`; {USAGE}"
-            ));
-        }
-        Ok(calls) => calls,
-        Err(_) => {
-            return Err(format!(
-                "`{}` is not a number of calls (a whole number from 1 to {}); {USAGE}",
-                calls.trim(),
-                u32::MAX
-            ));
-        }
-    };
-    Ok(Rate { calls, per })
-}
-
-fn hint_value(meta: &Meta, errors: &mut Errors) -> Option<Hint> {
-    let key = quote::ToTokens::to_token_stream(meta.path()).to_string();
-    match meta {
-        Meta::Path(path) => Some(Hint {
-            value: true,
-            span: path.span(),
-        }),
-        Meta::NameValue(pair) => match &pair.value {
-            Expr::Lit(ExprLit {
-                lit: Lit::Bool(LitBool { value, span }),
-                ..
-            }) => Some(Hint {
-                value: *value,
-                span: *span,
-            }),
-            other => {
-                errors.push(syn::Error::new(
-                    other.span(),
-                    format!("`{key}` is a hint: write `{key}`, `{key} = true` or `{key} = false`"),
-                ));
-                None
-            }
-        },
-        Meta::List(list) => {
-            errors.push(syn::Error::new(
-                list.delimiter.span().join(),
-                format!("`{key}` is a hint: write `{key}`, `{key} = true` or `{key} = false`"),
-            ));
-            None
-        }
-    }
 }
 
 /// Whether an attribute is `#[mcp_tool]`, however its path is spelled (`mcp_tool`,

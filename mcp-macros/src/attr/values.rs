@@ -1,0 +1,207 @@
+//! The values options take: strings, lists of tags, whole numbers, durations (`"30s"`),
+//! rates (`"10/s"`) and behaviour hints (`read_only` or `read_only = false`), each checked
+//! on its own token.
+
+use syn::spanned::Spanned;
+use syn::{Expr, ExprArray, ExprLit, Lit, LitBool, LitStr, Meta};
+
+use super::{Hint, Rate, RatePeriod};
+use crate::errors::Errors;
+
+pub(super) fn string_value(meta: &Meta, errors: &mut Errors) -> Option<LitStr> {
+    let key = quote::ToTokens::to_token_stream(meta.path()).to_string();
+    match meta {
+        Meta::NameValue(pair) => match &pair.value {
+            Expr::Lit(ExprLit {
+                lit: Lit::Str(literal),
+                ..
+            }) => Some(literal.clone()),
+            other => {
+                errors.push(syn::Error::new(
+                    other.span(),
+                    format!("`{key}` takes a string literal: `{key} = \"...\"`"),
+                ));
+                None
+            }
+        },
+        _ => {
+            errors.push(syn::Error::new(
+                meta.span(),
+                format!("`{key}` takes a string literal: `{key} = \"...\"`"),
+            ));
+            None
+        }
+    }
+}
+
+/// `tags = ["admin", "files"]`: string literals, each a valid tag, none twice. Every bad
+/// literal is reported; the valid ones are kept.
+pub(super) fn tags_value(meta: &Meta, errors: &mut Errors) -> Option<Vec<LitStr>> {
+    const USAGE: &str = "`tags` takes a list of string literals: `tags = [\"admin\", \"files\"]`";
+    let Meta::NameValue(pair) = meta else {
+        errors.push(syn::Error::new(meta.span(), USAGE));
+        return None;
+    };
+    let Expr::Array(ExprArray { elems, .. }) = &pair.value else {
+        errors.push(syn::Error::new(pair.value.span(), USAGE));
+        return None;
+    };
+    let mut tags: Vec<LitStr> = Vec::new();
+    for element in elems {
+        let Expr::Lit(ExprLit {
+            lit: Lit::Str(tag), ..
+        }) = element
+        else {
+            errors.push(syn::Error::new(element.span(), USAGE));
+            continue;
+        };
+        let value = tag.value();
+        if value.is_empty() {
+            errors.push(syn::Error::new(
+                tag.span(),
+                "a tag cannot be empty; remove `\"\"` from `tags`",
+            ));
+        } else if !value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+        {
+            errors.push(syn::Error::new(
+                tag.span(),
+                format!(
+                    "`{value}` is not a valid tag: use one or more ASCII letters, digits, \
+                     `_`, `.` or `-`, e.g. `tags = [\"admin\", \"files.read\"]`"
+                ),
+            ));
+        } else if tags.iter().any(|seen| seen.value() == value) {
+            errors.push(syn::Error::new(
+                tag.span(),
+                format!("tag `{value}` is listed twice in `tags`; keep one"),
+            ));
+        } else {
+            tags.push(tag.clone());
+        }
+    }
+    Some(tags)
+}
+
+pub(super) fn integer_value(meta: &Meta, errors: &mut Errors) -> Option<u32> {
+    whole_number(meta, "4", errors)
+}
+
+/// `size = 1024`: a whole number of bytes.
+pub(super) fn u64_value(meta: &Meta, errors: &mut Errors) -> Option<u64> {
+    whole_number(meta, "1024", errors)
+}
+
+/// `key = N`, a whole number that fits `N`'s type; `example` shows one in the error.
+pub(super) fn whole_number<N>(meta: &Meta, example: &str, errors: &mut Errors) -> Option<N>
+where
+    N: std::str::FromStr,
+    N::Err: std::fmt::Display,
+{
+    let key = quote::ToTokens::to_token_stream(meta.path()).to_string();
+    let literal = match meta {
+        Meta::NameValue(pair) => match &pair.value {
+            Expr::Lit(ExprLit {
+                lit: Lit::Int(literal),
+                ..
+            }) => Some(literal),
+            _ => None,
+        },
+        _ => None,
+    };
+    match literal.map(syn::LitInt::base10_parse::<N>) {
+        Some(Ok(value)) => Some(value),
+        _ => {
+            errors.push(syn::Error::new(
+                meta.span(),
+                format!("`{key}` takes a whole number: `{key} = {example}`"),
+            ));
+            None
+        }
+    }
+}
+
+/// `"30s"`, `"500ms"`, `"2m"`, `"1h"` in milliseconds.
+pub(super) fn parse_duration_ms(text: &str) -> Option<u64> {
+    let text = text.trim();
+    let split = text.find(|c: char| !c.is_ascii_digit())?;
+    let (number, unit) = text.split_at(split);
+    let number: u64 = number.parse().ok()?;
+    let factor = match unit.trim() {
+        "ms" => 1,
+        "s" => 1_000,
+        "m" | "min" => 60_000,
+        "h" => 3_600_000,
+        _ => return None,
+    };
+    number.checked_mul(factor)
+}
+
+/// `"10/s"`, `"100/min"`, `"1000/h"`; the error says what is wrong and how to write it.
+pub(super) fn parse_rate(text: &str) -> Result<Rate, String> {
+    const USAGE: &str =
+        "write calls per `s`, `min` or `h`: `rate = \"10/s\"`, `\"100/min\"` or `\"1000/h\"`";
+    let Some((calls, unit)) = text.split_once('/') else {
+        return Err(format!("`{text}` is not a rate; {USAGE}"));
+    };
+    let per = match unit.trim() {
+        "s" => RatePeriod::Second,
+        "min" => RatePeriod::Minute,
+        "h" => RatePeriod::Hour,
+        "sec" | "second" => return Err(format!("unknown unit `{unit}`; write `/s`")),
+        "m" | "minute" => return Err(format!("unknown unit `{unit}`; write `/min`")),
+        "hour" => return Err(format!("unknown unit `{unit}`; write `/h`")),
+        _ => return Err(format!("unknown unit `{unit}`; {USAGE}")),
+    };
+    let calls = match calls.trim().parse::<u32>() {
+        Ok(0) => {
+            return Err(format!(
+                "a rate of 0 would refuse every call; allow at least 1, or disable the tool \
+                 with `ToolSet::disable`; {USAGE}"
+            ));
+        }
+        Ok(calls) => calls,
+        Err(_) => {
+            return Err(format!(
+                "`{}` is not a number of calls (a whole number from 1 to {}); {USAGE}",
+                calls.trim(),
+                u32::MAX
+            ));
+        }
+    };
+    Ok(Rate { calls, per })
+}
+
+pub(super) fn hint_value(meta: &Meta, errors: &mut Errors) -> Option<Hint> {
+    let key = quote::ToTokens::to_token_stream(meta.path()).to_string();
+    match meta {
+        Meta::Path(path) => Some(Hint {
+            value: true,
+            span: path.span(),
+        }),
+        Meta::NameValue(pair) => match &pair.value {
+            Expr::Lit(ExprLit {
+                lit: Lit::Bool(LitBool { value, span }),
+                ..
+            }) => Some(Hint {
+                value: *value,
+                span: *span,
+            }),
+            other => {
+                errors.push(syn::Error::new(
+                    other.span(),
+                    format!("`{key}` is a hint: write `{key}`, `{key} = true` or `{key} = false`"),
+                ));
+                None
+            }
+        },
+        Meta::List(list) => {
+            errors.push(syn::Error::new(
+                list.delimiter.span().join(),
+                format!("`{key}` is a hint: write `{key}`, `{key} = true` or `{key} = false`"),
+            ));
+            None
+        }
+    }
+}
