@@ -143,7 +143,8 @@ where
     I: IntoIterator,
     I::Item: Into<String>,
 {
-    // One more than is sent, so `hasMore` is known even when nothing says the total.
+    // Every candidate: `completion_json` sends the first 100 and counts them all for
+    // `total` and `hasMore`.
     values.into_iter().map(Into::into).collect()
 }
 

@@ -53,10 +53,10 @@ impl PromptMessage {
         }
     }
 
-    pub(crate) fn to_json(&self, version: ProtocolVersion) -> Value {
+    pub(crate) fn into_json(self, version: ProtocolVersion) -> Value {
         json!({
             "role": self.role,
-            "content": content_block(self.content.clone(), version),
+            "content": content_block(self.content, version),
         })
     }
 }

@@ -40,7 +40,7 @@ impl ReadOutcome {
         self,
         uri: &str,
         mime_type: Option<&str>,
-    ) -> Result<Vec<EmbeddedResource>, ReadOutcome> {
+    ) -> Result<Vec<EmbeddedResource>, ReadFailure> {
         let item = |contents, default_type: Option<&str>| EmbeddedResource {
             uri: uri.to_owned(),
             mime_type: mime_type.or(default_type).map(str::to_owned),
@@ -57,11 +57,21 @@ impl ReadOutcome {
                 Some("application/json"),
             )]),
             ReadOutcome::Contents(contents) => Ok(contents),
-            failure @ (ReadOutcome::Failed { .. }
-            | ReadOutcome::Rejected(_)
-            | ReadOutcome::NotFound) => Err(failure),
+            ReadOutcome::Failed { message, public } => Err(ReadFailure::Failed { message, public }),
+            ReadOutcome::Rejected(message) => Err(ReadFailure::Rejected(message)),
+            ReadOutcome::NotFound => Err(ReadFailure::NotFound),
         }
     }
+}
+
+/// Why a read gave no contents: the outcomes of [`ReadOutcome`] that are not contents.
+pub(crate) enum ReadFailure {
+    /// The read failed; `public` when the error is a [`ToolError`].
+    Failed { message: String, public: bool },
+    /// A variable did not parse.
+    Rejected(String),
+    /// `None`: nothing at this URI.
+    NotFound,
 }
 
 /// Converts what a `#[mcp_resource]` function returns into the contents of a read.

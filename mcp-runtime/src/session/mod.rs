@@ -40,7 +40,7 @@ pub(crate) use core::{ServerCore, ServerInfo};
 pub(crate) use reply::{Outcome, Reply};
 
 use crate::changes::Change;
-use crate::context::client_requests::PendingClientRequests;
+use crate::context::client_requests::{InputRound, PendingClientRequests};
 use crate::context::{ClientLink, LogFilter, LogLevel, RequestInfo, SessionLogLevel};
 use crate::protocol::cursor;
 use crate::protocol::jsonrpc::{
@@ -549,6 +549,26 @@ impl Session {
             self.insert_cache_hints(&mut result);
         }
         Ok(Value::Object(result))
+    }
+
+    /// 2026-07-28: the input round a request answers (a retry carries the answers to what an
+    /// earlier attempt asked), and the link its `Context` asks the client through: that round,
+    /// or in the handshake era the connection.
+    fn client_link(
+        &self,
+        era: Era,
+        name: &str,
+        params: &Map<String, Value>,
+    ) -> Result<(Option<Arc<InputRound>>, ClientLink), RpcError> {
+        let round = match era {
+            Era::Stateless(_) => Some(Arc::new(InputRound::from_params(name, params)?)),
+            Era::Handshake(_) | Era::Unknown => None,
+        };
+        let client = match &round {
+            Some(round) => ClientLink::Rounds(Arc::clone(round)),
+            None => ClientLink::Connection(Arc::clone(&self.client_requests)),
+        };
+        Ok((round, client))
     }
 
     /// Everything a tool's `Context` knows about this request.

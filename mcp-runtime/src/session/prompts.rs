@@ -75,8 +75,8 @@ impl Session {
                     messages,
                 } => {
                     let messages: Vec<Value> = messages
-                        .iter()
-                        .map(|message| message.to_json(version))
+                        .into_iter()
+                        .map(|message| message.into_json(version))
                         .collect();
                     let mut result = json!({ "messages": messages });
                     if let Some(description) = description.or(described.clone()) {

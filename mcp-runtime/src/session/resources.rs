@@ -12,7 +12,7 @@ use crate::protocol::jsonrpc::{RequestId, RpcError, code};
 use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
 use crate::resource::catalog::contents_json;
-use crate::resource::contents::ReadOutcome;
+use crate::resource::contents::ReadFailure;
 
 /// The lists a `resources/list` and a `resources/templates/list` cursor belong to.
 const RESOURCES: &str = "resource";
@@ -88,12 +88,11 @@ impl Session {
         let result = self.run_served(served, prepared, running, move |served, outcome| {
             let contents = outcome.into_contents(&uri, mime_type.as_deref()).map_err(
                 |failure| match failure {
-                    ReadOutcome::Rejected(message) => RpcError::invalid_params(format!(
+                    ReadFailure::Rejected(message) => RpcError::invalid_params(format!(
                         "Invalid params: resource `{uri}`: {message}"
                     )),
-                    ReadOutcome::Failed { message, public } => served.failure(&message, public),
-                    ReadOutcome::NotFound => not_found(version, &uri),
-                    _ => unreachable!("into_contents fails only with a failure"),
+                    ReadFailure::Failed { message, public } => served.failure(&message, public),
+                    ReadFailure::NotFound => not_found(version, &uri),
                 },
             )?;
             let contents: Vec<Value> = contents.iter().map(contents_json).collect();

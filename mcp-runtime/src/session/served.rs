@@ -14,7 +14,7 @@ use super::call::{Guarded, describe_duration, panic_message, run_guarded};
 use super::reply::Body;
 use super::{Era, Session};
 use crate::context::client_requests::InputRound;
-use crate::context::{ClientLink, Context, RequestHandle};
+use crate::context::{Context, RequestHandle};
 use crate::protocol::jsonrpc::{RequestId, RpcError, code};
 use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
@@ -73,14 +73,7 @@ impl Session {
         params: &Map<String, Value>,
         related: &Outbox,
     ) -> Result<Prepared, RpcError> {
-        let round = match era {
-            Era::Stateless(_) => Some(Arc::new(InputRound::from_params(&name, params)?)),
-            Era::Handshake(_) | Era::Unknown => None,
-        };
-        let client = match &round {
-            Some(round) => ClientLink::Rounds(Arc::clone(round)),
-            None => ClientLink::Connection(Arc::clone(&self.client_requests)),
-        };
+        let (round, client) = self.client_link(era, &name, params)?;
         let info = self.request_info(era, version, id, name.into(), params, client);
         let (context, request) = Context::new(info, related.clone());
         Ok(Prepared {

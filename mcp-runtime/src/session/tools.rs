@@ -9,8 +9,7 @@ use serde_json::{Map, Value};
 use super::call::ToolCallPipeline;
 use super::reply::{Answer, Body};
 use super::{Era, Session};
-use crate::context::client_requests::InputRound;
-use crate::context::{ClientLink, Context, log_layer};
+use crate::context::{Context, log_layer};
 use crate::protocol::cursor;
 use crate::protocol::jsonrpc::{Params, RequestId, RpcError, StringMember};
 use crate::protocol::outbox::Outbox;
@@ -76,13 +75,9 @@ impl Session {
         };
         // The catalogue's copy of the name: shared, where the request's may be borrowed.
         let name = tool.shared_name();
-        // 2026-07-28: a retry carries the answers to what an earlier attempt asked.
-        let round = match era {
-            Era::Stateless(_) => match InputRound::from_params(&name, &params) {
-                Ok(round) => Some(Arc::new(round)),
-                Err(error) => return Answer::Now(Err(error)),
-            },
-            Era::Handshake(_) | Era::Unknown => None,
+        let (round, client) = match self.client_link(era, &name, &params) {
+            Ok(link) => link,
+            Err(error) => return Answer::Now(Err(error)),
         };
         let mut arguments = match arguments {
             None | Some(Value::Null) => Map::new(),
@@ -104,10 +99,6 @@ impl Session {
         }
         let Value::Object(arguments) = arguments else {
             unreachable!("arguments were built as an object")
-        };
-        let client = match &round {
-            Some(round) => ClientLink::Rounds(Arc::clone(round)),
-            None => ClientLink::Connection(Arc::clone(&self.client_requests)),
         };
         let info = self.request_info(era, version, id, name.clone(), &params, client);
         let (context, request) = Context::new(info, related.clone());
