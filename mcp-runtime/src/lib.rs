@@ -19,6 +19,7 @@ mod resource;
 pub mod sanitize;
 mod server;
 mod session;
+pub mod task;
 mod tool;
 mod transport;
 
@@ -71,6 +72,7 @@ pub use server::{
     DEFAULT_CLIENT_REQUEST_TIMEOUT, DEFAULT_LIST_TTL, DEFAULT_MAX_IN_FLIGHT,
     DEFAULT_MAX_MESSAGE_SIZE, DEFAULT_PAGE_SIZE, DEFAULT_SHUTDOWN_GRACE, Server,
 };
+pub use task::{InMemoryTaskStore, TaskStore, TaskSupport};
 pub use tool::descriptor::ToolHints;
 pub use tool::dynamic::DynamicTool;
 pub use tool::extract::{Extract, Principal, Rejection, State, States, ToolCall};

@@ -9,6 +9,7 @@ pub use schemars;
 pub use serde;
 
 pub use crate::location::SourceLocation;
+pub use crate::task::TaskSupport;
 pub use crate::tool::descriptor::{ParamDescriptor, ToolDescriptor, ToolHints, ToolPolicy};
 pub use crate::tool::extract::{DefaultArgument, Extract, States, ToolCall};
 pub use crate::tool::invoke::{ToolFuture, call_async, call_blocking};

@@ -27,6 +27,7 @@ pub fn policy(tool: &Tool<'_>, private: &TokenStream) -> TokenStream {
             timeout_ms: #timeout_ms,
             max_concurrency: #max_concurrency,
             rate: #rate,
+            task: #private::TaskSupport::Forbidden,
         }
     }
 }

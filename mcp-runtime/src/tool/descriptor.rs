@@ -85,6 +85,8 @@ pub struct ToolPolicy {
     /// `rate = "10/s"`: calls of this tool beyond this rate are refused or wait (as the
     /// server's [`RateLimitMode`](crate::RateLimitMode) says).
     pub rate: Option<crate::tool::rate::Rate>,
+    /// `task = "optional"` or `"required"`: whether calls may (or must) run as tasks.
+    pub task: crate::task::TaskSupport,
 }
 
 /// Every tool linked into this binary, in unspecified order.
