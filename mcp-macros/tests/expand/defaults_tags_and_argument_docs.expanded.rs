@@ -80,6 +80,7 @@ const __mcp_tool_search__needs_mcp_tools_on_its_impl_block: () = {
                 timeout_ms: ::core::option::Option::None,
                 max_concurrency: ::core::option::Option::None,
                 rate: ::core::option::Option::None,
+                task: ::mcp_runtime::__private::TaskSupport::Forbidden,
             },
             invoke: |__mcp_tool_call| {
                 let __mcp_run = |__mcp_call: &mut ::mcp_runtime::__private::ToolCall| {

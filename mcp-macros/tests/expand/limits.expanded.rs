@@ -42,6 +42,7 @@ const __mcp_tool_search__needs_mcp_tools_on_its_impl_block: () = {
                 rate: ::core::option::Option::Some(
                     ::mcp_runtime::__private::Rate::per_second(10u32),
                 ),
+                task: ::mcp_runtime::__private::TaskSupport::Forbidden,
             },
             invoke: |__mcp_tool_call| {
                 let __mcp_run = |__mcp_call: &mut ::mcp_runtime::__private::ToolCall| {
@@ -103,6 +104,7 @@ const __mcp_tool_send__needs_mcp_tools_on_its_impl_block: () = {
                 rate: ::core::option::Option::Some(
                     ::mcp_runtime::__private::Rate::per_hour(5u32),
                 ),
+                task: ::mcp_runtime::__private::TaskSupport::Forbidden,
             },
             invoke: |__mcp_tool_call| {
                 let __mcp_run = |__mcp_call: &mut ::mcp_runtime::__private::ToolCall| {

@@ -69,6 +69,7 @@ const _: () = {
                 timeout_ms: ::core::option::Option::None,
                 max_concurrency: ::core::option::Option::None,
                 rate: ::core::option::Option::None,
+                task: ::mcp_runtime::__private::TaskSupport::Forbidden,
             },
             invoke: |__mcp_tool_call| {
                 let __mcp_run = |__mcp_call: &mut ::mcp_runtime::__private::ToolCall| {
@@ -127,6 +128,7 @@ const _: () = {
                 timeout_ms: ::core::option::Option::None,
                 max_concurrency: ::core::option::Option::None,
                 rate: ::core::option::Option::None,
+                task: ::mcp_runtime::__private::TaskSupport::Forbidden,
             },
             invoke: |__mcp_tool_call| {
                 let __mcp_run = |__mcp_call: &mut ::mcp_runtime::__private::ToolCall| {
@@ -173,6 +175,7 @@ const _: () = {
                 timeout_ms: ::core::option::Option::None,
                 max_concurrency: ::core::option::Option::None,
                 rate: ::core::option::Option::None,
+                task: ::mcp_runtime::__private::TaskSupport::Forbidden,
             },
             invoke: |__mcp_tool_call| {
                 let __mcp_run = |__mcp_call: &mut ::mcp_runtime::__private::ToolCall| {
@@ -246,6 +249,7 @@ const _: () = {
                 timeout_ms: ::core::option::Option::None,
                 max_concurrency: ::core::option::Option::None,
                 rate: ::core::option::Option::None,
+                task: ::mcp_runtime::__private::TaskSupport::Forbidden,
             },
             invoke: |__mcp_tool_call| {
                 let __mcp_run = |__mcp_call: &mut ::mcp_runtime::__private::ToolCall| {
