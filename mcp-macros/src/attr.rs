@@ -18,7 +18,8 @@ use syn::{Attribute, Expr, LitStr, Meta, Path, Token};
 pub use self::annotations::Audience;
 pub use self::icon::Icon;
 use self::values::{
-    hint_value, integer_value, parse_duration_ms, parse_rate, string_value, tags_value, u64_value,
+    hint_value, integer_value, parse_duration_ms, parse_rate, string_value, tags_value, task_value,
+    u64_value,
 };
 use crate::errors::Errors;
 
@@ -59,7 +60,7 @@ impl Kind {
     }
 }
 
-const TOOL_OPTIONS: [&str; 13] = [
+const TOOL_OPTIONS: [&str; 14] = [
     "name",
     "title",
     "description",
@@ -71,6 +72,7 @@ const TOOL_OPTIONS: [&str; 13] = [
     "timeout",
     "max_concurrency",
     "rate",
+    "task",
     "icon",
     "crate",
 ];
@@ -117,6 +119,8 @@ pub struct Options {
     pub max_concurrency: Option<u32>,
     /// `rate = "10/s"`.
     pub rate: Option<Rate>,
+    /// `task = "optional"`.
+    pub task: Option<TaskSupport>,
     /// Each `icon = "..."` or `icon(src = "...", ...)`, in order.
     pub icons: Vec<Icon>,
     /// A resource's `uri = "..."`, checked by the model (it decides fixed or template).
@@ -145,6 +149,14 @@ pub enum RatePeriod {
     Second,
     Minute,
     Hour,
+}
+
+/// `task = "optional"`: whether calls may, must or may not run as tasks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TaskSupport {
+    Forbidden,
+    Optional,
+    Required,
 }
 
 impl Options {
@@ -287,6 +299,7 @@ impl Options {
                 });
                 set(&mut self.rate, rate, &meta, errors)
             }
+            "task" => set(&mut self.task, task_value(&meta, errors), &meta, errors),
             "crate" => {
                 let path = string_value(&meta, errors).and_then(|literal| match literal.parse() {
                     Ok(path) => Some(path),
@@ -614,6 +627,8 @@ mod tests {
             Some("open_world")
         );
         assert_eq!(closest_option("tag", &TOOL_OPTIONS), Some("tags"));
+        assert_eq!(closest_option("tasks", &TOOL_OPTIONS), Some("task"));
+        assert_eq!(closest_option("Task", &TOOL_OPTIONS), Some("task"));
         assert_eq!(closest_option("banana", &TOOL_OPTIONS), None);
         assert_eq!(closest_option("defualt", &PARAM_OPTIONS), Some("default"));
         assert_eq!(closest_option("default_value", &PARAM_OPTIONS), None);

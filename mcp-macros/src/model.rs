@@ -15,7 +15,7 @@ use syn::{
     Receiver, Signature, Type,
 };
 
-use crate::attr::{DefaultValue, Hint, Icon, Kind, Options, ParamOptions, Rate};
+use crate::attr::{DefaultValue, Hint, Icon, Kind, Options, ParamOptions, Rate, TaskSupport};
 use crate::docs;
 use crate::errors::Errors;
 
@@ -159,6 +159,8 @@ pub struct Tool<'a> {
     pub timeout_ms: Option<u64>,
     pub max_concurrency: Option<u32>,
     pub rate: Option<Rate>,
+    /// `task = "..."`: `None` when not stated (forbidden, the runtime's default).
+    pub task: Option<TaskSupport>,
     pub icons: Vec<Icon>,
     /// `crate = "..."`: the runtime crate's path; `None` to find it in the `Cargo.toml`.
     pub krate: Option<syn::Path>,
@@ -198,6 +200,7 @@ impl<'a> Tool<'a> {
             timeout_ms: options.timeout_ms,
             max_concurrency: options.max_concurrency,
             rate: options.rate,
+            task: options.task,
             icons: options.icons,
             krate: options.krate,
         }

@@ -1,11 +1,11 @@
 //! The values options take: strings, lists of tags, whole numbers, durations (`"30s"`),
-//! rates (`"10/s"`) and behaviour hints (`read_only` or `read_only = false`), each checked
-//! on its own token.
+//! rates (`"10/s"`), task support (`"optional"`) and behaviour hints (`read_only` or
+//! `read_only = false`), each checked on its own token.
 
 use syn::spanned::Spanned;
 use syn::{Expr, ExprArray, ExprLit, Lit, LitBool, LitStr, Meta};
 
-use super::{Hint, Rate, RatePeriod};
+use super::{Hint, Rate, RatePeriod, TaskSupport};
 use crate::errors::Errors;
 
 pub(super) fn string_value(meta: &Meta, errors: &mut Errors) -> Option<LitStr> {
@@ -171,6 +171,40 @@ pub(super) fn parse_rate(text: &str) -> Result<Rate, String> {
         }
     };
     Ok(Rate { calls, per })
+}
+
+/// `task = "optional"`, `"required"` or `"forbidden"`; anything else is reported on the
+/// value (on the option when there is none).
+pub(super) fn task_value(meta: &Meta, errors: &mut Errors) -> Option<TaskSupport> {
+    const USAGE: &str = "`task` takes \"optional\", \"required\" or \"forbidden\" (the default): \
+                         `task = \"optional\"`";
+    let value = match meta {
+        Meta::NameValue(pair) => &pair.value,
+        Meta::Path(path) => {
+            errors.push(syn::Error::new(path.span(), USAGE));
+            return None;
+        }
+        Meta::List(list) => {
+            errors.push(syn::Error::new(list.delimiter.span().join(), USAGE));
+            return None;
+        }
+    };
+    let support = match value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(literal),
+            ..
+        }) => match literal.value().as_str() {
+            "optional" => Some(TaskSupport::Optional),
+            "required" => Some(TaskSupport::Required),
+            "forbidden" => Some(TaskSupport::Forbidden),
+            _ => None,
+        },
+        _ => None,
+    };
+    if support.is_none() {
+        errors.push(syn::Error::new(value.span(), USAGE));
+    }
+    support
 }
 
 pub(super) fn hint_value(meta: &Meta, errors: &mut Errors) -> Option<Hint> {

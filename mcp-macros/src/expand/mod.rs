@@ -8,7 +8,7 @@
 //!
 //! - `runtime_path`: where the generated code finds `mcp-runtime`;
 //! - `hints`: the behaviour hints (`read_only`, `destructive`, ...);
-//! - `policy`: the timeout, concurrency and rate limits, and the tags;
+//! - `policy`: the timeout, concurrency and rate limits, task support, and the tags;
 //! - `parameters`: the parameter descriptors (schemas, defaults) and their extraction;
 //! - `invoke`: the call of the function, async or blocking, and the output schema;
 //! - `icons`: the icons of a tool, a resource or a prompt;

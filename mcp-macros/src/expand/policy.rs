@@ -1,14 +1,16 @@
 //! What the server enforces around a call or uses to manage the tool, rather than tells
-//! clients: the `ToolPolicy` (timeout, concurrency limit, rate limit) and the tags.
+//! clients: the `ToolPolicy` (timeout, concurrency limit, rate limit, task support) and the
+//! tags.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::tokens::option;
-use crate::attr::{Rate, RatePeriod};
+use crate::attr::{Rate, RatePeriod, TaskSupport};
 use crate::model::Tool;
 
-/// `ToolPolicy { ... }`: each limit `None` unless the attribute sets it.
+/// `ToolPolicy { ... }`: each limit `None` unless the attribute sets it; task support
+/// `Forbidden` unless it does.
 pub fn policy(tool: &Tool<'_>, private: &TokenStream) -> TokenStream {
     let timeout_ms = option(tool.timeout_ms);
     let max_concurrency = option(tool.max_concurrency);
@@ -22,12 +24,17 @@ pub fn policy(tool: &Tool<'_>, private: &TokenStream) -> TokenStream {
         };
         quote!(#private::Rate::#constructor(#calls))
     }));
+    let task = match tool.task.unwrap_or(TaskSupport::Forbidden) {
+        TaskSupport::Forbidden => quote!(Forbidden),
+        TaskSupport::Optional => quote!(Optional),
+        TaskSupport::Required => quote!(Required),
+    };
     quote! {
         #private::ToolPolicy {
             timeout_ms: #timeout_ms,
             max_concurrency: #max_concurrency,
             rate: #rate,
-            task: #private::TaskSupport::Forbidden,
+            task: #private::TaskSupport::#task,
         }
     }
 }

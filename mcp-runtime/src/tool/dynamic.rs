@@ -9,6 +9,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use crate::context::Context;
+use crate::task::TaskSupport;
 use crate::tool::descriptor::{ToolHints, ToolPolicy};
 use crate::tool::invoke::ToolFuture;
 use crate::tool::rate::Rate;
@@ -161,6 +162,13 @@ impl DynamicTool {
     /// over it are refused or wait, as [`Server::rate_limit_mode`](crate::Server::rate_limit_mode) says.
     pub fn rate(mut self, rate: Rate) -> Self {
         self.policy.rate = Some(rate);
+        self
+    }
+
+    /// Whether calls of this tool may, must or may not run as tasks (as
+    /// `#[mcp_tool(task = "optional")]`); [`TaskSupport::Forbidden`] unless set.
+    pub fn task_support(mut self, support: TaskSupport) -> Self {
+        self.policy.task = support;
         self
     }
 
