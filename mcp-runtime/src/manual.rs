@@ -7,6 +7,8 @@
 //! - [`tool_set`]: tools that change at run time.
 //! - [`resources_prompts`]: resources, resource templates, prompts, completions, and telling
 //!   clients what changed.
+//! - [`tasks`]: tool calls that outlive their request, in both eras, on a store behind a
+//!   trait.
 //! - [`return_values`]: what each return type becomes.
 //! - [`protocol`]: revisions, errors, concurrency, cancellation, shutdown, rate limits,
 //!   sanitizing, stdout.
@@ -34,6 +36,9 @@ pub mod tool_set {}
 
 #[doc = include_str!("../docs/resources_prompts.md")]
 pub mod resources_prompts {}
+
+#[doc = include_str!("../docs/tasks.md")]
+pub mod tasks {}
 
 #[doc = include_str!("../docs/return_values.md")]
 pub mod return_values {}

@@ -52,6 +52,8 @@ pub use crate::client::{
 };
 use crate::protocol::version::ProtocolVersion;
 use crate::server::Server;
+/// For the author of a [`TaskStore`](crate::TaskStore) (over a database, say):
+pub use crate::task::contract::check_task_store;
 
 /// Set to `overwrite` to write snapshots instead of comparing them.
 pub const SNAPSHOTS_ENV: &str = "MCP_SNAPSHOTS";

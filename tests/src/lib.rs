@@ -136,8 +136,29 @@ fn result_definition(method: &str) -> Option<&'static str> {
         "prompts/list" => "ListPromptsResult",
         "prompts/get" => "GetPromptResult",
         "completion/complete" => "CompleteResult",
+        "tasks/get" => "GetTaskResult",
+        "tasks/list" => "ListTasksResult",
+        "tasks/cancel" => "CancelTaskResult",
+        "tasks/result" => "GetTaskPayloadResult",
         _ => return None,
     })
+}
+
+/// The schema definition `result` of `method` is checked against under `revision`: an
+/// `input_required` result has its own; a call answered with a task, 2025-11-25's
+/// `CreateTaskResult`. `None` where the revision's schema has no definition for it: the
+/// 2026-07-28 tasks extension is not in the core schema (its shapes are checked by
+/// `tests/tests/tasks.rs` and by the extension's own client in `interop/`).
+fn result_definition_for(revision: &str, method: &str, result: &Value) -> Option<&'static str> {
+    let definition = match result.get("resultType").and_then(Value::as_str) {
+        Some("input_required") => "InputRequiredResult",
+        Some("task") => return None,
+        _ if method == "tools/call" && result.get("task").is_some() => "CreateTaskResult",
+        _ => result_definition(method)?,
+    };
+    SpecSchema::of(revision)
+        .has(definition)
+        .then_some(definition)
 }
 
 /// The schema definition of a notification the server sends (those the checks single out;
@@ -150,6 +171,7 @@ fn server_notification_definition(method: &str) -> Option<&'static str> {
         "notifications/tools/list_changed" => "ToolListChangedNotification",
         "notifications/progress" => "ProgressNotification",
         "notifications/message" => "LoggingMessageNotification",
+        "notifications/tasks/status" => "TaskStatusNotification",
         _ => return None,
     })
 }
@@ -293,15 +315,9 @@ impl StdioClient {
         }
         self.send(&request);
         let response = self.response_to(&json!(id));
-        if let (Some(revision), Some(result), Some(definition)) = (
-            &self.revision,
-            response.get("result"),
-            result_definition(method),
-        ) {
-            let definition = match result.get("resultType").and_then(Value::as_str) {
-                Some("input_required") => "InputRequiredResult",
-                _ => definition,
-            };
+        if let (Some(revision), Some(result)) = (&self.revision, response.get("result"))
+            && let Some(definition) = result_definition_for(revision, method, result)
+        {
             SpecSchema::of(revision).assert_valid(definition, result);
         }
         response
@@ -445,11 +461,7 @@ pub fn check_server_message(revision: &str, message: &Value) {
 /// Panics unless `result` is a valid result of `method` under `revision` (methods the
 /// schemas know; others pass).
 pub fn check_result(revision: &str, method: &str, result: &Value) {
-    if let Some(definition) = result_definition(method) {
-        let definition = match result.get("resultType").and_then(Value::as_str) {
-            Some("input_required") => "InputRequiredResult",
-            _ => definition,
-        };
+    if let Some(definition) = result_definition_for(revision, method, result) {
         SpecSchema::of(revision).assert_valid(definition, result);
     }
 }

@@ -36,6 +36,8 @@ pub(crate) enum ClientLink {
     Connection(Arc<PendingClientRequests>),
     /// 2026-07-28: an `input_required` round trip.
     Rounds(Arc<InputRound>),
+    /// A task's: the task is `input_required` while the client answers.
+    Task(Arc<crate::task::input::TaskClient>),
 }
 
 /// The shortest interval between two progress notifications of one request; updates in
@@ -54,6 +56,8 @@ struct PendingProgress {
 struct Notifier {
     /// Where this request's related messages go.
     outbox: Outbox,
+    /// The task the request runs as, if it does: its messages say so in `_meta`.
+    related_task: Option<Value>,
     state: Mutex<NotifierState>,
 }
 
@@ -68,7 +72,19 @@ struct NotifierState {
 
 impl Notifier {
     fn send(&self, message: &Value) {
-        self.outbox.send(message);
+        match &self.related_task {
+            None => self.outbox.send(message),
+            Some(related) => {
+                let mut message = message.clone();
+                if let Some(Value::Object(params)) = message.get_mut("params") {
+                    let meta = params.entry("_meta").or_insert_with(|| json!({}));
+                    if let Value::Object(meta) = meta {
+                        meta.insert(crate::task::wire::RELATED_TASK.into(), related.clone());
+                    }
+                }
+                self.outbox.send(&message);
+            }
+        }
     }
 }
 
@@ -242,8 +258,13 @@ impl RequestHandle {
 impl Context {
     /// A context for one request, and the runtime's handle on it.
     pub(crate) fn new(info: RequestInfo, outbox: Outbox) -> (Context, RequestHandle) {
+        let related_task = match &info.client {
+            ClientLink::Task(task) => Some(json!({ "taskId": task.task_id() })),
+            ClientLink::Connection(_) | ClientLink::Rounds(_) => None,
+        };
         let notifier = Notifier {
             outbox,
+            related_task,
             state: Mutex::new(NotifierState {
                 active: true,
                 last_progress: None,
@@ -575,6 +596,7 @@ impl Context {
                 // the call with `input_required`; the retry carries the answer.
                 None => std::future::pending().await,
             },
+            ClientLink::Task(task) => task.ask(&self.inner.notifier.outbox, method, params).await,
         }
     }
 }

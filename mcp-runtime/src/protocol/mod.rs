@@ -7,4 +7,5 @@ pub(crate) mod cursor;
 pub(crate) mod jsonrpc;
 pub(crate) mod meta;
 pub(crate) mod outbox;
+pub(crate) mod random_id;
 pub(crate) mod version;

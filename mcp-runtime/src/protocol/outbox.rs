@@ -24,7 +24,6 @@ impl Outbox {
     }
 
     /// A fresh outbox and the receiving end its writer drains.
-    #[cfg(feature = "http")]
     pub fn channel() -> (Outbox, mpsc::UnboundedReceiver<Vec<u8>>) {
         let (lines, queued) = mpsc::unbounded_channel();
         (Outbox(lines), queued)
@@ -54,6 +53,12 @@ impl Outbox {
     /// outbox (held by tools that kept their context) stay alive.
     pub fn end(&self) {
         let _ = self.0.send(END_OF_OUTPUT);
+    }
+
+    /// An outbox nobody reads: what is sent to it is dropped (a 2026-07-28 task's
+    /// messages, which have no stream to go on).
+    pub fn discarding() -> Self {
+        Outbox::channel().0
     }
 
     /// Resolves once the reader is gone (the client stopped reading).

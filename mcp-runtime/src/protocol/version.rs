@@ -80,6 +80,12 @@ impl ProtocolVersion {
         self >= ProtocolVersion::V2025_11_25
     }
 
+    /// Tools list `execution.taskSupport` only in 2025-11-25, where tasks are core; in
+    /// 2026-07-28 they are an extension the server offers per call.
+    pub(crate) fn has_task_support_listing(self) -> bool {
+        self == ProtocolVersion::V2025_11_25
+    }
+
     /// The `completions` capability exists from 2025-03-26 (2024-11-05 has
     /// `completion/complete` but no capability to announce it).
     pub(crate) fn has_completions_capability(self) -> bool {

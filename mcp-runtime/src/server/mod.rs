@@ -7,6 +7,9 @@ pub(crate) mod cli;
 #[cfg(feature = "http")]
 pub(crate) mod http;
 mod notices;
+mod tasks;
+
+pub(crate) use tasks::OwnerOfPrincipal;
 
 use std::io::IsTerminal as _;
 use std::sync::Arc;
@@ -21,6 +24,7 @@ use crate::prompt::set::PromptSet;
 use crate::resource::set::ResourceSet;
 use crate::session::RateLimits;
 use crate::session::{ServerCore, ServerInfo};
+use crate::task::engine::Tasks;
 use crate::tool::extract::States;
 use crate::tool::rate::{Rate, RateLimitMode};
 use crate::tool::set::ToolSet;
@@ -70,6 +74,8 @@ pub struct Server {
     /// Whether starting with no tools at all is meant (they come at run time), rather than
     /// worth a warning.
     no_tools_expected: bool,
+    /// Where tasks are kept, and their limits.
+    tasks: tasks::TaskConfig,
 }
 
 /// Default number of tool calls running at once; more wait their turn.
@@ -110,6 +116,7 @@ impl Server {
             prompts: PromptSet::new(notifier.clone()),
             notifier,
             no_tools_expected: false,
+            tasks: tasks::TaskConfig::default(),
         }
     }
 
@@ -370,7 +377,10 @@ impl Server {
             notices::warn(notices::NO_TOOLS);
         }
         tracing::debug!(tools = self.tools.catalog().len(), "tool catalog ready");
+        let task_settings = self.tasks.settings(self.max_message_size);
         Ok(Arc::new(ServerCore {
+            tasks: Arc::new(Tasks::new(Arc::clone(&self.tasks.store), task_settings)),
+            task_owner: self.tasks.owner_of_principal,
             info: self.info,
             instructions: self.instructions,
             tools: self.tools,

@@ -10,7 +10,9 @@ use crate::icon::{Icon, icons_json};
 use crate::prompt::set::PromptSet;
 use crate::protocol::version::ProtocolVersion;
 use crate::resource::set::ResourceSet;
+use crate::server::OwnerOfPrincipal;
 use crate::session::admission::RateLimits;
+use crate::task::engine::Tasks;
 use crate::tool::extract::States;
 use crate::tool::set::ToolSet;
 
@@ -52,6 +54,10 @@ pub(crate) struct ServerCore {
     pub client_request_timeout: std::time::Duration,
     /// Values registered with `Server::state`.
     pub states: Arc<States>,
+    /// The tasks of this server, and their store.
+    pub tasks: Arc<Tasks>,
+    /// Makes a task owner from an authenticated principal (`Server::task_owner`).
+    pub task_owner: Option<OwnerOfPrincipal>,
 }
 
 pub(crate) fn supported_versions() -> Value {

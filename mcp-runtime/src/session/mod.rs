@@ -9,7 +9,8 @@
 //! methods live beside it, one concern a file: `tools` (`tools/list`, `tools/call` up to a
 //! valid call), `call` (the call pipeline: admit, run guarded, mask, shape), `resources`
 //! (`resources/*`), `prompts` (`prompts/*`), `completion` (`completion/complete`), `served`
-//! (reads, renders and completions under the guards calls have), `admission` (rate limits),
+//! (reads, renders and completions under the guards calls have), `tasks` (calls run as
+//! tasks, and `tasks/*`), `admission` (rate limits),
 //! `stateless` (what only 2026-07-28 has), `core` (what every connection of a server shares)
 //! and `reply` (the answers handed to the transport).
 //!
@@ -26,6 +27,7 @@ mod reply;
 mod resources;
 mod served;
 mod stateless;
+mod tasks;
 mod tools;
 
 use std::borrow::Cow;
@@ -48,8 +50,10 @@ use crate::protocol::jsonrpc::{
 };
 use crate::protocol::meta;
 use crate::protocol::outbox::Outbox;
+use crate::protocol::random_id::random_id;
 use crate::protocol::version::ProtocolVersion;
 use crate::registry::Entry;
+use crate::task::TaskOwner;
 use core::{server_info_json, supported_versions};
 use reply::{Answer, envelope};
 use stateless::stateless_result;
@@ -106,6 +110,11 @@ pub(crate) struct Session {
     principal: Option<Arc<dyn std::any::Any + Send + Sync>>,
     /// The resource URIs this handshake-era client subscribed to (`resources/subscribe`).
     subscriptions: HashSet<String>,
+    /// Where messages unrelated to a request in flight go — a task's, once its request has
+    /// been answered: the connection (stdio), the session's standalone stream (HTTP).
+    background: Option<Outbox>,
+    /// Who owns the tasks this connection or session makes (a handshake-era client).
+    task_owner: TaskOwner,
 }
 
 impl Session {
@@ -121,7 +130,14 @@ impl Session {
             client_capabilities: Arc::new(json!({})),
             log_level: SessionLogLevel::default(),
             subscriptions: HashSet::new(),
+            background: None,
+            task_owner: TaskOwner(format!("connection:{}", random_id())),
         }
+    }
+
+    /// Sets where messages unrelated to a request in flight go.
+    pub fn set_background(&mut self, outbox: Outbox) {
+        self.background = Some(outbox);
     }
 
     /// The revision `initialize` negotiated, once it has succeeded.
@@ -370,6 +386,17 @@ impl Session {
             {
                 self.complete(era, version, id, params.into_map(), related)
             }
+            (
+                Era::Handshake(version),
+                "tasks/get" | "tasks/result" | "tasks/list" | "tasks/cancel",
+            ) if version.has_task_support_listing() && self.offers_tasks() => {
+                self.task_method(era, version, method, params.into_map())
+            }
+            (Era::Stateless(version), "tasks/get" | "tasks/update" | "tasks/cancel")
+                if self.offers_tasks() =>
+            {
+                self.task_method(era, version, method, params.into_map())
+            }
             (Era::Handshake(_), "logging/setLevel") => {
                 self.set_log_level(&params.into_map()).into()
             }
@@ -482,6 +509,19 @@ impl Session {
         }
         if self.offers_completions() && version.has_completions_capability() {
             capabilities.insert("completions".into(), json!({}));
+        }
+        if self.offers_tasks() {
+            if version.is_stateless() {
+                capabilities.insert(
+                    "extensions".into(),
+                    json!({ crate::task::wire::EXTENSION: {} }),
+                );
+            } else if version.has_task_support_listing() {
+                capabilities.insert(
+                    "tasks".into(),
+                    json!({ "list": {}, "cancel": {}, "requests": { "tools": { "call": {} } } }),
+                );
+            }
         }
         Value::Object(capabilities)
     }

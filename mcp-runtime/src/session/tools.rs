@@ -75,9 +75,19 @@ impl Session {
         };
         // The catalogue's copy of the name: shared, where the request's may be borrowed.
         let name = tool.shared_name();
-        let (round, client) = match self.client_link(era, &name, &params) {
-            Ok(link) => link,
+        let task = match self.task_request(era, version, &name, tool.policy().task, &params) {
+            Ok(task) => task.map(|task| {
+                let owner = self.task_owner(era);
+                self.core.tasks.new_record(owner, version, &name, task.ttl)
+            }),
             Err(error) => return Answer::Now(Err(error)),
+        };
+        let (round, client) = match &task {
+            Some(record) => (None, self.task_client(era, record)),
+            None => match self.client_link(era, &name, &params) {
+                Ok(link) => link,
+                Err(error) => return Answer::Now(Err(error)),
+            },
         };
         let mut arguments = match arguments {
             None | Some(Value::Null) => Map::new(),
@@ -94,14 +104,25 @@ impl Session {
         if let Err(problems) = tool.validate_arguments(&arguments) {
             let result =
                 CallToolResult::error(format!("Invalid arguments for tool `{name}`: {problems}"));
-            let result = ShapedResult::new(result, version, wraps_output);
-            return Answer::Now(Ok(Body::ToolResult(result)));
+            let result = Body::ToolResult(ShapedResult::new(result, version, wraps_output));
+            return match task {
+                // The client asked for a task, so it gets one, finished at once.
+                Some(record) => self.start_task(record, version, Box::pin(async { result }), None),
+                None => Answer::Now(Ok(result)),
+            };
         }
         let Value::Object(arguments) = arguments else {
             unreachable!("arguments were built as an object")
         };
         let info = self.request_info(era, version, id, name.clone(), &params, client);
-        let (context, request) = Context::new(info, related.clone());
+        // A task's messages outlive the request's stream: they go where messages unrelated
+        // to a request go (2025-11-25), or nowhere (2026-07-28 has no stream for them).
+        let outbox = match (&task, era) {
+            (None, _) => related.clone(),
+            (Some(_), Era::Stateless(_)) => Outbox::discarding(),
+            (Some(_), _) => self.background.clone().unwrap_or_else(|| related.clone()),
+        };
+        let (context, request) = Context::new(info, outbox);
         let running: ToolFuture = if self.core.forward_tracing {
             let current = context.clone();
             let invoked = tool.invoke(arguments, context, Arc::clone(&self.core.states));
@@ -109,15 +130,17 @@ impl Session {
         } else {
             tool.invoke(arguments, context, Arc::clone(&self.core.states))
         };
+        let tool_timeout = tool.policy().timeout_ms.map(Duration::from_millis);
         let call = ToolCallPipeline {
             admission: self.core.rate_limits.admission(tool.rate_limiter.clone()),
             tool_slots: tool.slots.clone(),
             server_slots: Arc::clone(&self.core.call_slots),
-            timeout: tool
-                .policy()
-                .timeout_ms
-                .map(Duration::from_millis)
-                .or(self.core.call_timeout),
+            // A task is meant to outlive a call's time limit: only the tool's own applies.
+            timeout: if task.is_some() {
+                tool_timeout
+            } else {
+                tool_timeout.or(self.core.call_timeout)
+            },
             mask_errors: self.core.mask_error_details,
             request: request.clone(),
             name,
@@ -126,9 +149,12 @@ impl Session {
             running,
             round,
         };
-        Answer::Later {
-            result: Box::pin(call.run()),
-            request: Some(request),
+        match task {
+            Some(record) => self.start_task(record, version, Box::pin(call.run()), Some(request)),
+            None => Answer::Later {
+                result: Box::pin(call.run()),
+                request: Some(request),
+            },
         }
     }
 }

@@ -6,11 +6,20 @@
 //! cancels it, or fetches its result. The tool itself is written as any other.
 //!
 //! The folder holds one concern a file: `store` (the [`TaskStore`] trait every store
-//! implements, and what it keeps), `memory` (the in-memory default).
+//! implements, and what it keeps), `memory` (the in-memory default), `engine` (creating
+//! tasks, running each to its end, shutdown), `input` (a task asking its client), `wire`
+//! (how a task is written in each era), `contract` (the store contract as a test, for
+//! `testing::check_task_store`).
 
+#[cfg(feature = "testing")]
+pub(crate) mod contract;
+pub(crate) mod engine;
+pub(crate) mod input;
 pub(crate) mod memory;
 pub(crate) mod store;
+pub(crate) mod wire;
 
+pub use engine::{DEFAULT_MAX_TASKS_PER_OWNER, DEFAULT_TASK_POLL_INTERVAL, DEFAULT_TASK_TTL};
 pub use memory::InMemoryTaskStore;
 pub use store::{
     Created, StoreError, StoreFuture, TaskChanges, TaskOutcome, TaskOwner, TaskPage, TaskRecord,

@@ -208,11 +208,13 @@ pub enum Updated {
 pub struct TaskPage {
     /// The tasks, oldest first.
     pub tasks: Vec<TaskRecord>,
-    /// Where the next page starts, if there is one: pass it as `after`.
+    /// Where the next page starts, if there is one: pass it as `after`. `None` when nothing
+    /// remains, also when the page is exactly full (a store looks one task ahead).
     pub next: Option<String>,
 }
 
-/// Where tasks live. The runtime uses only this trait; see the [module](self) for why.
+/// Where tasks live. The runtime uses only this trait, so a store shared by a fleet (a
+/// database, Redis) lets any instance serve any request about any task.
 ///
 /// Every method may be called from any instance of a fleet at any time, so each must be
 /// atomic on its own: `create` checks the owner's limit and stores in one step, and
@@ -230,7 +232,8 @@ pub struct TaskPage {
 ///   skip one while tasks are added.
 pub trait TaskStore: Send + Sync + 'static {
     /// Stores a new task, unless its owner already has `max_unfinished` tasks that have not
-    /// finished.
+    /// finished (counted whatever the new record's status). An id already stored (and not
+    /// expired) is an error.
     fn create(&self, task: TaskRecord, max_unfinished: usize) -> StoreFuture<'_, Created>;
 
     /// The task with this id, unless it is unknown or expired.
@@ -240,7 +243,8 @@ pub trait TaskStore: Send + Sync + 'static {
     fn update<'a>(&'a self, id: &'a str, update: TaskUpdate) -> StoreFuture<'a, Updated>;
 
     /// Up to `limit` of `owner`'s tasks, oldest first, starting after the position `after`
-    /// (a `next` of an earlier page).
+    /// (a `next` of an earlier page). An `after` the store never gave yields an empty page
+    /// (the runtime refuses cursors it did not give before asking).
     fn list<'a>(
         &'a self,
         owner: &'a TaskOwner,
@@ -249,6 +253,7 @@ pub trait TaskStore: Send + Sync + 'static {
     ) -> StoreFuture<'a, TaskPage>;
 
     /// The task as it is now and then after each change; `None` if it is unknown or expired.
+    /// The stream ends when the task is purged.
     fn watch<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<TaskChanges>>;
 
     /// Forgets every task expired as of `now`; returns how many. The runtime calls it

@@ -17,6 +17,7 @@ use crate::icon::{Icon, IconDescriptor, icons_json};
 use crate::protocol::cursor;
 use crate::protocol::jsonrpc::RpcError;
 use crate::protocol::version::ProtocolVersion;
+use crate::task::TaskSupport;
 use crate::tool::descriptor::{ToolDescriptor, ToolHints, ToolPolicy};
 use crate::tool::dynamic::DynamicTool;
 use crate::tool::extract::{States, ToolCall};
@@ -36,13 +37,18 @@ enum ListingShape {
     Annotated,
     /// 2025-06-18: adds `title` and `outputSchema`.
     Full,
-    /// 2025-11-25 and later: adds `icons`.
+    /// 2026-07-28: adds `icons`.
     WithIcons,
+    /// 2025-11-25: adds `icons`, and `execution.taskSupport` (which 2026-07-28 dropped: its
+    /// tasks are an extension the server offers per call).
+    WithExecution,
 }
 
 impl ListingShape {
     fn of(version: ProtocolVersion) -> ListingShape {
-        if version.has_icons() {
+        if version.has_task_support_listing() {
+            ListingShape::WithExecution
+        } else if version.has_icons() {
             ListingShape::WithIcons
         } else if version.has_structured_output() {
             ListingShape::Full
@@ -83,7 +89,7 @@ pub(crate) struct CatalogTool {
     pub rate_limiter: Option<Arc<Limiter>>,
     schemas: OnceLock<ToolSchemas>,
     validator: OnceLock<Result<jsonschema::Validator, String>>,
-    listings: [OnceLock<Box<RawValue>>; 4],
+    listings: [OnceLock<Box<RawValue>>; 5],
 }
 
 impl CatalogTool {
@@ -276,7 +282,10 @@ impl CatalogTool {
     fn listing_json(&self, shape: ListingShape) -> Value {
         let mut listing = Map::new();
         listing.insert("name".into(), self.name().into());
-        let full = matches!(shape, ListingShape::Full | ListingShape::WithIcons);
+        let full = matches!(
+            shape,
+            ListingShape::Full | ListingShape::WithIcons | ListingShape::WithExecution
+        );
         if let (true, Some(title)) = (full, self.title()) {
             listing.insert("title".into(), title.into());
         }
@@ -287,7 +296,7 @@ impl CatalogTool {
         if let (true, Some(output)) = (full, self.output_schema()) {
             listing.insert("outputSchema".into(), output.clone());
         }
-        if shape == ListingShape::WithIcons {
+        if matches!(shape, ListingShape::WithIcons | ListingShape::WithExecution) {
             let icons: Vec<Icon> = self.icons().iter().map(Icon::from).collect();
             if let Some(icons) = icons_json(&icons) {
                 listing.insert("icons".into(), icons);
@@ -312,6 +321,13 @@ impl CatalogTool {
             if !annotations.is_empty() {
                 listing.insert("annotations".into(), Value::Object(annotations));
             }
+        }
+        let task = self.policy().task;
+        if shape == ListingShape::WithExecution && task != TaskSupport::Forbidden {
+            listing.insert(
+                "execution".into(),
+                serde_json::json!({ "taskSupport": task.as_str() }),
+            );
         }
         Value::Object(listing)
     }

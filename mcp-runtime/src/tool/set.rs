@@ -133,6 +133,16 @@ impl ToolSet {
         no_statics && state.dynamic.is_empty()
     }
 
+    /// Whether any tool, enabled or not, may run as a task: the server then offers tasks.
+    pub(crate) fn offers_tasks(&self) -> bool {
+        let state = self.inner.state.lock().expect("tool set poisoned");
+        state.with_all(|tools| {
+            tools
+                .iter()
+                .any(|tool| tool.policy().task != crate::task::TaskSupport::Forbidden)
+        })
+    }
+
     /// The tools requests see now.
     pub(crate) fn catalog(&self) -> Arc<Catalog> {
         Arc::clone(&self.inner.current.read().expect("tool set poisoned"))

@@ -69,6 +69,11 @@ impl ShapedResult {
         }
     }
 
+    /// Whether the tool reported an error (`isError`).
+    pub fn is_error(&self) -> bool {
+        self.is_error
+    }
+
     /// Adds what every 2026-07-28 result carries: `resultType` and, in `_meta` under
     /// `key`, the server's identity.
     pub fn set_server_info(&mut self, key: &'static str, info: Value) {

@@ -75,7 +75,9 @@ impl Endpoint {
         self.stopping.cancel();
         self.closing.cancel();
         self.sessions.disconnect_all();
-        self.running.finish(grace).await;
+        // Calls and tasks get the grace period side by side.
+        futures_util::future::join(self.running.finish(grace), self.core.tasks.shut_down(grace))
+            .await;
         self.stopped.cancel();
     }
 }

@@ -9,6 +9,8 @@ use tokio_util::sync::CancellationToken;
 
 use super::sse::{RETAIN_ENDED, RETAIN_ENDED_STREAMS, Replay};
 use crate::changes::{Change, next_change};
+use crate::protocol::outbox::Outbox;
+use crate::protocol::random_id::random_id;
 use crate::protocol::version::ProtocolVersion;
 use crate::session::{ServerCore, Session};
 use crate::transport::calls::{Calls, Running};
@@ -122,6 +124,22 @@ impl HttpSession {
     }
 }
 
+/// An outbox whose messages go on the standalone stream: where a task's messages go once
+/// its `tools/call` has been answered (a GET reading the stream gets them at once; one
+/// that resumes later, from its buffer). The forwarding ends when every sender is gone.
+fn standalone_outbox(standalone: Arc<Replay>) -> Outbox {
+    let (outbox, mut lines) = Outbox::channel();
+    tokio::spawn(async move {
+        while let Some(line) = lines.recv().await {
+            if line.is_empty() {
+                break;
+            }
+            standalone.push(String::from_utf8_lossy(&line).trim_end());
+        }
+    });
+    outbox
+}
+
 /// Every live session of one endpoint, by id.
 pub(crate) struct Sessions {
     live: Mutex<HashMap<String, Arc<HttpSession>>>,
@@ -144,14 +162,17 @@ impl Sessions {
         running: &Running,
     ) -> Arc<HttpSession> {
         let ended = closing.child_token();
+        let standalone = Replay::new(STANDALONE);
+        let mut protocol = Session::new(Arc::clone(core), ended.clone());
+        protocol.set_background(standalone_outbox(Arc::clone(&standalone)));
         Arc::new(HttpSession {
-            protocol: Mutex::new(Session::new(Arc::clone(core), ended.clone())),
+            protocol: Mutex::new(protocol),
             calls: Calls::new(running.clone()),
             ended,
             negotiated: OnceLock::new(),
             streams: Mutex::new(Streams {
                 next: STANDALONE,
-                by_number: HashMap::from([(STANDALONE, Replay::new(STANDALONE))]),
+                by_number: HashMap::from([(STANDALONE, standalone)]),
             }),
             last_used: Mutex::new(Instant::now()),
         })
@@ -160,7 +181,7 @@ impl Sessions {
     /// Registers a session whose `initialize` succeeded, under a new random id, and starts
     /// forwarding tool list changes to it. Expired sessions are swept at the same time.
     pub fn register(&self, session: &Arc<HttpSession>, core: &Arc<ServerCore>) -> String {
-        let id = new_session_id();
+        let id = random_id();
         let mut live = self.live.lock().expect("session table poisoned");
         live.retain(|_, existing| {
             let expired = self.expired(existing);
@@ -238,12 +259,4 @@ fn forward_changes(session: Weak<HttpSession>, core: &Arc<ServerCore>) {
             }
         }
     });
-}
-
-/// 128 random bits from the operating system's generator, in hex: unguessable, and
-/// visible ASCII as the spec requires.
-fn new_session_id() -> String {
-    let mut bytes = [0_u8; 16];
-    getrandom::fill(&mut bytes).expect("the operating system's random number generator works");
-    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
 }

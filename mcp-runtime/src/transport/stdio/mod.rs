@@ -71,6 +71,10 @@ pub(crate) async fn serve_connection(
     let outbox = Outbox::new(lines);
     let closing = CancellationToken::new();
     let running = Running::default();
+    let tasks = Arc::clone(&core.tasks);
+    let mut session = Session::new(core.clone(), closing.clone());
+    // A task's messages go on the connection like any other.
+    session.set_background(outbox.clone());
     let mut connection = Connection {
         tool_changes: watch_changes(core.tools.subscribe()),
         // A server with neither resources nor prompts has no such change to pass on, and
@@ -80,7 +84,7 @@ pub(crate) async fn serve_connection(
         } else {
             next_other_change(core.notifier.subscribe())
         },
-        session: Session::new(core, closing.clone()),
+        session,
         calls: Calls::new(running.clone()),
         outbox,
         queued,
@@ -103,7 +107,8 @@ pub(crate) async fn serve_connection(
     // streams end with their result.
     connection.session.disconnect_client_requests();
     closing.cancel();
-    let finished = running.finish(grace);
+    // Calls and tasks get the grace period side by side.
+    let finished = futures_util::future::join(running.finish(grace), tasks.shut_down(grace));
     let mut finished = std::pin::pin!(finished);
     // Answers of the calls still running are written as they come.
     let mut outcome = match ended {

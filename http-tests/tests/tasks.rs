@@ -1,0 +1,190 @@
+//! Tasks over Streamable HTTP: a task belongs to the session that made it (2025-11-25) or to
+//! the authenticated principal (2026-07-28, `Server::task_owner`), and another client's id
+//! is as unknown as one that never existed; a session's task status notifications reach its
+//! standalone stream. Every message is checked against the revision's schema.
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use mcp_http_tests::{EventStream, HttpClient};
+use mcp_runtime::{AuthRejection, Server, bearer_token, mcp_tool};
+use reqwest::header::HeaderValue;
+use serde_json::{Value, json};
+
+const EXTENSION: &str = "io.modelcontextprotocol/tasks";
+
+/// Wait `ms` milliseconds, then say so.
+#[mcp_tool(task = "optional")]
+async fn wait_a_while(ms: u64) -> String {
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+    format!("waited {ms} ms")
+}
+
+/// Who the bearer token says the client is.
+struct User(String);
+
+fn check_token(headers: &mcp_runtime::HeaderMap) -> Result<User, AuthRejection> {
+    match bearer_token(headers)? {
+        "ada-token" => Ok(User("ada".to_owned())),
+        "bob-token" => Ok(User("bob".to_owned())),
+        _ => Err(AuthRejection::invalid_token("unknown token")),
+    }
+}
+
+async fn start(authenticated: bool) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a loopback port");
+    let address = listener.local_addr().expect("an address");
+    let server = Server::new("tasks", "1.0.0")
+        .task_poll_interval(Duration::from_millis(100))
+        .task_owner(|user: &User| user.0.clone());
+    let http = if authenticated {
+        server.http().authenticate(check_token)
+    } else {
+        server.http()
+    };
+    tokio::spawn(http.serve_on(listener));
+    address
+}
+
+fn client(address: SocketAddr, revision: &str) -> HttpClient {
+    HttpClient::new(format!("http://{address}/mcp"), revision)
+}
+
+async fn next_matching(stream: &mut EventStream, wanted: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let remaining = deadline.saturating_duration_since(Instant::now());
+        let message = tokio::time::timeout(remaining, stream.next())
+            .await
+            .expect("a message within 20 s")
+            .expect("the stream stays open");
+        if wanted(&message) {
+            return message;
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_sessions_tasks_are_its_own_and_its_stream_hears_of_them() {
+    let address = start(false).await;
+    let mut ada = client(address, "2025-11-25");
+    let initialized = ada.initialize(json!({})).await;
+    assert!(initialized.response()["result"]["capabilities"]["tasks"].is_object());
+    let standalone = ada.get().await;
+    assert_eq!(standalone.status(), reqwest::StatusCode::OK);
+    let mut standalone = EventStream::new(standalone, "2025-11-25");
+
+    let created = ada
+        .request(
+            "tools/call",
+            json!({ "name": "wait_a_while", "arguments": { "ms": 100 }, "task": {} }),
+        )
+        .await;
+    mcp_tests::check_result("2025-11-25", "tools/call", &created.response()["result"]);
+    let id = created.response()["result"]["task"]["taskId"]
+        .as_str()
+        .expect("a task id")
+        .to_owned();
+
+    // Status changes go on the session's standalone stream, the POST's having ended.
+    let completed = next_matching(&mut standalone, |message| {
+        message["method"] == "notifications/tasks/status"
+            && message["params"]["status"] == "completed"
+    })
+    .await;
+    assert_eq!(completed["params"]["taskId"], id.as_str());
+
+    // Another session cannot see, fetch, list or cancel it.
+    let mut bob = client(address, "2025-11-25");
+    bob.initialize(json!({})).await;
+    for method in ["tasks/get", "tasks/result", "tasks/cancel"] {
+        let refused = bob.request(method, json!({ "taskId": id })).await;
+        assert_eq!(
+            refused.error_code(),
+            Some(-32602),
+            "{method}: {:?}",
+            refused.messages
+        );
+    }
+    let listed = bob.request("tasks/list", json!({})).await;
+    assert_eq!(listed.response()["result"]["tasks"], json!([]));
+
+    let result = ada.request("tasks/result", json!({ "taskId": id })).await;
+    assert_eq!(
+        result.response()["result"]["content"][0]["text"],
+        "waited 100 ms",
+        "{:?}",
+        result.messages
+    );
+    let listed = ada.request("tasks/list", json!({})).await;
+    assert_eq!(
+        listed.response()["result"]["tasks"][0]["taskId"],
+        id.as_str()
+    );
+}
+
+/// A 2026-07-28 request by the user with this token, from a client that declared the tasks
+/// extension.
+async fn stateless_request(
+    client: &mut HttpClient,
+    token: &str,
+    method: &str,
+    params: Value,
+) -> mcp_http_tests::Reply {
+    let mut body = client.request_body(method, params);
+    body["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] =
+        json!({ "extensions": { EXTENSION: {} } });
+    let mut headers = client.request_headers(&body);
+    headers.insert(
+        "authorization",
+        HeaderValue::from_str(&format!("Bearer {token}")).expect("ASCII"),
+    );
+    client.post_with(headers, &body).await
+}
+
+#[tokio::test]
+async fn a_stateless_task_belongs_to_its_principal() {
+    let address = start(true).await;
+    let mut http = client(address, "2026-07-28");
+    let created = stateless_request(
+        &mut http,
+        "ada-token",
+        "tools/call",
+        json!({ "name": "wait_a_while", "arguments": { "ms": 50 } }),
+    )
+    .await;
+    let result = &created.response()["result"];
+    assert_eq!(result["resultType"], "task", "{:?}", created.messages);
+    let id = result["taskId"].as_str().expect("a task id").to_owned();
+
+    let refused =
+        stateless_request(&mut http, "bob-token", "tasks/get", json!({ "taskId": id })).await;
+    assert_eq!(refused.error_code(), Some(-32602), "{:?}", refused.messages);
+    let refused = stateless_request(
+        &mut http,
+        "bob-token",
+        "tasks/cancel",
+        json!({ "taskId": id }),
+    )
+    .await;
+    assert_eq!(refused.error_code(), Some(-32602), "{:?}", refused.messages);
+
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let got =
+            stateless_request(&mut http, "ada-token", "tasks/get", json!({ "taskId": id })).await;
+        let task = got.response()["result"].clone();
+        assert_eq!(task["resultType"], "complete", "{task}");
+        if task["status"] == "completed" {
+            assert_eq!(
+                task["result"]["content"][0]["text"], "waited 50 ms",
+                "{task}"
+            );
+            break;
+        }
+        assert!(Instant::now() < deadline, "stuck: {task}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}

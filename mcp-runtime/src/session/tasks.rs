@@ -1,0 +1,448 @@
+//! Tasks in both eras: whether a `tools/call` runs as one, and the `tasks/*` methods.
+//!
+//! - 2025-11-25 (core, experimental): the `tasks` capability; a call with `params.task`
+//!   is answered with `CreateTaskResult`; `tasks/get`, `tasks/result`, `tasks/list`,
+//!   `tasks/cancel`; status notifications on the connection or the session's stream.
+//! - 2026-07-28 (the `io.modelcontextprotocol/tasks` extension): a client that declares
+//!   the extension gets a task for a task-capable tool, written as flat fields with
+//!   `resultType: "task"`; `tasks/get` carries the result inline, `tasks/update` the
+//!   answers to what the task asks, `tasks/cancel` stops it.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+
+use super::reply::{Answer, Body};
+use super::{Era, Session, required_string};
+use crate::context::{ClientLink, RequestHandle};
+use crate::protocol::jsonrpc::{RpcError, code};
+use crate::protocol::meta;
+use crate::protocol::version::ProtocolVersion;
+use crate::task::TaskSupport;
+use crate::task::engine::TaskWork;
+use crate::task::engine::{Finished, task_payload, unknown_task};
+use crate::task::input::TaskClient;
+use crate::task::store::{TaskOutcome, TaskOwner, TaskRecord, TaskStatus, TaskUpdate, Updated};
+use crate::task::wire::{self, EXTENSION};
+use crate::tool::shape::ShapedResult;
+
+/// A `tools/call` that runs as a task.
+pub(super) struct TaskRequest {
+    /// The ttl the client asked for (2025-11-25 `params.task.ttl`).
+    pub ttl: Option<Duration>,
+}
+
+impl Session {
+    /// Whether this server runs any tool as a task (then it declares tasks).
+    pub(super) fn offers_tasks(&self) -> bool {
+        self.core.tools.offers_tasks()
+    }
+
+    /// Whether the call runs as a task: the client asks for one (2025-11-25 `params.task`)
+    /// or declared the extension (2026-07-28), and the tool allows it. A task asked of a
+    /// tool that forbids one, or a tool that requires one called without, is refused.
+    pub(super) fn task_request(
+        &self,
+        era: Era,
+        version: ProtocolVersion,
+        tool: &str,
+        support: TaskSupport,
+        params: &Map<String, Value>,
+    ) -> Result<Option<TaskRequest>, RpcError> {
+        if version.is_stateless() {
+            let declared = client_declares_tasks(params);
+            return match (support, declared) {
+                (TaskSupport::Forbidden, _) | (TaskSupport::Optional, false) => Ok(None),
+                (TaskSupport::Optional | TaskSupport::Required, true) => {
+                    Ok(Some(TaskRequest { ttl: None }))
+                }
+                (TaskSupport::Required, false) => Err(RpcError::new(
+                    code::MISSING_REQUIRED_CLIENT_CAPABILITY,
+                    format!(
+                        "Missing required client capability: tool `{tool}` runs only as a task, \
+                         and the client did not declare the `{EXTENSION}` extension."
+                    ),
+                )
+                .with_data(json!({
+                    "requiredCapabilities": { "extensions": { EXTENSION: {} } }
+                }))),
+            };
+        }
+        // Older revisions never see a task: their calls run as they always have.
+        if !matches!(era, Era::Handshake(_)) || !version.has_task_support_listing() {
+            return Ok(None);
+        }
+        let requested = match params.get("task") {
+            None | Some(Value::Null) => None,
+            Some(Value::Object(task)) => Some(match task.get("ttl") {
+                None | Some(Value::Null) => None,
+                Some(ttl) => Some(ttl.as_u64().map(Duration::from_millis).ok_or_else(|| {
+                    RpcError::invalid_params(
+                        "Invalid params: `task.ttl` must be a whole number of milliseconds.",
+                    )
+                })?),
+            }),
+            Some(_) => {
+                return Err(RpcError::invalid_params(
+                    "Invalid params: `task` must be an object (`{\"ttl\": 60000}` or `{}`).",
+                ));
+            }
+        };
+        // The common case first: no task asked, none needed.
+        if requested.is_none() && support != TaskSupport::Required {
+            return Ok(None);
+        }
+        // A server that declares no tasks ignores `task`, as the spec says.
+        if !self.offers_tasks() {
+            return Ok(None);
+        }
+        match (support, requested) {
+            (TaskSupport::Forbidden | TaskSupport::Optional, None) => Ok(None),
+            (TaskSupport::Optional | TaskSupport::Required, Some(ttl)) => {
+                Ok(Some(TaskRequest { ttl }))
+            }
+            (TaskSupport::Forbidden, Some(_)) => Err(RpcError::new(
+                code::METHOD_NOT_FOUND,
+                format!(
+                    "Tool `{tool}` does not run as a task (its execution.taskSupport is \
+                     \"forbidden\"): call it without `task`."
+                ),
+            )),
+            (TaskSupport::Required, None) => Err(RpcError::new(
+                code::METHOD_NOT_FOUND,
+                format!(
+                    "Tool `{tool}` runs only as a task (its execution.taskSupport is \
+                     \"required\"): call it with `task`, e.g. `\"task\": {{}}`."
+                ),
+            )),
+        }
+    }
+
+    /// Who owns the tasks a request makes or may see: the authenticated principal's key
+    /// (`Server::task_owner`), else the connection or session; a 2026-07-28 request without
+    /// either shares one owner, its tasks guarded by their unguessable ids.
+    pub(super) fn task_owner(&self, era: Era) -> TaskOwner {
+        if let (Some(principal), Some(owner_of)) = (&self.principal, &self.core.task_owner)
+            && let Some(key) = owner_of(principal.as_ref())
+        {
+            return TaskOwner(format!("principal:{key}"));
+        }
+        match era {
+            Era::Stateless(_) => TaskOwner("anonymous".to_owned()),
+            Era::Handshake(_) | Era::Unknown => self.task_owner.clone(),
+        }
+    }
+
+    /// `tasks/*`: each reads the store (which may be remote), so each answers later.
+    pub(super) fn task_method(
+        &self,
+        era: Era,
+        version: ProtocolVersion,
+        method: &str,
+        params: Map<String, Value>,
+    ) -> Answer {
+        let core = Arc::clone(&self.core);
+        let owner = self.task_owner(era);
+        let result: Pin<Box<dyn Future<Output = Body> + Send>> = match method {
+            "tasks/get" => Box::pin(methods::get(core, owner, version, params)),
+            "tasks/result" => Box::pin(methods::result(core, owner, params)),
+            "tasks/list" => Box::pin(methods::list(core, owner, params)),
+            "tasks/cancel" => Box::pin(methods::cancel(core, owner, version, params)),
+            "tasks/update" => Box::pin(methods::update(core, owner, params)),
+            other => return Answer::Now(Err(RpcError::method_not_found(other))),
+        };
+        Answer::Later {
+            result,
+            request: None,
+        }
+    }
+
+    /// The link a task's `Context` asks the client through.
+    pub(super) fn task_client(&self, era: Era, record: &TaskRecord) -> ClientLink {
+        let connection = match era {
+            Era::Stateless(_) => None,
+            Era::Handshake(_) | Era::Unknown => Some(Arc::clone(&self.client_requests)),
+        };
+        ClientLink::Task(Arc::new(TaskClient::new(
+            record.id.clone(),
+            Arc::clone(&self.core.tasks),
+            connection,
+            self.core.client_request_timeout,
+        )))
+    }
+
+    /// Stores the task and starts its work; the call is answered with the task once it is
+    /// stored (or with the error that kept it from being made).
+    pub(super) fn start_task(
+        &self,
+        record: TaskRecord,
+        version: ProtocolVersion,
+        work: Pin<Box<dyn Future<Output = Body> + Send + 'static>>,
+        request: Option<RequestHandle>,
+    ) -> Answer {
+        let tasks = Arc::clone(&self.core.tasks);
+        // 2025-11-25 status notifications go where the task's other messages go.
+        let notify = match (version.is_stateless(), &self.background) {
+            (false, Some(background)) => Some(background.clone()),
+            _ => None,
+        };
+        Answer::Later {
+            result: Box::pin(async move {
+                if let Err(error) = tasks.create(&record).await {
+                    if let Some(request) = &request {
+                        request.abandon();
+                    }
+                    return Body::Failure(error);
+                }
+                let created = Session::task_created(&record, version);
+                let work: TaskWork = Box::pin(async move { finished(work.await, version) });
+                tasks.run(record, work, request, notify);
+                created
+            }),
+            // Cancelling the `tools/call` request does not cancel the task: `tasks/cancel`
+            // does.
+            request: None,
+        }
+    }
+
+    /// The answer to a call that became a task, in its era's shape.
+    pub(super) fn task_created(record: &TaskRecord, version: ProtocolVersion) -> Body {
+        if version.is_stateless() {
+            let mut members = wire::flat_task(record);
+            members.insert("resultType".into(), "task".into());
+            Body::Json(Value::Object(members))
+        } else {
+            Body::Json(json!({ "task": wire::task_object(record) }))
+        }
+    }
+}
+
+/// Whether a 2026-07-28 request's client declared the tasks extension.
+fn client_declares_tasks(params: &Map<String, Value>) -> bool {
+    params
+        .get("_meta")
+        .and_then(|meta| meta.get(meta::CLIENT_CAPABILITIES))
+        .and_then(|capabilities| capabilities.get("extensions"))
+        .and_then(|extensions| extensions.get(EXTENSION))
+        .is_some_and(Value::is_object)
+}
+
+/// How a task's call ended, from the pipeline's answer. Under 2025-11-25 a tool result with
+/// `isError` fails the task (its result still given by `tasks/result`); under 2026-07-28
+/// it completes it, as the extension says.
+pub(super) fn finished(body: Body, version: ProtocolVersion) -> Finished {
+    match body {
+        Body::ToolResult(result) => {
+            let failed = result.is_error() && !version.is_stateless();
+            task_result(&result, failed)
+        }
+        Body::Failure(error) => Finished {
+            status: TaskStatus::Failed,
+            message: Some(error.message.clone()),
+            outcome: TaskOutcome::Error {
+                code: error.code,
+                message: error.message,
+                data: error.data,
+            },
+        },
+        other => Finished {
+            status: TaskStatus::Completed,
+            outcome: TaskOutcome::Result(serde_json::to_value(&other).unwrap_or(Value::Null)),
+            message: None,
+        },
+    }
+}
+
+fn task_result(result: &ShapedResult, failed: bool) -> Finished {
+    let value = serde_json::to_value(result).expect("a tool result always serializes");
+    Finished {
+        status: if failed {
+            TaskStatus::Failed
+        } else {
+            TaskStatus::Completed
+        },
+        message: failed.then(|| "The tool reported an error (isError).".to_owned()),
+        outcome: TaskOutcome::Result(value),
+    }
+}
+
+/// What a `tasks/list` cursor starts with: the store's position follows.
+const CURSOR_PREFIX: &str = "tasks:";
+
+/// The task-owner-scoped methods, as futures: each reads the store, which may be remote.
+pub(super) mod methods {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::session::ServerCore;
+
+    /// `tasks/result` (2025-11-25): waits for the task to finish, then gives the call's own
+    /// result or error.
+    pub async fn result(
+        core: Arc<ServerCore>,
+        owner: TaskOwner,
+        params: Map<String, Value>,
+    ) -> Body {
+        let id = match required_string(&params, "taskId", "`tasks/result` needs the `taskId`.") {
+            Ok(id) => id,
+            Err(error) => return Body::Failure(error),
+        };
+        match core.tasks.wait_finished(&owner, id).await {
+            Ok(record) => match task_payload(&record) {
+                Ok(result) => Body::Json(result),
+                Err(error) => Body::Failure(error),
+            },
+            Err(error) => Body::Failure(error),
+        }
+    }
+
+    /// `tasks/get`.
+    pub async fn get(
+        core: Arc<ServerCore>,
+        owner: TaskOwner,
+        version: ProtocolVersion,
+        params: Map<String, Value>,
+    ) -> Body {
+        let id = match required_string(&params, "taskId", "`tasks/get` needs the `taskId`.") {
+            Ok(id) => id,
+            Err(error) => return Body::Failure(error),
+        };
+        match core.tasks.get_owned(&owner, id).await {
+            Ok(record) => Body::Json(Value::Object(if version.is_stateless() {
+                wire::detailed_task(&record)
+            } else {
+                wire::task_object(&record)
+            })),
+            Err(error) => Body::Failure(error),
+        }
+    }
+
+    /// `tasks/list` (2025-11-25): the owner's tasks, a page at a time.
+    pub async fn list(core: Arc<ServerCore>, owner: TaskOwner, params: Map<String, Value>) -> Body {
+        // The store's position, behind a prefix of the runtime's: a cursor this server did
+        // not give is refused as the spec asks, whatever the store would make of it.
+        let after = match params.get("cursor") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(cursor)) => match cursor.strip_prefix(CURSOR_PREFIX) {
+                Some(position) => Some(position.to_owned()),
+                None => {
+                    return Body::Failure(RpcError::invalid_params(format!(
+                        "Invalid params: the cursor `{cursor}` is not one this server gave."
+                    )));
+                }
+            },
+            Some(_) => {
+                return Body::Failure(RpcError::invalid_params(
+                    "Invalid params: `cursor` must be a string.",
+                ));
+            }
+        };
+        let limit = core.page_size;
+        match core
+            .tasks
+            .store()
+            .list(&owner, after.as_deref(), limit)
+            .await
+        {
+            Ok(page) => {
+                let mut result = Map::new();
+                let tasks: Vec<Value> = page
+                    .tasks
+                    .iter()
+                    .map(|task| Value::Object(wire::task_object(task)))
+                    .collect();
+                result.insert("tasks".into(), tasks.into());
+                if let Some(next) = page.next {
+                    result.insert("nextCursor".into(), format!("{CURSOR_PREFIX}{next}").into());
+                }
+                Body::Json(Value::Object(result))
+            }
+            Err(error) => {
+                tracing::error!(%error, "the task store failed to list tasks");
+                Body::Failure(RpcError::new(
+                    code::INTERNAL_ERROR,
+                    "Internal error: the task store is unavailable.",
+                ))
+            }
+        }
+    }
+
+    /// `tasks/cancel`: stops a running task; a finished one stays as it ended.
+    pub async fn cancel(
+        core: Arc<ServerCore>,
+        owner: TaskOwner,
+        version: ProtocolVersion,
+        params: Map<String, Value>,
+    ) -> Body {
+        let id = match required_string(&params, "taskId", "`tasks/cancel` needs the `taskId`.") {
+            Ok(id) => id,
+            Err(error) => return Body::Failure(error),
+        };
+        let update = TaskUpdate::Cancelled {
+            message: Some("Cancelled at the client's request.".to_owned()),
+        };
+        match core.tasks.update_owned(&owner, id, update).await {
+            Ok(Updated::Applied(record)) => Body::Json(if version.is_stateless() {
+                json!({})
+            } else {
+                Value::Object(wire::task_object(&record))
+            }),
+            Ok(Updated::Refused(record)) => Body::Failure(RpcError::invalid_params(format!(
+                "Invalid params: task `{id}` cannot be cancelled: it has already {}.",
+                finished_word(record.status)
+            ))),
+            Ok(Updated::Unknown) => Body::Failure(unknown_task(id)),
+            Err(error) => Body::Failure(error),
+        }
+    }
+
+    /// `tasks/update` (2026-07-28): the client's answers to what the task asked.
+    pub async fn update(
+        core: Arc<ServerCore>,
+        owner: TaskOwner,
+        params: Map<String, Value>,
+    ) -> Body {
+        let id = match required_string(&params, "taskId", "`tasks/update` needs the `taskId`.") {
+            Ok(id) => id,
+            Err(error) => return Body::Failure(error),
+        };
+        let responses = match params.get("inputResponses") {
+            Some(Value::Object(responses)) => responses.clone(),
+            _ => {
+                return Body::Failure(RpcError::invalid_params(
+                    "Invalid params: `tasks/update` needs `inputResponses`, an object of answers by key.",
+                ));
+            }
+        };
+        if let Some((key, _)) = responses.iter().find(|(_, answer)| !answer.is_object()) {
+            return Body::Failure(RpcError::invalid_params(format!(
+                "Invalid params: `inputResponses.{key}` must be an object."
+            )));
+        }
+        match core
+            .tasks
+            .update_owned(&owner, id, TaskUpdate::InputResponses(responses))
+            .await
+        {
+            Ok(Updated::Applied(_)) => Body::Json(json!({})),
+            Ok(Updated::Refused(record)) => Body::Failure(RpcError::invalid_params(format!(
+                "Invalid params: task `{id}` takes no input: it has already {}.",
+                finished_word(record.status)
+            ))),
+            Ok(Updated::Unknown) => Body::Failure(unknown_task(id)),
+            Err(error) => Body::Failure(error),
+        }
+    }
+
+    fn finished_word(status: TaskStatus) -> &'static str {
+        match status {
+            TaskStatus::Completed => "completed",
+            TaskStatus::Failed => "failed",
+            TaskStatus::Cancelled => "been cancelled",
+            TaskStatus::Working | TaskStatus::InputRequired => "finished",
+        }
+    }
+}
