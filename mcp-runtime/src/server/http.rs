@@ -241,6 +241,13 @@ impl HttpServer {
         let limit = server.max_message_size_limit();
         let grace = server.shutdown_grace_period();
         let core = server.into_core()?;
+        if guard.authenticates() && core.tools.offers_tasks() && core.task_owner.is_none() {
+            // Sessions keep their tasks apart, but a 2026-07-28 request has no session: its
+            // tasks would be shared by every authenticated client that learns their ids.
+            tracing::warn!(
+                "this server authenticates requests and runs tools as tasks, but has no                  `Server::task_owner`: 2026-07-28 tasks are not tied to their principal"
+            );
+        }
         let endpoint = Arc::new(Endpoint::new(core, guard, session_idle_timeout, streams));
         if let Some(signal) = shutdown {
             let endpoint = Arc::clone(&endpoint);

@@ -57,6 +57,9 @@ struct ToolSetInner {
     /// Whether clients are told the list may change (`listChanged: true`): once someone
     /// holds a handle that can change it.
     announced: AtomicBool,
+    /// Whether any tool, enabled or not, may run as a task: kept up to date on every change,
+    /// since every `initialize` and `tasks/*` request asks.
+    offers_tasks: AtomicBool,
 }
 
 #[derive(Default)]
@@ -87,6 +90,7 @@ impl ToolSet {
                 current: RwLock::new(Arc::new(Catalog::default())),
                 changes: watch::channel(0).0,
                 announced: AtomicBool::new(false),
+                offers_tasks: AtomicBool::new(false),
             }),
         }
     }
@@ -135,12 +139,7 @@ impl ToolSet {
 
     /// Whether any tool, enabled or not, may run as a task: the server then offers tasks.
     pub(crate) fn offers_tasks(&self) -> bool {
-        let state = self.inner.state.lock().expect("tool set poisoned");
-        state.with_all(|tools| {
-            tools
-                .iter()
-                .any(|tool| tool.policy().task != crate::task::TaskSupport::Forbidden)
-        })
+        self.inner.offers_tasks.load(Ordering::Relaxed)
     }
 
     /// The tools requests see now.
@@ -241,6 +240,13 @@ impl ToolSet {
             // Not serving yet: the catalog is built when the server starts.
             return;
         };
+        let offers_tasks = statics
+            .iter()
+            .chain(state.dynamic.values())
+            .any(|tool| tool.policy().task != crate::task::TaskSupport::Forbidden);
+        self.inner
+            .offers_tasks
+            .store(offers_tasks, Ordering::Relaxed);
         let listed: Vec<Arc<CatalogTool>> = statics
             .iter()
             .chain(state.dynamic.values())

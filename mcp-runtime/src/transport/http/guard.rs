@@ -49,6 +49,11 @@ impl Guard {
             .push(origin.trim_end_matches('/').to_ascii_lowercase());
     }
 
+    /// Whether requests are authenticated.
+    pub fn authenticates(&self) -> bool {
+        self.authenticator.is_some()
+    }
+
     pub fn authenticate(&mut self, authenticator: Authenticator) {
         self.authenticator = Some(authenticator);
     }
