@@ -4,6 +4,7 @@
 //! standalone stream. Every message is checked against the revision's schema.
 
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use mcp_http_tests::{EventStream, HttpClient};
@@ -18,6 +19,25 @@ const EXTENSION: &str = "io.modelcontextprotocol/tasks";
 async fn wait_a_while(ms: u64) -> String {
     tokio::time::sleep(Duration::from_millis(ms)).await;
     format!("waited {ms} ms")
+}
+
+/// Set when `hold` is stopped by a cancel (its future dropped, as a cancelled call's is).
+static HOLD_CANCELLED: AtomicBool = AtomicBool::new(false);
+
+struct SetOnDrop;
+
+impl Drop for SetOnDrop {
+    fn drop(&mut self) {
+        HOLD_CANCELLED.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Hold until stopped.
+#[mcp_tool(task = "optional")]
+async fn hold() -> String {
+    let _stopped = SetOnDrop;
+    std::future::pending::<()>().await;
+    unreachable!("held until stopped")
 }
 
 /// Who the bearer token says the client is.
@@ -186,5 +206,33 @@ async fn a_stateless_task_belongs_to_its_principal() {
         }
         assert!(Instant::now() < deadline, "stuck: {task}");
         tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn ending_a_session_cancels_the_tasks_only_it_could_reach() {
+    let address = start(false).await;
+    let mut ada = client(address, "2025-11-25");
+    ada.initialize(json!({})).await;
+    let created = ada
+        .request(
+            "tools/call",
+            json!({ "name": "hold", "arguments": {}, "task": {} }),
+        )
+        .await;
+    assert_eq!(
+        created.response()["result"]["task"]["status"],
+        "working",
+        "{:?}",
+        created.messages
+    );
+    assert_eq!(ada.delete().await, reqwest::StatusCode::OK);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !HOLD_CANCELLED.load(Ordering::SeqCst) {
+        assert!(
+            Instant::now() < deadline,
+            "the ended session's task still runs"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }

@@ -424,7 +424,7 @@ fn a_client_over_its_task_limit_is_refused_and_no_task_is_made() {
         refused["error"]["message"]
             .as_str()
             .unwrap()
-            .contains("Too many tasks")
+            .contains("too many tasks")
     );
     let listed = client.request("tasks/list", json!({}))["result"]["tasks"].clone();
     assert_eq!(listed.as_array().unwrap().len(), 2);
@@ -529,6 +529,8 @@ fn modern_task_runs_and_gives_its_result_inline() {
         done["result"]["structuredContent"]["quarter"], "Q2",
         "{done}"
     );
+    assert_eq!(done["result"]["resultType"], "complete", "{done}");
+    mcp_tests::check_result("2026-07-28", "tools/call", &done["result"]);
     // Not in the core schema's `tasks/*`: a 2026-07-28 server has no `tasks/result` or list.
     for method in ["tasks/result", "tasks/list"] {
         let absent = modern_request(&mut client, method, json!({ "taskId": id }));
@@ -598,6 +600,19 @@ fn modern_task_takes_input_through_tasks_update() {
 
     let bad = modern_request(&mut client, "tasks/update", json!({ "taskId": id }));
     assert_eq!(error_code(&bad), -32602, "{bad}");
+    let unasked = modern_request(
+        &mut client,
+        "tasks/update",
+        json!({ "taskId": id, "inputResponses": { "input-7": { "action": "cancel" } } }),
+    );
+    assert_eq!(error_code(&unasked), -32602, "{unasked}");
+    assert!(
+        unasked["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains(key.as_str()),
+        "names what it waits for: {unasked}"
+    );
     let updated = modern_request(
         &mut client,
         "tasks/update",

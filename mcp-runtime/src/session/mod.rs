@@ -177,6 +177,15 @@ impl Session {
         }
     }
 
+    /// The client is gone for good (its HTTP session ended): the tasks it made, which only
+    /// it could reach, are cancelled. Tasks owned by a principal outlive the session.
+    #[cfg(feature = "http")]
+    pub fn end_tasks(&self) {
+        if self.offers_tasks() {
+            self.core.tasks.cancel_all_of(self.task_owner.clone());
+        }
+    }
+
     /// Ends the waits of tools for client answers that can no longer come.
     pub fn disconnect_client_requests(&self) {
         self.client_requests.disconnect();

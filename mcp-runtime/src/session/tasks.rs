@@ -237,7 +237,7 @@ pub(super) fn finished(body: Body, version: ProtocolVersion) -> Finished {
     match body {
         Body::ToolResult(result) => {
             let failed = result.is_error() && !version.is_stateless();
-            task_result(&result, failed)
+            task_result(&result, version, failed)
         }
         Body::Failure(error) => Finished {
             status: TaskStatus::Failed,
@@ -256,8 +256,17 @@ pub(super) fn finished(body: Body, version: ProtocolVersion) -> Finished {
     }
 }
 
-fn task_result(result: &ShapedResult, failed: bool) -> Finished {
-    let value = serde_json::to_value(result).expect("a tool result always serializes");
+fn task_result(result: &ShapedResult, version: ProtocolVersion, failed: bool) -> Finished {
+    let mut value = serde_json::to_value(result).expect("a tool result always serializes");
+    // A 2026-07-28 task's `result` is the call's result as that revision writes it, and
+    // every 2026-07-28 result says what it is.
+    if version.is_stateless()
+        && let Value::Object(members) = &mut value
+    {
+        members
+            .entry("resultType")
+            .or_insert_with(|| "complete".into());
+    }
     Finished {
         status: if failed {
             TaskStatus::Failed
@@ -420,6 +429,26 @@ pub(super) mod methods {
         if let Some((key, _)) = responses.iter().find(|(_, answer)| !answer.is_object()) {
             return Body::Failure(RpcError::invalid_params(format!(
                 "Invalid params: `inputResponses.{key}` must be an object."
+            )));
+        }
+        // An answer to nothing the task asks would sit in the store until the task ends.
+        let record = match core.tasks.get_owned(&owner, id).await {
+            Ok(record) => record,
+            Err(error) => return Body::Failure(error),
+        };
+        if !record.status.is_terminal()
+            && let Some(key) = responses
+                .keys()
+                .find(|key| !record.input_requests.contains_key(*key))
+        {
+            let asked: Vec<&str> = record.input_requests.keys().map(String::as_str).collect();
+            return Body::Failure(RpcError::invalid_params(format!(
+                "Invalid params: task `{id}` asks nothing under `{key}` (it waits for: {}).",
+                if asked.is_empty() {
+                    "nothing".to_owned()
+                } else {
+                    asked.join(", ")
+                }
             )));
         }
         match core

@@ -118,7 +118,7 @@ impl Tasks {
             Ok(Created::OwnerAtLimit(limit)) => Err(RpcError::new(
                 code::INVALID_REQUEST,
                 format!(
-                    "Too many tasks: this client already has {limit} unfinished tasks, the \
+                    "Invalid request: too many tasks: this client already has {limit} unfinished tasks, the \
                      server's limit. Wait for one to finish, or cancel one, then try again."
                 ),
             )),
@@ -289,18 +289,48 @@ impl Tasks {
             return finished;
         }
         let message = format!(
-            "The task's result is {size} bytes, over the server's message limit of {limit} \
-             bytes, so it cannot be sent."
+            "the task's result is {size} bytes, over the server's message limit of {limit} \
+             bytes, so it cannot be sent"
         );
         Finished {
             status: TaskStatus::Failed,
             outcome: TaskOutcome::Error {
                 code: code::INTERNAL_ERROR,
-                message: format!("Internal error: {message}"),
+                message: format!("Internal error: {message}."),
                 data: None,
             },
-            message: Some(message),
+            message: Some(format!("The result is too large: {message}.")),
         }
+    }
+
+    /// Cancels every unfinished task of `owner`, in the background: its HTTP session ended,
+    /// so no request can reach them any more.
+    pub fn cancel_all_of(self: &Arc<Self>, owner: TaskOwner) {
+        let tasks = Arc::clone(self);
+        tokio::spawn(async move {
+            let mut after: Option<String> = None;
+            loop {
+                let page = match tasks.store.list(&owner, after.as_deref(), 100).await {
+                    Ok(page) => page,
+                    Err(error) => {
+                        tracing::warn!(%error, "cannot cancel the tasks of an ended session");
+                        return;
+                    }
+                };
+                for task in page.tasks.iter().filter(|task| !task.status.is_terminal()) {
+                    let update = TaskUpdate::Cancelled {
+                        message: Some("The session that made the task ended.".to_owned()),
+                    };
+                    if let Err(error) = tasks.store.update(&task.id, update).await {
+                        tracing::warn!(task = %task.id, %error, "cannot cancel a task of an ended session");
+                    }
+                }
+                match page.next {
+                    Some(next) => after = Some(next),
+                    None => return,
+                }
+            }
+        });
     }
 
     /// Lets running tasks finish for `grace`, then fails the rest.

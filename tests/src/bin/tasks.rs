@@ -40,16 +40,12 @@ async fn report(
     }))
 }
 
-/// Sleep for `ms` milliseconds; only ever as a task. Reports when it was stopped.
+/// Sleep for `ms` milliseconds; only ever as a task. (A cancel drops the future, as it does
+/// a cancelled call's.)
 #[mcp_tool(task = "required")]
-async fn build(ms: u64, ctx: Context) -> String {
-    tokio::select! {
-        () = tokio::time::sleep(Duration::from_millis(ms)) => format!("built in {ms} ms"),
-        () = ctx.cancelled() => {
-            eprintln!("build: cancelled");
-            "cancelled".to_owned()
-        }
-    }
+async fn build(ms: u64) -> String {
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+    format!("built in {ms} ms")
 }
 
 /// What the user confirms.

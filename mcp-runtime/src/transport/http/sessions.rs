@@ -91,10 +91,9 @@ impl HttpSession {
     fn end(&self) {
         self.ended.cancel();
         self.calls.cancel_all();
-        self.protocol
-            .lock()
-            .expect("session poisoned")
-            .disconnect_client_requests();
+        let protocol = self.protocol.lock().expect("session poisoned");
+        protocol.disconnect_client_requests();
+        protocol.end_tasks();
     }
 
     /// Sends the tool list change notification on the standalone stream (a GET reading it
