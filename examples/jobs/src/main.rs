@@ -1,4 +1,4 @@
-//! Long-running tools: progress, cancellation and time limits.
+//! Long-running tools: progress, cancellation, time limits and tasks.
 //!
 //! What it shows:
 //!
@@ -17,6 +17,13 @@
 //!   `max_concurrency = 2` keeps it to two calls at a time (more wait their turn).
 //! - **`slow_lookup`**: `#[mcp_tool(timeout = "1s")]` stops a call that runs longer and
 //!   answers it with an `isError` result saying so.
+//! - **`report`**: `#[mcp_tool(task = "optional")]`, so a client may run it as a *task*: the
+//!   call is answered at once with a task id, the report is compiled in the background, and
+//!   the client polls for it (2025-11-25 `params.task` then `tasks/result`; under 2026-07-28
+//!   the `io.modelcontextprotocol/tasks` extension, then `tasks/get`). The function is written
+//!   as any other — progress, a guard for cancellation, a `Json<Report>` result — and serves
+//!   plain calls too. `tasks/cancel` stops it as `notifications/cancelled` stops a plain
+//!   call: its future is dropped at its next `.await`, and the guard notes it.
 //! - **`job_stats`**: counters showing what was stopped, for you and for the tests.
 //!
 //! Run it with `cargo run -p example-jobs`; it speaks MCP on stdin/stdout. From the
@@ -25,7 +32,11 @@
 //! ```sh
 //! MCP_CLI="call process_items items=5 step_ms=200" cargo run -p example-jobs
 //! MCP_CLI="call count_primes below=100000000" cargo run -p example-jobs
+//! MCP_CLI="call report days=5" cargo run -p example-jobs
 //! ```
+//!
+//! How tasks work, in both protocol eras, is the runtime's tasks chapter
+//! (`mcp_runtime::manual::tasks`, `mcp-runtime/docs/tasks.md`).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -284,6 +295,83 @@ async fn slow_lookup(
     format!("value of {key}")
 }
 
+/// One day of a `Report`.
+#[derive(Serialize, JsonSchema)]
+struct DayReport {
+    /// The day, 1 being the oldest.
+    day: u32,
+    /// Nightly builds run that day.
+    builds: u64,
+    /// How many of them failed.
+    failed: u64,
+}
+
+/// What `report` returns.
+#[derive(Serialize, JsonSchema)]
+struct Report {
+    /// How many days it covers.
+    days: u32,
+    /// Builds run over those days.
+    builds: u64,
+    /// Builds that failed.
+    failed: u64,
+    /// The day with the most failures (the earliest of equals).
+    worst_day: u32,
+    /// Each day, oldest first.
+    daily: Vec<DayReport>,
+}
+
+/// Compile a report of the nightly builds of the last `days` days, one day at a time,
+/// reporting progress after each.
+///
+/// Simulated: each day takes `step_ms` milliseconds, and its figures are made up. Slow
+/// enough to be worth running as a task.
+#[mcp_tool(read_only, open_world = false, task = "optional")]
+async fn report(
+    /// How many days (1 to 365).
+    #[mcp(default = 7)]
+    days: u32,
+    /// Milliseconds per day (at most 10000).
+    #[mcp(default = 200)]
+    step_ms: u64,
+    tally: State<Tally>,
+    ctx: Context,
+) -> Result<Json<Report>, ToolError> {
+    if !(1..=365).contains(&days) || step_ms > 10_000 {
+        return Err(ToolError::new(
+            "days must be between 1 and 365, and step_ms at most 10000",
+        ));
+    }
+    // Run as a task or not, a cancellation drops this future at its next `.await`.
+    let guard = CancellationGuard::new(&tally);
+    let mut daily = Vec::with_capacity(days as usize);
+    for day in 1..=days {
+        tokio::time::sleep(Duration::from_millis(step_ms)).await;
+        let (builds, failed) = (20 + u64::from(day * 7 % 11), u64::from(day * 5 % 4));
+        daily.push(DayReport {
+            day,
+            builds,
+            failed,
+        });
+        let message = format!("day {day} of {days}");
+        ctx.progress(f64::from(day), Some(f64::from(days)), Some(&message));
+    }
+    guard.disarm();
+    let worst_day = daily
+        .iter()
+        .rev()
+        .max_by_key(|day| day.failed)
+        .map_or(1, |day| day.day);
+    ctx.log(LogLevel::Info, format!("reported on {days} days"));
+    Ok(Json(Report {
+        days,
+        builds: daily.iter().map(|day| day.builds).sum(),
+        failed: daily.iter().map(|day| day.failed).sum(),
+        worst_day,
+        daily,
+    }))
+}
+
 /// What `job_stats` reports.
 #[derive(Serialize, JsonSchema)]
 struct JobStats {
@@ -293,7 +381,8 @@ struct JobStats {
     finished_builds: u64,
     /// Builds stopped because the call that started them was cancelled or timed out.
     stopped_builds: u64,
-    /// Calls of `process_items` and `count_primes` cancelled before they finished.
+    /// Calls of `process_items`, `count_primes` and `report` (as a call or as a task)
+    /// cancelled before they finished.
     cancelled_calls: u64,
 }
 
@@ -314,7 +403,8 @@ pub(crate) fn server() -> Server {
         .title("Long-running jobs")
         .instructions(
             "Long-running tools that report progress and can be cancelled: process_items, \
-             build, count_primes; slow_lookup has a 1 s time limit; job_stats counts them.",
+             build, count_primes, report (which may also run as a task); slow_lookup has a \
+             1 s time limit; job_stats counts them.",
         )
         .state(Tally::default())
         .state(BuildService::default())

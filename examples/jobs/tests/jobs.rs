@@ -1,6 +1,6 @@
 //! The jobs example in-process, through `mcp_runtime::testing::TestClient` (the same JSON-RPC
 //! path as stdio): progress, cancellation of async and plain-`fn` tools, cleanup through the
-//! cancellation token, and time limits.
+//! cancellation token, time limits, and the report run as a task (2025-11-25).
 
 #[allow(dead_code)]
 #[path = "../src/main.rs"]
@@ -218,11 +218,152 @@ async fn slow_lookup_is_stopped_by_its_timeout_attribute() {
     assert!(started.elapsed() < Duration::from_secs(10));
 }
 
+/// The `_meta` key that ties a message to its task.
+const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
+
+/// Starts `report` as a task (2025-11-25: `params.task`); the task, as the call's answer.
+async fn start_report_task(client: &TestClient, arguments: Value) -> Value {
+    let created = client
+        .request(
+            "tools/call",
+            json!({
+                "name": "report",
+                "arguments": arguments,
+                "task": { "ttl": 60_000 },
+                "_meta": { "progressToken": "report" },
+            }),
+        )
+        .await
+        .unwrap();
+    created["task"].clone()
+}
+
+#[tokio::test]
+async fn report_is_a_plain_call_unless_the_client_asks_for_a_task() {
+    let client = client().await;
+    let tools = client.list_tools_json().await.unwrap();
+    let report = tools["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|tool| tool["name"] == "report")
+        .unwrap();
+    assert_eq!(report["execution"], json!({ "taskSupport": "optional" }));
+    let capabilities = &client.initialize_result().unwrap()["capabilities"];
+    assert!(capabilities["tasks"]["requests"]["tools"]["call"].is_object());
+
+    let result = client
+        .call_tool("report", json!({"days": 3, "step_ms": 1}))
+        .await
+        .unwrap();
+    assert_eq!(
+        result.structured_content.unwrap(),
+        json!({
+            "days": 3, "builds": 80, "failed": 6, "worst_day": 3,
+            "daily": [
+                {"day": 1, "builds": 27, "failed": 1},
+                {"day": 2, "builds": 23, "failed": 2},
+                {"day": 3, "builds": 30, "failed": 3},
+            ],
+        })
+    );
+    let refused = client
+        .call_tool("report", json!({"days": 0}))
+        .await
+        .unwrap();
+    assert!(refused.is_error, "{}", refused.text());
+}
+
+#[tokio::test]
+async fn report_runs_as_a_task_and_gives_its_result_later() {
+    let client = client().await;
+    let task = start_report_task(&client, json!({"days": 5, "step_ms": 20})).await;
+    // Answered at once, before the report is compiled.
+    assert_eq!(task["status"], "working", "{task}");
+    assert_eq!(task["ttl"], 60_000);
+    let id = task["taskId"].as_str().unwrap().to_owned();
+
+    // `tasks/result` waits for the end, then gives the call's own result.
+    let result = client
+        .request("tasks/result", json!({ "taskId": id }))
+        .await
+        .unwrap();
+    assert_eq!(result["structuredContent"]["days"], 5, "{result}");
+    assert_eq!(result["structuredContent"]["daily"][4]["day"], 5);
+    assert_eq!(result["_meta"][RELATED_TASK]["taskId"], id.as_str());
+    let got = client
+        .request("tasks/get", json!({ "taskId": id }))
+        .await
+        .unwrap();
+    assert_eq!(got["status"], "completed", "{got}");
+
+    // Progress went out as in a plain call, tied to the task; so did the status changes.
+    let mut notifications = client.notifications();
+    let progress: Vec<&Value> = notifications
+        .iter()
+        .filter(|n| n.method == "notifications/progress")
+        .map(|n| &n.params)
+        .collect();
+    let last = progress.last().expect("progress");
+    assert_eq!(
+        (&last["progressToken"], &last["progress"], &last["message"]),
+        (&json!("report"), &json!(5.0), &json!("day 5 of 5"))
+    );
+    assert!(
+        progress
+            .iter()
+            .all(|p| p["_meta"][RELATED_TASK]["taskId"] == id.as_str())
+    );
+    // The status change is sent as the task is recorded finished, which may be just after
+    // `tasks/result` had its answer. (`notifications()` hands each one over once.)
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !notifications.iter().any(|n| {
+        n.method == "notifications/tasks/status"
+            && n.params["taskId"] == id.as_str()
+            && n.params["status"] == "completed"
+    }) {
+        assert!(
+            Instant::now() < deadline,
+            "no status `completed`: {notifications:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        notifications.extend(client.notifications());
+    }
+}
+
+#[tokio::test]
+async fn cancelling_a_report_task_stops_the_tool() {
+    let client = client().await;
+    let task = start_report_task(&client, json!({"days": 365, "step_ms": 1000})).await;
+    let id = task["taskId"].as_str().unwrap().to_owned();
+    let cancelled = client
+        .request("tasks/cancel", json!({ "taskId": id }))
+        .await
+        .unwrap();
+    assert_eq!(cancelled["status"], "cancelled", "{cancelled}");
+    // The tool's future was dropped: its guard counted the cancellation.
+    wait_for_stats(&client, |stats| stats["cancelled_calls"] == 1).await;
+    // A cancelled task has no result, and cannot be cancelled again.
+    for method in ["tasks/result", "tasks/cancel"] {
+        let refused = client
+            .request(method, json!({ "taskId": id }))
+            .await
+            .unwrap_err();
+        assert_eq!(refused.code, -32602, "{method}: {refused:?}");
+    }
+}
+
 #[tokio::test]
 async fn jobs_contract() {
     let snapshot = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots/jobs.tools.json");
     client()
         .await
-        .assert_contract(snapshot, &[("job_stats", json!({}))])
+        .assert_contract(
+            snapshot,
+            &[
+                ("job_stats", json!({})),
+                ("report", json!({"days": 2, "step_ms": 1})),
+            ],
+        )
         .await;
 }
