@@ -6,8 +6,9 @@
 #                          (a full lock; installed with --no-deps, then `pip check`)
 #   interop/node/node_modules  `npm ci` from node/package-lock.json: @modelcontextprotocol/sdk,
 #                          @modelcontextprotocol/client, @modelcontextprotocol/inspector,
-#                          @modelcontextprotocol/conformance, and the `node` package (a Node 22
-#                          binary for the Inspector, which needs Node >= 22.19)
+#                          @modelcontextprotocol/conformance, @modelcontextprotocol/ext-tasks, and
+#                          the `node` package (a Node 22 binary for the Inspector, which needs
+#                          Node >= 22.19)
 #
 # Needs: python3 (>= 3.10; the lock was made on 3.11) with venv, npm (any Node >= 20), and the
 # PyPI and npm registries. Set PYTHON to use another interpreter. Set INTEROP_FORCE=1 to
@@ -75,6 +76,7 @@ setup_node() {
     *) die "$node22 is $v, expected v22.x" ;;
   esac
   for f in @modelcontextprotocol/sdk/package.json @modelcontextprotocol/client/package.json \
+    @modelcontextprotocol/ext-tasks/dist/client/index.js \
     @modelcontextprotocol/inspector/clients/launcher/build/index.js \
     @modelcontextprotocol/inspector/clients/cli/build/index.js \
     @modelcontextprotocol/conformance/dist/index.js; do
@@ -83,7 +85,7 @@ setup_node() {
   "$node22" "$node_dir/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js" --version >/dev/null \
     || die "the Inspector does not start on $node22"
   echo "   node $v for the Inspector; $(cd "$node_dir" && "$node22" -e '
-    for (const p of ["sdk", "client", "inspector", "conformance"]) {
+    for (const p of ["sdk", "client", "inspector", "conformance", "ext-tasks"]) {
       const v = JSON.parse(require("fs").readFileSync(`node_modules/@modelcontextprotocol/${p}/package.json`)).version;
       process.stdout.write(`@modelcontextprotocol/${p} ${v}  `);
     }')"

@@ -34,5 +34,7 @@ bash interop/run.sh interop/expectations/fixture.json -- "$bin/fixture"
 # The same SDK clients over Streamable HTTP (servers started with --http 127.0.0.1:PORT).
 bash interop/http_run.sh interop/expectations/conformance.json -- "$bin/conformance"
 bash interop/http_run.sh interop/expectations/fixture.json -- "$bin/fixture" --sse-polling-ms 250
+# Tasks (2025-11-25 and the 2026-07-28 extension) with the 1.x SDK and ext-tasks, over stdio and HTTP.
+bash interop/tasks_run.sh "$bin/tasks"
 
 bash interop/conformance_suite.sh "$bin/conformance"
