@@ -356,6 +356,8 @@ fn legacy_cancel_stops_a_working_task() {
 #[test]
 fn legacy_task_asks_for_input_and_waits_in_input_required() {
     let mut client = legacy(&[]);
+    // Nobody waits on `tasks/result`: the request goes on the connection (ext-tasks' client
+    // waits for it there), the task `input_required` meanwhile.
     let created = client.request(
         "tools/call",
         json!({ "name": "confirm", "arguments": { "action": "deploy" }, "task": {} }),
@@ -383,6 +385,33 @@ fn legacy_task_asks_for_input_and_waits_in_input_required() {
         "{result}"
     );
     status_notification(&mut client, &id, "completed");
+
+    // A `tasks/result` already waiting: the request comes while it waits (the TypeScript
+    // SDK's design), and it then answers with the result.
+    let created = client.request(
+        "tools/call",
+        json!({ "name": "confirm", "arguments": { "action": "ship" }, "task": {} }),
+    );
+    let id = created["result"]["task"]["taskId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let result_id = client.next_id();
+    client.send(&json!({
+        "jsonrpc": "2.0", "id": result_id, "method": "tasks/result", "params": { "taskId": id },
+    }));
+    let elicitation = client.request_from_server();
+    assert_eq!(
+        elicitation["params"]["_meta"][RELATED]["taskId"],
+        id.as_str()
+    );
+    client.respond(&elicitation, json!({ "action": "decline" }));
+    let result = client.response_to(&json!(result_id));
+    assert_eq!(
+        result["result"]["content"][0]["text"], "ship: declined",
+        "{result}"
+    );
+    mcp_tests::check_result("2025-11-25", "tasks/result", &result["result"]);
 }
 
 #[test]

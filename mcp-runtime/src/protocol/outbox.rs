@@ -61,6 +61,16 @@ impl Outbox {
         Outbox::channel().0
     }
 
+    /// Whether both send to the same reader.
+    pub fn same_channel(&self, other: &Outbox) -> bool {
+        self.0.same_channel(&other.0)
+    }
+
+    /// Whether the reader is gone.
+    pub fn is_closed(&self) -> bool {
+        self.0.is_closed()
+    }
+
     /// Resolves once the reader is gone (the client stopped reading).
     #[cfg(feature = "http")]
     pub async fn closed(&self) {

@@ -399,12 +399,12 @@ impl Session {
                 Era::Handshake(version),
                 "tasks/get" | "tasks/result" | "tasks/list" | "tasks/cancel",
             ) if version.has_task_support_listing() && self.offers_tasks() => {
-                self.task_method(era, version, method, params.into_map())
+                self.task_method(era, version, method, params.into_map(), related)
             }
             (Era::Stateless(version), "tasks/get" | "tasks/update" | "tasks/cancel")
                 if self.offers_tasks() =>
             {
-                self.task_method(era, version, method, params.into_map())
+                self.task_method(era, version, method, params.into_map(), related)
             }
             (Era::Handshake(_), "logging/setLevel") => {
                 self.set_log_level(&params.into_map()).into()

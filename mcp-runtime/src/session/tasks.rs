@@ -20,6 +20,7 @@ use super::{Era, Session, required_string};
 use crate::context::{ClientLink, RequestHandle};
 use crate::protocol::jsonrpc::{RpcError, code};
 use crate::protocol::meta;
+use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
 use crate::task::TaskSupport;
 use crate::task::engine::TaskWork;
@@ -143,12 +144,13 @@ impl Session {
         version: ProtocolVersion,
         method: &str,
         params: Map<String, Value>,
+        related: &Outbox,
     ) -> Answer {
         let core = Arc::clone(&self.core);
         let owner = self.task_owner(era);
         let result: Pin<Box<dyn Future<Output = Body> + Send>> = match method {
             "tasks/get" => Box::pin(methods::get(core, owner, version, params)),
-            "tasks/result" => Box::pin(methods::result(core, owner, params)),
+            "tasks/result" => Box::pin(methods::result(core, owner, params, related.clone())),
             "tasks/list" => Box::pin(methods::list(core, owner, params)),
             "tasks/cancel" => Box::pin(methods::cancel(core, owner, version, params)),
             "tasks/update" => Box::pin(methods::update(core, owner, params)),
@@ -294,11 +296,19 @@ pub(super) mod methods {
         core: Arc<ServerCore>,
         owner: TaskOwner,
         params: Map<String, Value>,
+        related: Outbox,
     ) -> Body {
         let id = match required_string(&params, "taskId", "`tasks/result` needs the `taskId`.") {
             Ok(id) => id,
             Err(error) => return Body::Failure(error),
         };
+        let record = match core.tasks.get_owned(&owner, id).await {
+            Ok(record) => record,
+            Err(error) => return Body::Failure(error),
+        };
+        // While this waits, the task's requests to the client come on its stream.
+        let _stream =
+            (!record.status.is_terminal()).then(|| core.tasks.attach_result_stream(id, related));
         match core.tasks.wait_finished(&owner, id).await {
             Ok(record) => match task_payload(&record) {
                 Ok(result) => Body::Json(result),

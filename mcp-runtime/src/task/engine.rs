@@ -2,9 +2,10 @@
 //! creates them, runs each one's work to its end, keeps the store's record in step,
 //! tells the client of changes, and on shutdown marks the ones still running as failed.
 
+use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::{Arc, Once};
+use std::sync::{Arc, Mutex, Once};
 use std::time::{Duration, SystemTime};
 
 use futures_util::StreamExt as _;
@@ -64,6 +65,9 @@ pub(crate) struct Tasks {
     /// Fires on shutdown: the purging loop stops.
     stopping: CancellationToken,
     purging: Once,
+    /// 2025-11-25: by task, the response stream of a `tasks/result` waiting on it here, where
+    /// the requests the task makes of its client go (see `input`).
+    result_streams: Mutex<HashMap<String, Outbox>>,
 }
 
 impl Tasks {
@@ -75,6 +79,7 @@ impl Tasks {
             grace_over: CancellationToken::new(),
             stopping: CancellationToken::new(),
             purging: Once::new(),
+            result_streams: Mutex::new(HashMap::new()),
         }
     }
 
@@ -170,6 +175,27 @@ impl Tasks {
         Err(unknown_task(id))
     }
 
+    /// 2025-11-25: a `tasks/result` for `id` waits with its response stream `outbox`; the
+    /// task's requests to the client go there until the returned guard is dropped.
+    pub fn attach_result_stream(self: &Arc<Self>, id: &str, outbox: Outbox) -> ResultStream {
+        self.result_streams
+            .lock()
+            .expect("result streams poisoned")
+            .insert(id.to_owned(), outbox.clone());
+        ResultStream {
+            tasks: Arc::clone(self),
+            id: id.to_owned(),
+            outbox,
+        }
+    }
+
+    /// The response stream of a `tasks/result` waiting on `id` now, if one is still open.
+    pub fn result_stream_now(&self, id: &str) -> Option<Outbox> {
+        let streams = self.result_streams.lock().expect("result streams poisoned");
+        let stream = streams.get(id)?;
+        (!stream.is_closed()).then(|| stream.clone())
+    }
+
     /// Runs a task's work to its end on a task of its own. The store's record follows it;
     /// a cancel (made on any instance) stops the work; every change of status is sent on
     /// `notify`, if the task's revision has status notifications.
@@ -263,6 +289,10 @@ impl Tasks {
                 message: Some("The server shut down before the task finished.".to_owned()),
             },
         };
+        self.result_streams
+            .lock()
+            .expect("result streams poisoned")
+            .remove(&id);
         let update = TaskUpdate::Finished {
             outcome: finished.outcome,
             status: finished.status,
@@ -369,6 +399,30 @@ impl Tasks {
                 }
             });
         });
+    }
+}
+
+/// A `tasks/result` waiting with its stream: on drop, the task's requests stop going there.
+pub(crate) struct ResultStream {
+    tasks: Arc<Tasks>,
+    id: String,
+    outbox: Outbox,
+}
+
+impl Drop for ResultStream {
+    fn drop(&mut self) {
+        let mut streams = self
+            .tasks
+            .result_streams
+            .lock()
+            .expect("result streams poisoned");
+        // A later `tasks/result` may have taken the place: only this one's own goes.
+        if streams
+            .get(&self.id)
+            .is_some_and(|stream| stream.same_channel(&self.outbox))
+        {
+            streams.remove(&self.id);
+        }
     }
 }
 

@@ -1,8 +1,11 @@
 //! A running task asks its client for input (elicitation, sampling, roots) — while the tool
 //! waits, the task is `input_required`.
 //!
-//! - **2025-11-25**: the request goes to the client as in any call of that era, on the
-//!   connection (over HTTP, the session's standalone stream), tied to the task in `_meta`.
+//! - **2025-11-25**: the request goes to the client as a JSON-RPC request tied to the task
+//!   in `_meta`: on the response stream of a `tasks/result` waiting on the task if there is
+//!   one (as the TypeScript SDK's server delivers them; its client calls `tasks/result` when
+//!   it sees `input_required`), else where the task's other messages go — the connection, or
+//!   an HTTP session's standalone stream (ext-tasks' client waits for them there).
 //! - **2026-07-28**: the server sends no requests. The request is put on the task for the
 //!   client to find with `tasks/get`; the answer comes with `tasks/update` — through the
 //!   store, so it may reach any instance — and the tool, still waiting, takes it. Unlike a
@@ -78,7 +81,10 @@ impl TaskClient {
                     }
                 }
                 self.waiting(Map::new(), message).await;
-                let answer = connection.request(outbox, method, params).await;
+                let stream = self.tasks.result_stream_now(&self.task_id);
+                let answer = connection
+                    .request(stream.as_ref().unwrap_or(outbox), method, params)
+                    .await;
                 self.answered(Vec::new()).await;
                 answer
             }
