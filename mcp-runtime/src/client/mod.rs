@@ -23,8 +23,12 @@ use crate::protocol::meta;
 use crate::protocol::version::ProtocolVersion;
 mod primitives;
 mod results;
+mod tasks;
 
 pub use results::{Notification, Progress, ResponseError, Tool, ToolResult};
+#[cfg_attr(not(feature = "testing"), allow(unused_imports))]
+pub(crate) use tasks::TASKS_EXTENSION;
+pub use tasks::TaskInfo;
 
 // The command line uses some of these; `testing` re-exports them all.
 #[cfg_attr(not(feature = "testing"), allow(unused_imports))]
@@ -295,8 +299,11 @@ impl ClientCore {
             params["_meta"] = json!({ "progressToken": token });
         }
         let (id, answer) = self.requester.start_fulfilled("tools/call", params);
+        let requester = self.requester.clone();
         (id, async move {
-            serde_json::from_value(answer.await?).map_err(|error| malformed(&error))
+            // A client that declared the tasks extension may be answered with a task.
+            let answer = requester.settle_call(answer.await?).await?;
+            serde_json::from_value(answer).map_err(|error| malformed(&error))
         })
     }
 

@@ -35,6 +35,9 @@ impl ResponseError {
     /// Not sent by any server: the connection closed before the answer came. (The server
     /// failed to start, or was closed.)
     pub const CONNECTION_CLOSED: i64 = -32099;
+    /// Not sent by any server: a call started as a task was answered with its result (the
+    /// tool, or the server, does not run it as a task); the result is in `data`.
+    pub const NOT_A_TASK: i64 = -32098;
 
     /// An error with this code and message, and no data.
     pub fn new(code: i64, message: impl Into<String>) -> Self {
@@ -113,9 +116,19 @@ pub struct Tool {
     /// Behaviour hints (`readOnlyHint`, ...) and, for 2025-03-26, the title.
     #[serde(default)]
     pub annotations: Option<Map<String, Value>>,
+    /// How the tool runs (2025-11-25: `taskSupport`), if the server says.
+    #[serde(default)]
+    pub execution: Option<Map<String, Value>>,
 }
 
 impl Tool {
+    /// Whether the tool runs as a task, as 2025-11-25 lists it (`execution.taskSupport`):
+    /// `"forbidden"`, `"optional"` or `"required"`; `None` when not listed (other
+    /// revisions list none).
+    pub fn task_support(&self) -> Option<&str> {
+        self.execution.as_ref()?.get("taskSupport")?.as_str()
+    }
+
     /// The value of an annotation hint such as `readOnlyHint`, if the tool states it.
     pub fn hint(&self, name: &str) -> Option<bool> {
         self.annotations.as_ref()?.get(name)?.as_bool()

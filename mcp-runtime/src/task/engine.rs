@@ -335,6 +335,7 @@ impl Tasks {
 
     /// Cancels every unfinished task of `owner`, in the background: its HTTP session ended,
     /// so no request can reach them any more.
+    #[cfg(feature = "http")]
     pub fn cancel_all_of(self: &Arc<Self>, owner: TaskOwner) {
         let tasks = Arc::clone(self);
         tokio::spawn(async move {

@@ -19,7 +19,8 @@ use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 use serde_json::{Value, json};
 
 use crate::client::{
-    ClientCore, CompletionTarget, Introduction, Notification, Progress, ResponseError, ToolResult,
+    ClientCore, CompletionTarget, Introduction, Notification, Progress, ResponseError, Tool,
+    ToolResult,
 };
 use crate::protocol::version::ProtocolVersion;
 use crate::server::{Server, notices};
@@ -36,6 +37,9 @@ macro_rules! say {
         let _ = writeln!(out, $($arg)*);
     }};
 }
+// After `say!`, which it uses.
+mod task;
+
 /// The environment variable holding the command line.
 pub(crate) const CLI_ENV: &str = "MCP_CLI";
 
@@ -90,6 +94,31 @@ enum Command {
         tool: String,
         /// A JSON object, or key=value / key:=JSON pairs.
         arguments: Vec<String>,
+    },
+    /// Run a tool as a task: start it, show its status on stderr until it ends, then print its
+    /// result as `call` does; exits with 1 if the tool fails, or the task fails or is
+    /// cancelled.
+    #[command(
+        after_help = "Arguments are written as for `call`. The task's id and each change of \
+        its status go to stderr (`task 5f0c...: working`), with its progress and log messages; \
+        the result goes to stdout. Under 2025-11-25 the call carries `task`; under 2026-07-28 it \
+        declares the io.modelcontextprotocol/tasks extension. The command waits for the task to \
+        end: its server stops with the command.\n\n\
+        Example: MCP_CLI='task build ms=500 --timeout 10000' ./server"
+    )]
+    Task {
+        /// The tool's name.
+        tool: String,
+        /// A JSON object, or key=value / key:=JSON pairs.
+        arguments: Vec<String>,
+        /// Ask the server to keep the task this long after it was created (2025-11-25
+        /// `task.ttl`; the server may cap it).
+        #[arg(long, value_name = "MS")]
+        ttl: Option<u64>,
+        /// Cancel the task (`tasks/cancel`) if it has not ended after this long, and exit
+        /// with 1.
+        #[arg(long, value_name = "MS")]
+        timeout: Option<u64>,
     },
     /// List the resources and resource templates: URI, name, title, MIME type and the first
     /// line of the description.
@@ -258,6 +287,20 @@ async fn execute(client: &ClientCore, command: Command) -> Result<i32, ResponseE
         }
         Command::ListJson => say!("{}", pretty(&client.list_tools_result().await?)),
         Command::Call { tool, arguments } => return call(client, &tool, &arguments).await,
+        Command::Task {
+            tool,
+            arguments,
+            ttl,
+            timeout,
+        } => {
+            let command = task::TaskCommand {
+                tool: &tool,
+                arguments: &arguments,
+                ttl,
+                timeout,
+            };
+            return task::run_task(client, command).await;
+        }
         Command::Resources => {
             let resources = offered(client.list_resources().await)?;
             let templates = offered(client.list_resource_templates().await)?;
@@ -370,10 +413,8 @@ fn print_revisions() {
 
 async fn call(client: &ClientCore, tool: &str, arguments: &[String]) -> Result<i32, ResponseError> {
     let tools = client.list_tools().await?;
-    let schema = tools
-        .iter()
-        .find(|candidate| candidate.name == tool)
-        .map(|tool| &tool.input_schema);
+    let listed = tools.iter().find(|candidate| candidate.name == tool);
+    let schema = listed.map(|tool| &tool.input_schema);
     let arguments = match parse_arguments(tool, arguments, schema) {
         Ok(arguments) => arguments,
         Err(problem) => {
@@ -393,7 +434,15 @@ async fn call(client: &ClientCore, tool: &str, arguments: &[String]) -> Result<i
             biased;
             Some(report) = reports.recv() => print_progress(&report),
             Some(notification) = client.next_notification() => print_notification(&notification),
-            result = &mut answer => break result?,
+            result = &mut answer => match result {
+                Ok(result) => break result,
+                Err(error) => {
+                    print_queued_notifications(client);
+                    let status = fail(&error);
+                    task::hint_task(tool, listed.and_then(Tool::task_support), &error);
+                    return Ok(status);
+                }
+            },
         }
     };
     while let Ok(report) = reports.try_recv() {
@@ -464,6 +513,13 @@ mod tests {
             matches!(cli.command, Command::Call { ref tool, ref arguments } if tool == "add" && arguments.len() == 2)
         );
         assert!(Cli::try_parse_from(words("list-json -r 1999-01-01")).is_err());
+        let cli = Cli::try_parse_from(words("task build ms=5 --timeout 100 --ttl 9000")).unwrap();
+        assert!(matches!(
+            cli.command,
+            Command::Task { ref tool, ref arguments, ttl: Some(9000), timeout: Some(100) }
+                if tool == "build" && arguments == &["ms=5"]
+        ));
+        assert!(Cli::try_parse_from(words("task")).is_err());
     }
 
     #[test]

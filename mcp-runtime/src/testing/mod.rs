@@ -30,7 +30,9 @@
 //! Resources, resource templates, prompts and completions have typed methods too
 //! ([`list_resources`](TestClient::list_resources), [`read_resource`](TestClient::read_resource),
 //! [`get_prompt`](TestClient::get_prompt),
-//! [`complete_prompt_argument`](TestClient::complete_prompt_argument), ...).
+//! [`complete_prompt_argument`](TestClient::complete_prompt_argument), ...), and so do tasks,
+//! in both eras ([`start_task`](TestClient::start_task), [`get_task`](TestClient::get_task),
+//! [`task_result`](TestClient::task_result), [`cancel_task`](TestClient::cancel_task), ...).
 //!
 //! Add it to your tests with
 //! `mcp-runtime = { version = "0.1", features = ["testing"] }` under `[dev-dependencies]`.
@@ -47,13 +49,18 @@ use tokio::sync::mpsc;
 use crate::client::{self, ClientCore, Handler, Introduction, Observer};
 pub use crate::client::{
     Completion, CompletionTarget, Notification, Progress, Prompt, PromptArgument, PromptMessages,
-    ReadResult, RenderedMessage, Resource, ResourceContent, ResourceTemplate, ResponseError, Tool,
-    ToolResult,
+    ReadResult, RenderedMessage, Resource, ResourceContent, ResourceTemplate, ResponseError,
+    TaskInfo, Tool, ToolResult,
 };
 use crate::protocol::version::ProtocolVersion;
 use crate::server::Server;
+pub use crate::task::TaskStatus;
 /// For the author of a [`TaskStore`](crate::TaskStore) (over a database, say):
 pub use crate::task::contract::check_task_store;
+pub use tasks::TASKS_EXTENSION;
+
+// The task methods, in a file of their own.
+mod tasks;
 
 /// Set to `overwrite` to write snapshots instead of comparing them.
 pub const SNAPSHOTS_ENV: &str = "MCP_SNAPSHOTS";
@@ -80,7 +87,7 @@ const CONTRACT_LISTS: [(&str, &str); 3] = [
 /// fulfilled through them and sent again (with `inputResponses` and `requestState`) until
 /// it completes, as a real client does, so [`call_tool`](TestClient::call_tool) returns the
 /// final result. ([`PendingCall::id`] is the first round's id: cancelling by it stops only
-/// that round.)
+/// that round.) Tasks have methods of their own: see [`start_task`](TestClient::start_task).
 pub struct TestClient {
     core: ClientCore,
 }
@@ -264,7 +271,8 @@ impl TestClient {
     }
 
     /// Calls a tool. A tool that fails is `Ok` with `is_error` set; `Err` is a protocol
-    /// error (unknown tool, non-object arguments, ...).
+    /// error (unknown tool, non-object arguments, ...). A task it is answered with (see
+    /// [`TASKS_EXTENSION`]) is waited for, and its result returned.
     pub async fn call_tool(
         &self,
         name: &str,
