@@ -35,6 +35,22 @@ fn modern_request(client: &mut StdioClient, method: &str, mut params: Value) -> 
     client.request(method, params)
 }
 
+/// The id of the task a 2025-11-25 call was answered with.
+fn legacy_task_id(created: &Value) -> String {
+    created["result"]["task"]["taskId"]
+        .as_str()
+        .unwrap_or_else(|| panic!("not a task: {created}"))
+        .to_owned()
+}
+
+/// The id of the task a 2026-07-28 call was answered with.
+fn modern_task_id(created: &Value) -> String {
+    created["result"]["taskId"]
+        .as_str()
+        .unwrap_or_else(|| panic!("not a task: {created}"))
+        .to_owned()
+}
+
 fn error_code(response: &Value) -> i64 {
     response["error"]["code"]
         .as_i64()
@@ -294,10 +310,7 @@ fn legacy_errors_are_the_specs() {
         "tools/call",
         json!({ "name": "report", "arguments": { "quarter": "Q1", "steps": 0 }, "task": {} }),
     );
-    let id = created["result"]["task"]["taskId"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let id = legacy_task_id(&created);
     poll_until(&mut client, false, &id, terminal);
     let late = client.request("tasks/cancel", json!({ "taskId": id }));
     assert_eq!(error_code(&late), -32602, "{late}");
@@ -313,10 +326,7 @@ fn legacy_errors_are_the_specs() {
         "tools/call",
         json!({ "name": "report", "arguments": { "quarter": 3 }, "task": {} }),
     );
-    let id = invalid["result"]["task"]["taskId"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let id = legacy_task_id(&invalid);
     let task = poll_until(&mut client, false, &id, terminal);
     assert_eq!(task["status"], "failed", "{task}");
     let result = client.request("tasks/result", json!({ "taskId": id }));
@@ -336,10 +346,7 @@ fn legacy_cancel_stops_a_working_task() {
         "tools/call",
         json!({ "name": "build", "arguments": { "ms": 60_000 }, "task": {} }),
     );
-    let id = created["result"]["task"]["taskId"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let id = legacy_task_id(&created);
     let cancelled = client.request("tasks/cancel", json!({ "taskId": id }));
     assert_eq!(cancelled["result"]["status"], "cancelled", "{cancelled}");
     status_notification(&mut client, &id, "cancelled");
@@ -362,10 +369,7 @@ fn legacy_task_asks_for_input_and_waits_in_input_required() {
         "tools/call",
         json!({ "name": "confirm", "arguments": { "action": "deploy" }, "task": {} }),
     );
-    let id = created["result"]["task"]["taskId"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let id = legacy_task_id(&created);
     let elicitation = client.request_from_server();
     assert_eq!(elicitation["method"], "elicitation/create");
     assert_eq!(
@@ -392,10 +396,7 @@ fn legacy_task_asks_for_input_and_waits_in_input_required() {
         "tools/call",
         json!({ "name": "confirm", "arguments": { "action": "ship" }, "task": {} }),
     );
-    let id = created["result"]["task"]["taskId"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let id = legacy_task_id(&created);
     let result_id = client.next_id();
     client.send(&json!({
         "jsonrpc": "2.0", "id": result_id, "method": "tasks/result", "params": { "taskId": id },
@@ -422,10 +423,7 @@ fn finished_tasks_are_forgotten_after_their_ttl() {
         json!({ "name": "report", "arguments": { "quarter": "Q1", "steps": 0 }, "task": { "ttl": 60_000 } }),
     );
     assert_eq!(created["result"]["task"]["ttl"], 300, "capped: {created}");
-    let id = created["result"]["task"]["taskId"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let id = legacy_task_id(&created);
     poll_until(&mut client, false, &id, terminal);
     std::thread::sleep(Duration::from_millis(400));
     let gone = client.request("tasks/get", json!({ "taskId": id }));
@@ -474,10 +472,7 @@ fn a_result_over_the_message_limit_fails_its_task() {
         "tools/call",
         json!({ "name": "large", "arguments": { "bytes": 200_000 }, "task": {} }),
     );
-    let id = created["result"]["task"]["taskId"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let id = legacy_task_id(&created);
     let task = poll_until(&mut client, false, &id, terminal);
     assert_eq!(task["status"], "failed", "{task}");
     assert!(
@@ -504,10 +499,7 @@ fn a_task_still_running_at_shutdown_is_marked_failed() {
         "tools/call",
         json!({ "name": "build", "arguments": { "ms": 60_000 }, "task": {} }),
     );
-    let id = created["result"]["task"]["taskId"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let id = legacy_task_id(&created);
     client.close_stdin();
     let failed = status_notification(&mut client, &id, "failed");
     assert!(
@@ -572,7 +564,7 @@ fn modern_task_runs_and_gives_its_result_inline() {
         "tools/call",
         json!({ "name": "fails", "arguments": {} }),
     );
-    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    let id = modern_task_id(&created);
     let done = poll_until(&mut client, true, &id, terminal);
     assert_eq!(done["status"], "completed", "{done}");
     assert_eq!(done["result"]["isError"], true, "{done}");
@@ -615,7 +607,7 @@ fn modern_task_takes_input_through_tasks_update() {
         "tools/call",
         json!({ "name": "confirm", "arguments": { "action": "deploy" } }),
     );
-    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    let id = modern_task_id(&created);
     let waiting = poll_until(&mut client, true, &id, |status| status == "input_required");
     let requests = waiting["inputRequests"].as_object().unwrap();
     assert_eq!(requests.len(), 1, "{waiting}");
@@ -671,7 +663,7 @@ fn modern_cancel_and_unknown_tasks() {
         "tools/call",
         json!({ "name": "build", "arguments": { "ms": 60_000 } }),
     );
-    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    let id = modern_task_id(&created);
     let cancelled = modern_request(&mut client, "tasks/cancel", json!({ "taskId": id }));
     assert_eq!(cancelled["result"]["resultType"], "complete", "{cancelled}");
     let got = poll_until(&mut client, true, &id, terminal);

@@ -148,7 +148,7 @@ impl Session {
     ) -> Answer {
         let core = Arc::clone(&self.core);
         let owner = self.task_owner(era);
-        let result: Pin<Box<dyn Future<Output = Body> + Send>> = match method {
+        let result: Pin<Box<dyn Future<Output = Result<Value, RpcError>> + Send>> = match method {
             "tasks/get" => Box::pin(methods::get(core, owner, version, params)),
             "tasks/result" => Box::pin(methods::result(core, owner, params, related.clone())),
             "tasks/list" => Box::pin(methods::list(core, owner, params)),
@@ -157,7 +157,12 @@ impl Session {
             other => return Answer::Now(Err(RpcError::method_not_found(other))),
         };
         Answer::Later {
-            result,
+            result: Box::pin(async move {
+                match result.await {
+                    Ok(result) => Body::Json(result),
+                    Err(error) => Body::Failure(error),
+                }
+            }),
             request: None,
         }
     }
@@ -290,6 +295,11 @@ pub(super) mod methods {
     use super::*;
     use crate::session::ServerCore;
 
+    /// The `taskId` every `tasks/*` request names.
+    fn task_id<'a>(params: &'a Map<String, Value>, method: &str) -> Result<&'a str, RpcError> {
+        required_string(params, "taskId", &format!("`{method}` needs the `taskId`."))
+    }
+
     /// `tasks/result` (2025-11-25): waits for the task to finish, then gives the call's own
     /// result or error.
     pub async fn result(
@@ -297,25 +307,13 @@ pub(super) mod methods {
         owner: TaskOwner,
         params: Map<String, Value>,
         related: Outbox,
-    ) -> Body {
-        let id = match required_string(&params, "taskId", "`tasks/result` needs the `taskId`.") {
-            Ok(id) => id,
-            Err(error) => return Body::Failure(error),
-        };
-        let record = match core.tasks.get_owned(&owner, id).await {
-            Ok(record) => record,
-            Err(error) => return Body::Failure(error),
-        };
+    ) -> Result<Value, RpcError> {
+        let id = task_id(&params, "tasks/result")?;
+        let record = core.tasks.get_owned(&owner, id).await?;
         // While this waits, the task's requests to the client come on its stream.
         let _stream =
             (!record.status.is_terminal()).then(|| core.tasks.attach_result_stream(id, related));
-        match core.tasks.wait_finished(&owner, id).await {
-            Ok(record) => match task_payload(&record) {
-                Ok(result) => Body::Json(result),
-                Err(error) => Body::Failure(error),
-            },
-            Err(error) => Body::Failure(error),
-        }
+        task_payload(&core.tasks.wait_finished(&owner, id).await?)
     }
 
     /// `tasks/get`.
@@ -324,23 +322,24 @@ pub(super) mod methods {
         owner: TaskOwner,
         version: ProtocolVersion,
         params: Map<String, Value>,
-    ) -> Body {
-        let id = match required_string(&params, "taskId", "`tasks/get` needs the `taskId`.") {
-            Ok(id) => id,
-            Err(error) => return Body::Failure(error),
-        };
-        match core.tasks.get_owned(&owner, id).await {
-            Ok(record) => Body::Json(Value::Object(if version.is_stateless() {
-                wire::detailed_task(&record)
-            } else {
-                wire::task_object(&record)
-            })),
-            Err(error) => Body::Failure(error),
-        }
+    ) -> Result<Value, RpcError> {
+        let record = core
+            .tasks
+            .get_owned(&owner, task_id(&params, "tasks/get")?)
+            .await?;
+        Ok(Value::Object(if version.is_stateless() {
+            wire::detailed_task(&record)
+        } else {
+            wire::task_object(&record)
+        }))
     }
 
     /// `tasks/list` (2025-11-25): the owner's tasks, a page at a time.
-    pub async fn list(core: Arc<ServerCore>, owner: TaskOwner, params: Map<String, Value>) -> Body {
+    pub async fn list(
+        core: Arc<ServerCore>,
+        owner: TaskOwner,
+        params: Map<String, Value>,
+    ) -> Result<Value, RpcError> {
         // The store's position, behind a prefix of the runtime's: a cursor this server did
         // not give is refused as the spec asks, whatever the store would make of it.
         let after = match params.get("cursor") {
@@ -348,45 +347,40 @@ pub(super) mod methods {
             Some(Value::String(cursor)) => match cursor.strip_prefix(CURSOR_PREFIX) {
                 Some(position) => Some(position.to_owned()),
                 None => {
-                    return Body::Failure(RpcError::invalid_params(format!(
+                    return Err(RpcError::invalid_params(format!(
                         "Invalid params: the cursor `{cursor}` is not one this server gave."
                     )));
                 }
             },
             Some(_) => {
-                return Body::Failure(RpcError::invalid_params(
+                return Err(RpcError::invalid_params(
                     "Invalid params: `cursor` must be a string.",
                 ));
             }
         };
-        let limit = core.page_size;
-        match core
+        let page = core
             .tasks
             .store()
-            .list(&owner, after.as_deref(), limit)
+            .list(&owner, after.as_deref(), core.page_size)
             .await
-        {
-            Ok(page) => {
-                let mut result = Map::new();
-                let tasks: Vec<Value> = page
-                    .tasks
-                    .iter()
-                    .map(|task| Value::Object(wire::task_object(task)))
-                    .collect();
-                result.insert("tasks".into(), tasks.into());
-                if let Some(next) = page.next {
-                    result.insert("nextCursor".into(), format!("{CURSOR_PREFIX}{next}").into());
-                }
-                Body::Json(Value::Object(result))
-            }
-            Err(error) => {
+            .map_err(|error| {
                 tracing::error!(%error, "the task store failed to list tasks");
-                Body::Failure(RpcError::new(
+                RpcError::new(
                     code::INTERNAL_ERROR,
                     "Internal error: the task store is unavailable.",
-                ))
-            }
+                )
+            })?;
+        let tasks: Vec<Value> = page
+            .tasks
+            .iter()
+            .map(|task| Value::Object(wire::task_object(task)))
+            .collect();
+        let mut result = Map::new();
+        result.insert("tasks".into(), tasks.into());
+        if let Some(next) = page.next {
+            result.insert("nextCursor".into(), format!("{CURSOR_PREFIX}{next}").into());
         }
+        Ok(Value::Object(result))
     }
 
     /// `tasks/cancel`: stops a running task; a finished one stays as it ended.
@@ -395,26 +389,22 @@ pub(super) mod methods {
         owner: TaskOwner,
         version: ProtocolVersion,
         params: Map<String, Value>,
-    ) -> Body {
-        let id = match required_string(&params, "taskId", "`tasks/cancel` needs the `taskId`.") {
-            Ok(id) => id,
-            Err(error) => return Body::Failure(error),
-        };
+    ) -> Result<Value, RpcError> {
+        let id = task_id(&params, "tasks/cancel")?;
         let update = TaskUpdate::Cancelled {
             message: Some("Cancelled at the client's request.".to_owned()),
         };
-        match core.tasks.update_owned(&owner, id, update).await {
-            Ok(Updated::Applied(record)) => Body::Json(if version.is_stateless() {
+        match core.tasks.update_owned(&owner, id, update).await? {
+            Updated::Applied(record) => Ok(if version.is_stateless() {
                 json!({})
             } else {
                 Value::Object(wire::task_object(&record))
             }),
-            Ok(Updated::Refused(record)) => Body::Failure(RpcError::invalid_params(format!(
+            Updated::Refused(record) => Err(RpcError::invalid_params(format!(
                 "Invalid params: task `{id}` cannot be cancelled: it has already {}.",
                 finished_word(record.status)
             ))),
-            Ok(Updated::Unknown) => Body::Failure(unknown_task(id)),
-            Err(error) => Body::Failure(error),
+            Updated::Unknown => Err(unknown_task(id)),
         }
     }
 
@@ -423,36 +413,27 @@ pub(super) mod methods {
         core: Arc<ServerCore>,
         owner: TaskOwner,
         params: Map<String, Value>,
-    ) -> Body {
-        let id = match required_string(&params, "taskId", "`tasks/update` needs the `taskId`.") {
-            Ok(id) => id,
-            Err(error) => return Body::Failure(error),
-        };
-        let responses = match params.get("inputResponses") {
-            Some(Value::Object(responses)) => responses.clone(),
-            _ => {
-                return Body::Failure(RpcError::invalid_params(
-                    "Invalid params: `tasks/update` needs `inputResponses`, an object of answers by key.",
-                ));
-            }
+    ) -> Result<Value, RpcError> {
+        let id = task_id(&params, "tasks/update")?;
+        let Some(Value::Object(responses)) = params.get("inputResponses") else {
+            return Err(RpcError::invalid_params(
+                "Invalid params: `tasks/update` needs `inputResponses`, an object of answers by key.",
+            ));
         };
         if let Some((key, _)) = responses.iter().find(|(_, answer)| !answer.is_object()) {
-            return Body::Failure(RpcError::invalid_params(format!(
+            return Err(RpcError::invalid_params(format!(
                 "Invalid params: `inputResponses.{key}` must be an object."
             )));
         }
         // An answer to nothing the task asks would sit in the store until the task ends.
-        let record = match core.tasks.get_owned(&owner, id).await {
-            Ok(record) => record,
-            Err(error) => return Body::Failure(error),
-        };
+        let record = core.tasks.get_owned(&owner, id).await?;
         if !record.status.is_terminal()
             && let Some(key) = responses
                 .keys()
                 .find(|key| !record.input_requests.contains_key(*key))
         {
             let asked: Vec<&str> = record.input_requests.keys().map(String::as_str).collect();
-            return Body::Failure(RpcError::invalid_params(format!(
+            return Err(RpcError::invalid_params(format!(
                 "Invalid params: task `{id}` asks nothing under `{key}` (it waits for: {}).",
                 if asked.is_empty() {
                     "nothing".to_owned()
@@ -461,18 +442,14 @@ pub(super) mod methods {
                 }
             )));
         }
-        match core
-            .tasks
-            .update_owned(&owner, id, TaskUpdate::InputResponses(responses))
-            .await
-        {
-            Ok(Updated::Applied(_)) => Body::Json(json!({})),
-            Ok(Updated::Refused(record)) => Body::Failure(RpcError::invalid_params(format!(
+        let update = TaskUpdate::InputResponses(responses.clone());
+        match core.tasks.update_owned(&owner, id, update).await? {
+            Updated::Applied(_) => Ok(json!({})),
+            Updated::Refused(record) => Err(RpcError::invalid_params(format!(
                 "Invalid params: task `{id}` takes no input: it has already {}.",
                 finished_word(record.status)
             ))),
-            Ok(Updated::Unknown) => Body::Failure(unknown_task(id)),
-            Err(error) => Body::Failure(error),
+            Updated::Unknown => Err(unknown_task(id)),
         }
     }
 

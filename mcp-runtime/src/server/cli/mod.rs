@@ -411,17 +411,31 @@ fn print_revisions() {
     }
 }
 
-async fn call(client: &ClientCore, tool: &str, arguments: &[String]) -> Result<i32, ResponseError> {
+/// The tool as the server lists it (if it does) and the `key=value` words read against its
+/// schema; `Err(USAGE)` once what is wrong with the words is said.
+async fn listed_and_arguments(
+    client: &ClientCore,
+    tool: &str,
+    arguments: &[String],
+) -> Result<Result<(Option<Tool>, Value), i32>, ResponseError> {
     let tools = client.list_tools().await?;
-    let listed = tools.iter().find(|candidate| candidate.name == tool);
-    let schema = listed.map(|tool| &tool.input_schema);
-    let arguments = match parse_arguments(tool, arguments, schema) {
-        Ok(arguments) => arguments,
+    let listed = tools.into_iter().find(|candidate| candidate.name == tool);
+    let schema = listed.as_ref().map(|tool| &tool.input_schema);
+    Ok(match parse_arguments(tool, arguments, schema) {
+        Ok(arguments) => Ok((listed, arguments)),
         Err(problem) => {
             eprintln!("error: {problem}");
-            return Ok(USAGE);
+            Err(USAGE)
         }
+    })
+}
+
+async fn call(client: &ClientCore, tool: &str, arguments: &[String]) -> Result<i32, ResponseError> {
+    let (listed, arguments) = match listed_and_arguments(client, tool, arguments).await? {
+        Ok(parsed) => parsed,
+        Err(status) => return Ok(status),
     };
+    let listed = listed.as_ref();
     let token = client.progress_token();
     let (progress, mut reports) = tokio::sync::mpsc::unbounded_channel();
     client.route_progress(&token, progress);

@@ -7,9 +7,8 @@
 use std::io::Write as _;
 use std::time::{Duration, Instant};
 
-use super::words::parse_arguments;
 use super::{
-    CLI_ENV, FAILURE, USAGE, fail, print_notification, print_progress, print_queued_notifications,
+    CLI_ENV, FAILURE, fail, print_notification, print_progress, print_queued_notifications,
     print_result,
 };
 use crate::client::{ClientCore, Progress, ResponseError, TASKS_EXTENSION, TaskInfo, ToolResult};
@@ -64,16 +63,11 @@ pub(super) async fn run_task(
         ttl,
         timeout,
     } = command;
-    let tools = client.list_tools().await?;
-    let listed = tools.iter().find(|candidate| candidate.name == tool);
-    let schema = listed.map(|tool| &tool.input_schema);
-    let arguments = match parse_arguments(tool, arguments, schema) {
-        Ok(arguments) => arguments,
-        Err(problem) => {
-            eprintln!("error: {problem}");
-            return Ok(USAGE);
-        }
+    let (listed, arguments) = match super::listed_and_arguments(client, tool, arguments).await? {
+        Ok(parsed) => parsed,
+        Err(status) => return Ok(status),
     };
+    let listed = listed.as_ref();
     if ttl.is_some() && client.revision().is_stateless() {
         eprintln!(
             "note: --ttl is not sent under {}: the server picks",
