@@ -133,6 +133,17 @@ class Run {
 }
 
 /** The server process of a stdio run: stderr kept for the failure report and the `build` check. */
+/** The transport to the server under test: Streamable HTTP to `--url`, or the server command
+ * over stdio with its stderr collected by `sink`. The classes come from the client package in
+ * use (the 1.x SDK's or the 2.x client's). */
+function openTransport(opts, sink, { StdioClientTransport, StreamableHTTPClientTransport }) {
+  if (opts.url) return new StreamableHTTPClientTransport(new URL(opts.url));
+  const [command, ...args] = opts.command;
+  const transport = new StdioClientTransport({ command, args, env: { ...process.env }, stderr: opts.showStderr ? 'inherit' : 'pipe' });
+  transport.stderr?.on('data', sink.push);
+  return transport;
+}
+
 function stderrSink(run) {
   const sink = { text: '' };
   sink.push = (chunk) => {
@@ -169,13 +180,7 @@ async function runSdk(opts, rep) {
   const ms = opts.timeout * 1000;
   const run = new Run(rep, label, ms);
   const sink = stderrSink(run);
-  let transport;
-  if (opts.url) transport = new StreamableHTTPClientTransport(new URL(opts.url));
-  else {
-    const [command, ...args] = opts.command;
-    transport = new StdioClientTransport({ command, args, env: { ...process.env }, stderr: opts.showStderr ? 'inherit' : 'pipe' });
-    transport.stderr?.on('data', sink.push);
-  }
+  const transport = openTransport(opts, sink, { StdioClientTransport, StreamableHTTPClientTransport });
   // The 1.x Client keeps the negotiated revision to itself and hands it to the transport.
   let negotiated;
   const setVersion = transport.setProtocolVersion?.bind(transport);
@@ -476,13 +481,7 @@ async function runExtTasks(opts, rep, era) {
   const ms = opts.timeout * 1000;
   const run = new Run(rep, label, ms);
   const sink = stderrSink(run);
-  let transport;
-  if (opts.url) transport = new StreamableHTTPClientTransport(new URL(opts.url));
-  else {
-    const [command, ...args] = opts.command;
-    transport = new StdioClientTransport({ command, args, env: { ...process.env }, stderr: opts.showStderr ? 'inherit' : 'pipe' });
-    transport.stderr?.on('data', sink.push);
-  }
+  const transport = openTransport(opts, sink, { StdioClientTransport, StreamableHTTPClientTransport });
   const clientInfo = { name: 'mcp-runtime-interop-ext-tasks', version: extVersion };
   const capabilities = { elicitation: { form: {} } };
   const client = new Client(clientInfo, { capabilities, ...(era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {}) });

@@ -51,6 +51,13 @@ fn modern_task_id(created: &Value) -> String {
         .to_owned()
 }
 
+/// Panics unless `response` is the error `code` with a message that says `says`.
+fn assert_error(response: &Value, code: i64, says: &str) {
+    assert_eq!(error_code(response), code, "{response}");
+    let message = response["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains(says), "`{says}` not in {response}");
+}
+
 fn error_code(response: &Value) -> i64 {
     response["error"]["code"]
         .as_i64()
@@ -272,24 +279,12 @@ fn legacy_errors_are_the_specs() {
         "tools/call",
         json!({ "name": "echo", "arguments": { "text": "hi" }, "task": {} }),
     );
-    assert_eq!(error_code(&forbidden), -32601, "{forbidden}");
-    assert!(
-        forbidden["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("forbidden")
-    );
+    assert_error(&forbidden, -32601, "forbidden");
     let required = client.request(
         "tools/call",
         json!({ "name": "build", "arguments": { "ms": 1 } }),
     );
-    assert_eq!(error_code(&required), -32601, "{required}");
-    assert!(
-        required["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("task")
-    );
+    assert_error(&required, -32601, "task");
     // A malformed `task`, an unknown task id, a missing one.
     let malformed = client.request(
         "tools/call",
@@ -313,14 +308,7 @@ fn legacy_errors_are_the_specs() {
     let id = legacy_task_id(&created);
     poll_until(&mut client, false, &id, terminal);
     let late = client.request("tasks/cancel", json!({ "taskId": id }));
-    assert_eq!(error_code(&late), -32602, "{late}");
-    assert!(
-        late["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("completed"),
-        "{late}"
-    );
+    assert_error(&late, -32602, "completed");
     // Invalid arguments still make the task asked for, finished with the tool's error.
     let invalid = client.request(
         "tools/call",
@@ -446,13 +434,7 @@ fn a_client_over_its_task_limit_is_refused_and_no_task_is_made() {
         "tools/call",
         json!({ "name": "build", "arguments": { "ms": 60_000 }, "task": {} }),
     );
-    assert_eq!(error_code(&refused), -32600, "{refused}");
-    assert!(
-        refused["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("too many tasks")
-    );
+    assert_error(&refused, -32600, "too many tasks");
     let listed = client.request("tasks/list", json!({}))["result"]["tasks"].clone();
     assert_eq!(listed.as_array().unwrap().len(), 2);
     // Once one is cancelled, there is room again.
@@ -483,13 +465,7 @@ fn a_result_over_the_message_limit_fails_its_task() {
         "{task}"
     );
     let result = client.request("tasks/result", json!({ "taskId": id }));
-    assert_eq!(error_code(&result), -32603, "{result}");
-    assert!(
-        result["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("100000 bytes")
-    );
+    assert_error(&result, -32603, "100000 bytes");
 }
 
 #[test]
