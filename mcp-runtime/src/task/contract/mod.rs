@@ -4,22 +4,19 @@
 //! fails with that rule's name, not with the confusion it leaves for the next one.
 
 use std::collections::HashSet;
-use std::fmt::Display;
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime};
 
 use futures_util::StreamExt;
-use serde_json::{Map, Value, json};
+use serde_json::json;
 
-use super::store::{
-    Created, StoreError, TaskChanges, TaskOutcome, TaskOwner, TaskPage, TaskRecord, TaskStatus,
-    TaskStore, TaskUpdate, Updated,
+use crate::task::store::{
+    Created, TaskOutcome, TaskPage, TaskRecord, TaskStatus, TaskStore, TaskUpdate, Updated,
 };
 
-/// How long a watch stream may take to yield or end before the store is judged broken:
-/// long enough for a store over a network, short enough that a broken one fails the test
-/// instead of hanging it.
-const WAIT: Duration = Duration::from_secs(5);
+mod helpers;
+
+use helpers::*;
 
 /// Runs the [`TaskStore`] contract against stores made by `make_store`, panicking with the
 /// rule a store breaks.
@@ -63,189 +60,6 @@ pub async fn check_task_store<S: TaskStore>(make_store: impl Fn() -> S) {
     pages_while_tasks_come_and_go(&make_store()).await;
     watch(&make_store()).await;
     concurrent_creates(Arc::new(make_store())).await;
-}
-
-// ---- helpers ----------------------------------------------------------------------------
-
-fn broken(rule: &str, detail: impl Display) -> ! {
-    panic!("the task store breaks its contract: {rule}: {detail}")
-}
-
-fn ensure(holds: bool, rule: &str, detail: impl Display) {
-    if !holds {
-        broken(rule, detail);
-    }
-}
-
-fn succeeded<T>(result: Result<T, StoreError>, rule: &str) -> T {
-    result.unwrap_or_else(|error| broken(rule, format_args!("the store failed: {error}")))
-}
-
-fn random_hex() -> String {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).expect("the operating system's random number generator works");
-    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
-}
-
-fn fresh_owner() -> TaskOwner {
-    TaskOwner(format!("contract-owner-{}", random_hex()))
-}
-
-/// Now, in whole milliseconds (see [`check_task_store`]).
-fn now() -> SystemTime {
-    let since = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .expect("the clock is past 1970");
-    UNIX_EPOCH + Duration::from_millis(since.as_millis() as u64)
-}
-
-/// A running task of `owner`, created at `created_at`, kept an hour once finished.
-fn task_at(owner: &TaskOwner, created_at: SystemTime) -> TaskRecord {
-    TaskRecord {
-        id: random_hex(),
-        owner: owner.clone(),
-        protocol_version: "2025-11-25".to_owned(),
-        tool: "contract".to_owned(),
-        status: TaskStatus::Working,
-        status_message: None,
-        created_at,
-        last_updated_at: created_at,
-        ttl: Some(Duration::from_secs(3600)),
-        poll_interval: None,
-        input_requests: Map::new(),
-        input_responses: Map::new(),
-        outcome: None,
-    }
-}
-
-fn task(owner: &TaskOwner) -> TaskRecord {
-    task_at(owner, now())
-}
-
-fn map(pairs: &[(&str, Value)]) -> Map<String, Value> {
-    pairs
-        .iter()
-        .map(|(key, value)| ((*key).to_owned(), value.clone()))
-        .collect()
-}
-
-fn message(text: &str) -> Option<String> {
-    Some(text.to_owned())
-}
-
-fn completed() -> TaskUpdate {
-    TaskUpdate::Finished {
-        outcome: TaskOutcome::Result(json!({ "content": [], "isError": false })),
-        status: TaskStatus::Completed,
-        message: message("done"),
-    }
-}
-
-fn failed() -> TaskUpdate {
-    TaskUpdate::Finished {
-        outcome: TaskOutcome::Error {
-            code: -32603,
-            message: "it broke".to_owned(),
-            data: Some(json!({ "why": "contract" })),
-        },
-        status: TaskStatus::Failed,
-        message: message("failed"),
-    }
-}
-
-/// Each way a task finishes.
-fn finishes() -> [TaskUpdate; 3] {
-    [
-        completed(),
-        failed(),
-        TaskUpdate::Cancelled { message: None },
-    ]
-}
-
-/// One of each kind of update, each of which a running task would take.
-fn every_update() -> Vec<TaskUpdate> {
-    vec![
-        TaskUpdate::Working {
-            message: message("working"),
-        },
-        TaskUpdate::InputRequired {
-            requests: map(&[("q", json!({ "method": "elicitation/create" }))]),
-            message: message("asking"),
-        },
-        TaskUpdate::InputResponses(map(&[("q", json!({ "action": "accept" }))])),
-        TaskUpdate::InputTaken(vec!["q".to_owned()]),
-        completed(),
-        failed(),
-        TaskUpdate::Cancelled {
-            message: message("cancelled"),
-        },
-    ]
-}
-
-async fn create(store: &impl TaskStore, task: &TaskRecord, rule: &str) {
-    let created = succeeded(store.create(task.clone(), usize::MAX).await, rule);
-    ensure(
-        created == Created::Stored,
-        rule,
-        format_args!("create under no limit said {created:?}"),
-    );
-}
-
-async fn get(store: &impl TaskStore, id: &str, rule: &str) -> Option<TaskRecord> {
-    succeeded(store.get(id).await, rule)
-}
-
-/// Applies `update`, which must apply, and checks that `get` agrees with what it returned.
-async fn applied(store: &impl TaskStore, id: &str, update: TaskUpdate, rule: &str) -> TaskRecord {
-    let described = format!("{update:?}");
-    let record = match succeeded(store.update(id, update).await, rule) {
-        Updated::Applied(record) => record,
-        other => broken(rule, format_args!("{described} was not applied: {other:?}")),
-    };
-    let stored = get(store, id, rule).await;
-    ensure(
-        stored.as_ref() == Some(&record),
-        rule,
-        format_args!("after {described}, get returned {stored:?}, update returned {record:?}"),
-    );
-    record
-}
-
-/// Finishes a task whose ttl has passed, so it expires at once: unlike [`applied`], `get`
-/// must then not find it.
-async fn finish_into_expiry(store: &impl TaskStore, id: &str, rule: &str) {
-    let finishing = succeeded(store.update(id, completed()).await, rule);
-    ensure(
-        matches!(&finishing, Updated::Applied(record) if record.status == TaskStatus::Completed),
-        rule,
-        format_args!("finishing the task said {finishing:?}"),
-    );
-}
-
-async fn all_pages(store: &impl TaskStore, owner: &TaskOwner, limit: usize) -> Vec<TaskRecord> {
-    let rule = "list pages through every task of the owner";
-    let mut tasks = Vec::new();
-    let mut after = None;
-    for _ in 0..10_000 {
-        let page = succeeded(store.list(owner, after.as_deref(), limit).await, rule);
-        tasks.extend(page.tasks);
-        match page.next {
-            None => return tasks,
-            next => after = next,
-        }
-    }
-    broken(rule, "10 000 pages and the last still has a next")
-}
-
-fn ids(tasks: &[TaskRecord]) -> Vec<&str> {
-    tasks.iter().map(|task| task.id.as_str()).collect()
-}
-
-/// The next item of a watch stream, failing if it takes longer than [`WAIT`].
-async fn next_change(changes: &mut TaskChanges, rule: &str) -> Option<TaskRecord> {
-    tokio::time::timeout(WAIT, changes.next())
-        .await
-        .unwrap_or_else(|_| broken(rule, format_args!("nothing came within {WAIT:?}")))
 }
 
 // ---- the rules --------------------------------------------------------------------------
@@ -305,7 +119,7 @@ async fn round_trip(store: &impl TaskStore) {
 async fn unknown_ids(store: &impl TaskStore) {
     let rule = "a task never created is unknown to get, update, watch and list";
     create(store, &task(&fresh_owner()), rule).await;
-    let id = random_hex();
+    let id = crate::protocol::random_id::random_id();
     ensure(get(store, &id, rule).await.is_none(), rule, "get found it");
     for update in every_update() {
         let updated = succeeded(store.update(&id, update).await, rule);
