@@ -104,6 +104,10 @@ pub enum Error {
         /// What is wrong.
         problem: String,
     },
+    /// The store a fleet of instances shares (Redis) cannot be reached at start-up, so
+    /// the server refuses to start rather than serve requests it would have to fail.
+    #[error("the server cannot start: {0}")]
+    StoreUnavailable(String),
     /// Reading from or writing to the transport failed.
     #[error("transport I/O failed: {0}")]
     Io(#[from] std::io::Error),

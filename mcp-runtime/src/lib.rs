@@ -9,6 +9,8 @@ mod completion;
 mod content;
 mod context;
 mod error;
+#[cfg(feature = "http")]
+pub mod fleet;
 mod icon;
 mod json_schema;
 mod location;
@@ -65,6 +67,8 @@ pub use resource::contents::IntoResourceContents;
 pub use resource::dynamic::{DynamicResource, ReadRequest};
 pub use resource::set::ResourceSet;
 #[cfg(feature = "http")]
+#[cfg(feature = "http")]
+pub use server::fleet::DEFAULT_REDIS_KEY_PREFIX;
 pub use server::http::{
     DEFAULT_ENDPOINT, DEFAULT_SESSION_IDLE_TIMEOUT, DEFAULT_SSE_RETRY, HeaderMap, HttpServer,
 };

@@ -300,25 +300,30 @@ fn json_schema_2020_12_tool() -> DynamicTool {
 }
 
 /// `conformance` serves stdio; `conformance --http 127.0.0.1:8080` serves Streamable HTTP at
-/// `http://127.0.0.1:8080/mcp`.
+/// `http://127.0.0.1:8080/mcp`; `--redis redis://127.0.0.1:6379` after it makes the instance
+/// one of a fleet sharing that Redis.
 #[tokio::main]
 async fn main() -> Result<(), mcp_runtime::Error> {
     let server = Server::new("mcp-conformance-test-server", env!("CARGO_PKG_VERSION"));
     server.tool_set().add(json_schema_2020_12_tool())?;
-    let mut args = std::env::args().skip(1);
-    match (args.next().as_deref(), args.next()) {
-        (None, _) => server.serve_stdio().await,
-        (Some("--http"), Some(address)) => {
-            server
-                .http()
-                .sse_polling(SSE_POLLING)
-                .sse_retry(SSE_RETRY)
-                .serve(address)
-                .await
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.as_slice() {
+        [] => server.serve_stdio().await,
+        [http, address, rest @ ..] if http == "--http" => {
+            let mut http = server.http().sse_polling(SSE_POLLING).sse_retry(SSE_RETRY);
+            match rest {
+                [] => {}
+                // A fleet: instances sharing sessions, streams and tasks through Redis.
+                [redis, url] if redis == "--redis" => http = http.redis(url),
+                _ => usage(),
+            }
+            http.serve(address).await
         }
-        _ => {
-            eprintln!("usage: conformance [--http ADDRESS:PORT]");
-            std::process::exit(2)
-        }
+        _ => usage(),
     }
+}
+
+fn usage() -> ! {
+    eprintln!("usage: conformance [--http ADDRESS:PORT [--redis redis://HOST:PORT]]");
+    std::process::exit(2)
 }

@@ -46,6 +46,8 @@ pub struct HttpServer {
     session_idle_timeout: Duration,
     streams: StreamSettings,
     shutdown: Option<std::pin::Pin<Box<dyn Future<Output = ()> + Send>>>,
+    /// The store shared with the other instances of a fleet, if any.
+    pub(super) fleet: Option<super::fleet::FleetConfig>,
 }
 
 impl Server {
@@ -61,6 +63,7 @@ impl Server {
                 polling: None,
             },
             shutdown: None,
+            fleet: None,
         }
     }
 
@@ -237,6 +240,7 @@ impl HttpServer {
             session_idle_timeout,
             streams,
             shutdown,
+            fleet: _fleet,
         } = self;
         let limit = server.max_message_size_limit();
         let grace = server.shutdown_grace_period();

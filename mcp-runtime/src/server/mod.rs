@@ -5,6 +5,8 @@
 #[cfg(feature = "cli")]
 pub(crate) mod cli;
 #[cfg(feature = "http")]
+pub(crate) mod fleet;
+#[cfg(feature = "http")]
 pub(crate) mod http;
 mod notices;
 mod tasks;

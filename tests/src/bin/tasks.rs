@@ -2,7 +2,8 @@
 //! the real clients' checks (`interop/`).
 //!
 //! `tasks [--ttl-ms N] [--max-tasks N] [--grace-ms N] [--max-message-size N]`, over stdio;
-//! with `--http ADDR`, over Streamable HTTP at `http://ADDR/mcp`.
+//! with `--http ADDR`, over Streamable HTTP at `http://ADDR/mcp` (`--redis URL` too: one
+//! instance of a fleet sharing that Redis).
 
 use std::time::Duration;
 
@@ -111,7 +112,12 @@ async fn main() -> Result<(), mcp_runtime::Error> {
     match args.iter().position(|arg| arg == "--http") {
         Some(at) => {
             let address = args.get(at + 1).expect("--http takes an address");
-            server.serve_http(address.as_str()).await
+            let mut http = server.http();
+            // A fleet: instances sharing sessions, streams and tasks through Redis.
+            if let Some(at) = args.iter().position(|arg| arg == "--redis") {
+                http = http.redis(args.get(at + 1).expect("--redis takes a URL"));
+            }
+            http.serve(address.as_str()).await
         }
         None => server.serve_stdio().await,
     }

@@ -1,0 +1,343 @@
+//! [`RedisFleetStore`]: sessions, stream events, heartbeats and messages between
+//! instances, in Redis.
+//!
+//! Keys (after the link's prefix):
+//!
+//! - `session:ID`: the session's record (JSON), expiring after the idle timeout, pushed
+//!   back on every use (`GETEX … PX`);
+//! - `stream:SESSION:N:events`: a list of the stream's events, each `SEQ:DATA`, trimmed to
+//!   the newest `max_events`;
+//! - `stream:SESSION:N:meta`: a hash: `runner` (instance), `requests` (JSON ids), `ended`;
+//! - `instance:ID`: present while the instance sends heartbeats;
+//! - channel `fleet`: messages between instances.
+
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use redis::Script;
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use super::link::RedisLink;
+use crate::fleet::store::{
+    FleetMessages, FleetStore, SessionRecord, StoreError, StoreFuture, StreamEvents, StreamKey,
+};
+
+/// Appends one event unless the stream ended (or is not known): atomic, so that the
+/// runner's response and another instance's error for a dead runner never both land.
+const APPEND: &str = r#"
+if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
+if redis.call('HGET', KEYS[2], 'ended') == '1' then return 0 end
+redis.call('RPUSH', KEYS[1], ARGV[1] .. ':' .. ARGV[2])
+redis.call('LTRIM', KEYS[1], -tonumber(ARGV[4]), -1)
+if ARGV[3] == '1' then redis.call('HSET', KEYS[2], 'ended', '1') end
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+redis.call('PEXPIRE', KEYS[2], ARGV[5])
+return 1
+"#;
+
+/// Replaces a session's record only while it is live.
+const SAVE: &str = r#"
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+"#;
+
+/// How long to wait before subscribing again after the subscription broke.
+const RESUBSCRIBE_AFTER: Duration = Duration::from_millis(250);
+
+/// The Redis [`FleetStore`]: see [`Server::redis`](crate::Server::redis), which makes one
+/// (with a [`RedisTaskStore`](super::RedisTaskStore) on the same connection).
+#[derive(Debug, Clone)]
+pub struct RedisFleetStore {
+    link: RedisLink,
+    append: Script,
+    save: Script,
+}
+
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis())
+        .unwrap_or(u64::MAX)
+        .max(1)
+}
+
+impl RedisFleetStore {
+    /// A fleet store on `link`.
+    pub fn new(link: RedisLink) -> Self {
+        RedisFleetStore {
+            link,
+            append: Script::new(APPEND),
+            save: Script::new(SAVE),
+        }
+    }
+
+    fn session_key(&self, id: &str) -> String {
+        self.link.key(format_args!("session:{id}"))
+    }
+
+    fn stream_keys(&self, stream: &StreamKey) -> (String, String) {
+        let base = format!("stream:{}:{}", stream.session, stream.number);
+        (
+            self.link.key(format_args!("{base}:events")),
+            self.link.key(format_args!("{base}:meta")),
+        )
+    }
+
+    fn channel(&self) -> String {
+        self.link.key("fleet")
+    }
+
+    fn encode(record: &SessionRecord) -> Result<String, StoreError> {
+        serde_json::to_string(record).map_err(|error| StoreError(error.to_string()))
+    }
+}
+
+impl FleetStore for RedisFleetStore {
+    fn create_session<'a>(
+        &'a self,
+        id: &'a str,
+        record: &'a SessionRecord,
+        idle: Duration,
+    ) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let json = Self::encode(record)?;
+            let mut connection = self.link.connection();
+            redis::cmd("SET")
+                .arg(self.session_key(id))
+                .arg(json)
+                .arg("PX")
+                .arg(millis(idle))
+                .query_async::<()>(&mut connection)
+                .await
+                .map_err(|error| self.link.unavailable(error))
+        })
+    }
+
+    fn load_session<'a>(
+        &'a self,
+        id: &'a str,
+        idle: Duration,
+    ) -> StoreFuture<'a, Option<SessionRecord>> {
+        Box::pin(async move {
+            let mut connection = self.link.connection();
+            let json: Option<String> = redis::cmd("GETEX")
+                .arg(self.session_key(id))
+                .arg("PX")
+                .arg(millis(idle))
+                .query_async(&mut connection)
+                .await
+                .map_err(|error| self.link.unavailable(error))?;
+            json.map(|json| {
+                serde_json::from_str(&json)
+                    .map_err(|error| StoreError(format!("a session record in Redis: {error}")))
+            })
+            .transpose()
+        })
+    }
+
+    fn save_session<'a>(
+        &'a self,
+        id: &'a str,
+        record: &'a SessionRecord,
+        idle: Duration,
+    ) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let json = Self::encode(record)?;
+            let mut connection = self.link.connection();
+            self.save
+                .key(self.session_key(id))
+                .arg(json)
+                .arg(millis(idle))
+                .invoke_async::<i64>(&mut connection)
+                .await
+                .map(drop)
+                .map_err(|error| self.link.unavailable(error))
+        })
+    }
+
+    fn remove_session<'a>(&'a self, id: &'a str) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            let mut connection = self.link.connection();
+            redis::cmd("DEL")
+                .arg(self.session_key(id))
+                .query_async::<i64>(&mut connection)
+                .await
+                .map(|removed| removed > 0)
+                .map_err(|error| self.link.unavailable(error))
+        })
+    }
+
+    fn open_stream<'a>(
+        &'a self,
+        stream: &'a StreamKey,
+        runner: &'a str,
+        requests: &'a Value,
+        retain: Duration,
+    ) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let (_, meta) = self.stream_keys(stream);
+            let mut connection = self.link.connection();
+            redis::pipe()
+                .atomic()
+                .cmd("HSET")
+                .arg(&meta)
+                .arg("runner")
+                .arg(runner)
+                .arg("requests")
+                .arg(requests.to_string())
+                .arg("ended")
+                .arg("0")
+                .ignore()
+                .cmd("PEXPIRE")
+                .arg(&meta)
+                .arg(millis(retain))
+                .ignore()
+                .query_async::<()>(&mut connection)
+                .await
+                .map_err(|error| self.link.unavailable(error))
+        })
+    }
+
+    fn append_event<'a>(
+        &'a self,
+        stream: &'a StreamKey,
+        seq: u64,
+        data: &'a str,
+        last: bool,
+        max_events: usize,
+        retain: Duration,
+    ) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            let (events, meta) = self.stream_keys(stream);
+            let mut connection = self.link.connection();
+            self.append
+                .key(events)
+                .key(meta)
+                .arg(seq)
+                .arg(data)
+                .arg(if last { "1" } else { "0" })
+                .arg(max_events.max(1))
+                .arg(millis(retain))
+                .invoke_async::<i64>(&mut connection)
+                .await
+                .map(|appended| appended == 1)
+                .map_err(|error| self.link.unavailable(error))
+        })
+    }
+
+    fn read_events<'a>(
+        &'a self,
+        stream: &'a StreamKey,
+        after: Option<u64>,
+    ) -> StoreFuture<'a, Option<StreamEvents>> {
+        Box::pin(async move {
+            let (events, meta) = self.stream_keys(stream);
+            let mut connection = self.link.connection();
+            let (lines, fields): (Vec<String>, Vec<Option<String>>) = redis::pipe()
+                .cmd("LRANGE")
+                .arg(&events)
+                .arg(0)
+                .arg(-1)
+                .cmd("HMGET")
+                .arg(&meta)
+                .arg("runner")
+                .arg("requests")
+                .arg("ended")
+                .query_async(&mut connection)
+                .await
+                .map_err(|error| self.link.unavailable(error))?;
+            let [Some(runner), Some(requests), ended] = <[Option<String>; 3]>::try_from(fields)
+                .map_err(|_| StoreError("a stream's state in Redis is malformed".into()))?
+            else {
+                return Ok(None);
+            };
+            let events = lines
+                .into_iter()
+                .filter_map(|line| {
+                    let (seq, data) = line.split_once(':')?;
+                    Some((seq.parse::<u64>().ok()?, data.to_owned()))
+                })
+                .filter(|(seq, _)| after.is_none_or(|after| *seq > after))
+                .collect();
+            let requests = serde_json::from_str(&requests).unwrap_or(Value::Null);
+            Ok(Some(StreamEvents::new(
+                events,
+                ended.as_deref() == Some("1"),
+                runner,
+                requests,
+            )))
+        })
+    }
+
+    fn heartbeat<'a>(&'a self, instance: &'a str, ttl: Duration) -> StoreFuture<'a, ()> {
+        Box::pin(self.link.heartbeat(instance, ttl))
+    }
+
+    fn is_alive<'a>(&'a self, instance: &'a str) -> StoreFuture<'a, bool> {
+        Box::pin(self.link.is_alive(instance))
+    }
+
+    fn publish<'a>(&'a self, message: &'a str) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let mut connection = self.link.connection();
+            redis::cmd("PUBLISH")
+                .arg(self.channel())
+                .arg(message)
+                .query_async::<i64>(&mut connection)
+                .await
+                .map(drop)
+                .map_err(|error| self.link.unavailable(error))
+        })
+    }
+
+    fn subscribe(&self) -> FleetMessages {
+        let (sender, receiver) = mpsc::unbounded_channel();
+        let client = self.link.client().clone();
+        let channel = self.channel();
+        tokio::spawn(async move {
+            let mut failing = false;
+            while !sender.is_closed() {
+                match client.get_async_pubsub().await {
+                    Ok(mut pubsub) => match pubsub.subscribe(&channel).await {
+                        Ok(()) => {
+                            if failing {
+                                tracing::info!("subscribed to the fleet's messages again");
+                                failing = false;
+                            }
+                            let mut messages = pubsub.on_message();
+                            loop {
+                                tokio::select! {
+                                    message = messages.next() => {
+                                        let Some(message) = message else { break };
+                                        let Ok(text) = message.get_payload::<String>() else { continue };
+                                        if sender.send(text).is_err() {
+                                            return;
+                                        }
+                                    }
+                                    () = sender.closed() => return,
+                                }
+                            }
+                        }
+                        Err(error) => failing = log_once(failing, &error),
+                    },
+                    Err(error) => failing = log_once(failing, &error),
+                }
+                tokio::time::sleep(RESUBSCRIBE_AFTER).await;
+            }
+        });
+        Box::pin(tokio_stream_of(receiver))
+    }
+}
+
+fn log_once(failing: bool, error: &redis::RedisError) -> bool {
+    if !failing {
+        tracing::warn!(%error, "lost the subscription to the fleet's messages; retrying");
+    }
+    true
+}
+
+fn tokio_stream_of(
+    mut receiver: mpsc::UnboundedReceiver<String>,
+) -> impl futures_util::Stream<Item = String> + Send + 'static {
+    futures_util::stream::poll_fn(move |context| receiver.poll_recv(context))
+}

@@ -1,0 +1,5 @@
+//! [`RedisTaskStore`]: tasks in Redis (being written).
+
+/// Tasks in Redis.
+#[derive(Debug)]
+pub struct RedisTaskStore {}

@@ -1,0 +1,173 @@
+//! [`FleetStore`]: what the instances of one server share so that any of them serves any
+//! request of a handshake-era session.
+
+use std::collections::BTreeSet;
+use std::pin::Pin;
+use std::time::Duration;
+
+use futures_util::Stream;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub use crate::task::{StoreError, StoreFuture};
+
+/// Messages between instances, as a store delivers them (see [`FleetStore::subscribe`]).
+pub type FleetMessages = Pin<Box<dyn Stream<Item = String> + Send + 'static>>;
+
+/// What a handshake-era session is, as every instance needs to know it to serve its
+/// requests: what `initialize` negotiated and what the client asked for since.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct SessionRecord {
+    /// The negotiated protocol revision, e.g. `2025-11-25`.
+    pub protocol_version: String,
+    /// The client's `clientInfo`.
+    pub client_info: Option<Value>,
+    /// The client's `capabilities`.
+    pub client_capabilities: Value,
+    /// The level `logging/setLevel` set, if any (`debug` … `emergency`).
+    pub log_level: Option<String>,
+    /// The resource URIs the client subscribed to.
+    pub subscriptions: BTreeSet<String>,
+    /// Who owns the tasks the session makes.
+    pub task_owner: String,
+}
+
+impl SessionRecord {
+    /// A record of a session that negotiated `protocol_version`, with nothing else set.
+    pub fn new(protocol_version: impl Into<String>, task_owner: impl Into<String>) -> Self {
+        SessionRecord {
+            protocol_version: protocol_version.into(),
+            client_info: None,
+            client_capabilities: Value::Object(Default::default()),
+            log_level: None,
+            subscriptions: BTreeSet::new(),
+            task_owner: task_owner.into(),
+        }
+    }
+}
+
+/// One resumable stream: a session's id and the stream's number in it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct StreamKey {
+    /// The session (its `Mcp-Session-Id`).
+    pub session: String,
+    /// The stream's number, the first part of its event ids.
+    pub number: u64,
+}
+
+/// What a store holds of a stream: the events after the one asked for, and its state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct StreamEvents {
+    /// The retained events after the one asked for, oldest first: sequence number and data.
+    pub events: Vec<(u64, String)>,
+    /// Whether the stream ended (its last event is its response).
+    pub ended: bool,
+    /// The instance running the stream's requests.
+    pub runner: String,
+    /// The JSON-RPC ids of the requests the stream answers (an array).
+    pub requests: Value,
+}
+
+impl StreamEvents {
+    /// A stream's events and state, as a store read them.
+    pub fn new(events: Vec<(u64, String)>, ended: bool, runner: String, requests: Value) -> Self {
+        StreamEvents {
+            events,
+            ended,
+            runner,
+            requests,
+        }
+    }
+}
+
+/// Where the instances of one server keep what they share: handshake-era sessions, the
+/// events of resumable response streams, which instances are alive, and a channel for
+/// messages between them. With one, a load balancer may send any request to any instance,
+/// with no sticky routing.
+///
+/// [`Server::redis`](crate::Server::redis) plugs in the Redis one (the reference
+/// implementation, [`RedisFleetStore`](super::RedisFleetStore)); another database plugs in
+/// through [`Server::fleet_store`](crate::Server::fleet_store). Tasks have a store of their
+/// own ([`TaskStore`](crate::TaskStore)).
+///
+/// Every method may fail with [`StoreError`] (the database is unreachable, say): the
+/// request that needed it is answered with an error saying the store is unavailable (HTTP
+/// 503), and the next one tries again.
+pub trait FleetStore: Send + Sync + 'static {
+    /// Stores a new session, which expires after `idle` without use.
+    fn create_session<'a>(
+        &'a self,
+        id: &'a str,
+        record: &'a SessionRecord,
+        idle: Duration,
+    ) -> StoreFuture<'a, ()>;
+
+    /// The session, marked used (it now expires `idle` from now); `None` if it ended or
+    /// expired.
+    fn load_session<'a>(
+        &'a self,
+        id: &'a str,
+        idle: Duration,
+    ) -> StoreFuture<'a, Option<SessionRecord>>;
+
+    /// Replaces a live session's record (its log level or subscriptions changed). A session
+    /// that ended meanwhile stays ended.
+    fn save_session<'a>(
+        &'a self,
+        id: &'a str,
+        record: &'a SessionRecord,
+        idle: Duration,
+    ) -> StoreFuture<'a, ()>;
+
+    /// Ends a session; false if there was none.
+    fn remove_session<'a>(&'a self, id: &'a str) -> StoreFuture<'a, bool>;
+
+    /// A response stream begins: `runner` runs the `requests` (an array of JSON-RPC ids) it
+    /// answers. It is kept `retain` past its last event.
+    fn open_stream<'a>(
+        &'a self,
+        stream: &'a StreamKey,
+        runner: &'a str,
+        requests: &'a Value,
+        retain: Duration,
+    ) -> StoreFuture<'a, ()>;
+
+    /// Appends event `seq` to a stream, unless the stream ended; `last` ends it. Keeps at
+    /// most `max_events` events, and the stream for `retain` from now. False if the stream had ended (or is unknown): the event
+    /// was not added. Appending and the check are one atomic step, so that of two instances
+    /// that end a stream (its runner with the response, another with an error because the
+    /// runner died) exactly one does.
+    fn append_event<'a>(
+        &'a self,
+        stream: &'a StreamKey,
+        seq: u64,
+        data: &'a str,
+        last: bool,
+        max_events: usize,
+        retain: Duration,
+    ) -> StoreFuture<'a, bool>;
+
+    /// The stream's retained events after `after` (all when `None`), and its state; `None`
+    /// for a stream not retained.
+    fn read_events<'a>(
+        &'a self,
+        stream: &'a StreamKey,
+        after: Option<u64>,
+    ) -> StoreFuture<'a, Option<StreamEvents>>;
+
+    /// Marks `instance` alive for `ttl`; instances call this well within it.
+    fn heartbeat<'a>(&'a self, instance: &'a str, ttl: Duration) -> StoreFuture<'a, ()>;
+
+    /// Whether `instance` sent a heartbeat within its ttl.
+    fn is_alive<'a>(&'a self, instance: &'a str) -> StoreFuture<'a, bool>;
+
+    /// Sends a message to every instance (this one included) that subscribed.
+    fn publish<'a>(&'a self, message: &'a str) -> StoreFuture<'a, ()>;
+
+    /// The messages published from now on. The stream keeps going across failures of the
+    /// database (it reconnects; what was published while it was down is lost) and ends only
+    /// when the store is dropped.
+    fn subscribe(&self) -> FleetMessages;
+}
