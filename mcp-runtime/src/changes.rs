@@ -63,6 +63,10 @@ pub struct Notifier {
 
 struct NotifierInner {
     changes: broadcast::Sender<Change>,
+    /// The changes made in this process (not relayed from another instance of a fleet):
+    /// those a fleet passes on to the other instances.
+    #[cfg(feature = "http")]
+    local: broadcast::Sender<Change>,
     /// Whether clients are told the lists may change (`listChanged: true`).
     announced: AtomicBool,
 }
@@ -89,6 +93,8 @@ impl Notifier {
         Notifier {
             inner: Arc::new(NotifierInner {
                 changes: broadcast::channel(BACKLOG).0,
+                #[cfg(feature = "http")]
+                local: broadcast::channel(BACKLOG).0,
                 announced: AtomicBool::new(false),
             }),
         }
@@ -113,8 +119,23 @@ impl Notifier {
     }
 
     fn send(&self, change: Change) {
+        #[cfg(feature = "http")]
+        let _ = self.inner.local.send(change.clone());
         // No receiver: no connection is open, so nobody is to be told.
         let _ = self.inner.changes.send(change);
+    }
+
+    /// Tells this process's clients of a change made by another instance of a fleet (and
+    /// not the other instances again).
+    #[cfg(feature = "http")]
+    pub(crate) fn relay(&self, change: Change) {
+        let _ = self.inner.changes.send(change);
+    }
+
+    /// The changes made in this process from now on, for a fleet to pass on.
+    #[cfg(feature = "http")]
+    pub(crate) fn subscribe_local(&self) -> broadcast::Receiver<Change> {
+        self.inner.local.subscribe()
     }
 
     /// Marks the lists as changeable: clients are told `listChanged: true`.

@@ -106,6 +106,24 @@ impl PendingClientRequests {
         }
     }
 
+    /// Numbers the requests sent from now on from `first` (see
+    /// `Session::number_client_requests_from`).
+    #[cfg(feature = "http")]
+    pub fn number_from(&self, first: u64) {
+        self.next_id.store(first, Ordering::Relaxed);
+    }
+
+    /// Whether a request with this id waits for its answer.
+    #[cfg(feature = "http")]
+    pub fn is_waiting(&self, id: &Value) -> bool {
+        id.as_u64().is_some_and(|id| {
+            self.waiting
+                .lock()
+                .expect("client request table poisoned")
+                .contains_key(&id)
+        })
+    }
+
     /// Ends every wait with [`ClientRequestError::Disconnected`].
     pub fn disconnect(&self) {
         self.waiting

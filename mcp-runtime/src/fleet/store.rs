@@ -11,6 +11,12 @@ use serde_json::Value;
 
 pub use crate::task::{StoreError, StoreFuture};
 
+/// An instance that sent no heartbeat for this long is taken for dead: the streams of its
+/// calls end with an error, its unfinished tasks fail.
+pub(crate) const HEARTBEAT_TTL: Duration = Duration::from_secs(3);
+/// How often an instance sends its heartbeat.
+pub(crate) const HEARTBEAT_EVERY: Duration = Duration::from_secs(1);
+
 /// Messages between instances, as a store delivers them (see [`FleetStore::subscribe`]).
 pub type FleetMessages = Pin<Box<dyn Stream<Item = String> + Send + 'static>>;
 

@@ -3,7 +3,9 @@
 
 use std::sync::Arc;
 
+use super::Server;
 use super::http::HttpServer;
+use crate::error::Error;
 use crate::fleet::FleetStore;
 
 /// The default prefix of every key a server keeps in Redis.
@@ -67,5 +69,36 @@ impl HttpServer {
     pub fn fleet_store(mut self, store: impl FleetStore) -> Self {
         self.fleet = Some(FleetConfig::Store(Arc::new(store)));
         self
+    }
+}
+
+impl FleetConfig {
+    /// Opens the configured store (for Redis: the link, and the task store on it, which
+    /// replaces `server`'s). Must run within a tokio runtime.
+    pub(crate) fn open(self, server: &mut Server) -> Result<Arc<dyn FleetStore>, Error> {
+        match self {
+            #[cfg(feature = "redis")]
+            FleetConfig::Redis { url, prefix } => {
+                use crate::fleet::{RedisFleetStore, RedisLink};
+                if url.is_empty() {
+                    return Err(Error::StoreUnavailable(
+                        "`redis_key_prefix` was set without `redis(url)`".into(),
+                    ));
+                }
+                if tokio::runtime::Handle::try_current().is_err() {
+                    return Err(Error::StoreUnavailable(
+                        "a server with Redis must be built within a tokio runtime".into(),
+                    ));
+                }
+                let link = RedisLink::open(&url, &prefix)
+                    .map_err(|error| Error::StoreUnavailable(error.0))?;
+                let _ = server;
+                Ok(Arc::new(RedisFleetStore::new(link)))
+            }
+            FleetConfig::Store(store) => {
+                let _ = server;
+                Ok(store)
+            }
+        }
     }
 }

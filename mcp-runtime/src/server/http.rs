@@ -186,7 +186,11 @@ impl HttpServer {
     /// no tools at all warns, through `tracing` if a subscriber is installed, else on
     /// stderr (see [`Server::allow_no_tools`]).
     pub fn router(self) -> Result<axum::Router, Error> {
-        Ok(self.build()?.0)
+        let (router, endpoint) = self.build()?;
+        // No check here (this is not async): a fleet's store that cannot be reached makes
+        // the requests that need it fail until it can.
+        endpoint.start_fleet();
+        Ok(router)
     }
 
     /// Binds `addr` and serves until the shutdown signal (SIGINT/SIGTERM by default): then
@@ -213,6 +217,9 @@ impl HttpServer {
         }
         let path = self.endpoint.clone();
         let (router, endpoint) = self.build()?;
+        endpoint.join_fleet().await.map_err(|error| {
+            Error::StoreUnavailable(format!("the fleet's store cannot be reached: {error}"))
+        })?;
         // Printed, not logged: whoever started the server wants the address to connect to,
         // whatever `RUST_LOG` says.
         if let Ok(address) = listener.local_addr() {
@@ -240,8 +247,10 @@ impl HttpServer {
             session_idle_timeout,
             streams,
             shutdown,
-            fleet: _fleet,
+            fleet,
         } = self;
+        let mut server = server;
+        let fleet_store = fleet.map(|config| config.open(&mut server)).transpose()?;
         let limit = server.max_message_size_limit();
         let grace = server.shutdown_grace_period();
         let core = server.into_core()?;
@@ -252,7 +261,13 @@ impl HttpServer {
                 "this server authenticates requests and runs tools as tasks, but has no                  `Server::task_owner`: 2026-07-28 tasks are not tied to their principal"
             );
         }
-        let endpoint = Arc::new(Endpoint::new(core, guard, session_idle_timeout, streams));
+        let endpoint = Arc::new(Endpoint::new(
+            core,
+            guard,
+            session_idle_timeout,
+            streams,
+            fleet_store,
+        ));
         if let Some(signal) = shutdown {
             let endpoint = Arc::clone(&endpoint);
             tokio::spawn(async move {

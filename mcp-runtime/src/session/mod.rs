@@ -26,6 +26,8 @@ mod prompts;
 mod reply;
 mod resources;
 mod served;
+#[cfg(feature = "http")]
+mod shared;
 mod stateless;
 mod tasks;
 mod tools;
@@ -40,6 +42,8 @@ use tokio_util::sync::CancellationToken;
 pub(crate) use admission::RateLimits;
 pub(crate) use core::{ServerCore, ServerInfo};
 pub(crate) use reply::{Outcome, Reply};
+#[cfg(feature = "http")]
+pub(crate) use shared::changes_record;
 
 use crate::changes::Change;
 use crate::context::client_requests::{InputRound, PendingClientRequests};

@@ -6,6 +6,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+#[cfg(feature = "http")]
+use std::sync::atomic::AtomicU64;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
@@ -60,6 +62,9 @@ struct ToolSetInner {
     /// Whether any tool, enabled or not, may run as a task: kept up to date on every change,
     /// since every `initialize` and `tasks/*` request asks.
     offers_tasks: AtomicBool,
+    /// The generation of the last change relayed from another instance of a fleet.
+    #[cfg(feature = "http")]
+    relayed: AtomicU64,
 }
 
 #[derive(Default)]
@@ -91,6 +96,8 @@ impl ToolSet {
                 changes: watch::channel(0).0,
                 announced: AtomicBool::new(false),
                 offers_tasks: AtomicBool::new(false),
+                #[cfg(feature = "http")]
+                relayed: AtomicU64::new(0),
             }),
         }
     }
@@ -150,6 +157,23 @@ impl ToolSet {
     /// Changes of the listed tools, for a connection to pass on to its client.
     pub(crate) fn subscribe(&self) -> watch::Receiver<u64> {
         self.inner.changes.subscribe()
+    }
+
+    /// Tells this process's clients that another instance of a fleet changed its tools
+    /// (see [`ToolSet::changed_here`]).
+    #[cfg(feature = "http")]
+    pub(crate) fn relay_change(&self) {
+        self.inner.changes.send_modify(|generation| {
+            *generation += 1;
+            self.inner.relayed.store(*generation, Ordering::Relaxed);
+        });
+    }
+
+    /// Whether change `generation` (a value [`ToolSet::subscribe`] gave) was made in this
+    /// process, rather than relayed from another instance: only those go to the others.
+    #[cfg(feature = "http")]
+    pub(crate) fn changed_here(&self, generation: u64) -> bool {
+        self.inner.relayed.load(Ordering::Relaxed) != generation
     }
 
     /// Lists and allows the tool called `name` again (unless one of its tags is disabled).

@@ -146,6 +146,17 @@ impl Calls {
         self.in_flight.contains(id)
     }
 
+    /// Whether any call is running.
+    #[cfg(feature = "http")]
+    pub fn any_running(&self) -> bool {
+        !self
+            .in_flight
+            .0
+            .lock()
+            .expect("in-flight table poisoned")
+            .is_empty()
+    }
+
     /// Stops every call (their client is gone).
     pub fn cancel_all(&self) {
         self.in_flight.cancel_all();

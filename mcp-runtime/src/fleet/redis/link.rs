@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 
+use crate::fleet::{HEARTBEAT_EVERY, HEARTBEAT_TTL};
 use crate::task::StoreError;
 
 /// How long one command may take before it fails (Redis gone, network partition): a
@@ -13,11 +14,6 @@ use crate::task::StoreError;
 const RESPONSE_TIMEOUT: Duration = Duration::from_secs(2);
 /// How long connecting may take.
 const CONNECTION_TIMEOUT: Duration = Duration::from_secs(1);
-/// An instance that sent no heartbeat for this long is taken for dead: its calls' streams
-/// end with an error, its unfinished tasks fail.
-pub(crate) const HEARTBEAT_TTL: Duration = Duration::from_secs(3);
-/// How often an instance sends its heartbeat.
-pub(crate) const HEARTBEAT_EVERY: Duration = Duration::from_secs(1);
 
 /// A connection to Redis (reconnecting by itself after a failure) and the key prefix that
 /// keeps one server's keys apart from another's in the same Redis.

@@ -9,19 +9,21 @@ use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use serde_json::Value;
+use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::auth::AnyPrincipal;
+use super::fleet::{Fleet, remote_stream};
 use super::guard::Guard;
 use super::response::{error_response, json_response, refusal, response_json};
 use super::sessions::{HttpSession, Sessions};
 use super::sse::{self, StreamSettings};
+use crate::fleet::{FleetStore, StoreError, StreamKey};
 use crate::protocol::jsonrpc::{RpcError, code};
 use crate::protocol::meta;
 use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
-use crate::session::{Outcome, Reply, ServerCore, Session};
+use crate::session::{Outcome, Reply, ServerCore, Session, changes_record};
 use crate::transport::calls::{Calls, Running};
 
 const SESSION_ID: &str = "mcp-session-id";
@@ -46,6 +48,8 @@ pub(crate) struct Endpoint {
     pub stopping: CancellationToken,
     /// Fires when shutdown is complete.
     pub stopped: CancellationToken,
+    /// This instance's membership of a fleet, if it is one.
+    fleet: Option<Arc<Fleet>>,
 }
 
 impl Endpoint {
@@ -54,16 +58,54 @@ impl Endpoint {
         guard: Guard,
         session_idle_timeout: Duration,
         streams: StreamSettings,
+        fleet_store: Option<Arc<dyn FleetStore>>,
     ) -> Self {
+        let fleet = fleet_store.map(|store| Arc::new(Fleet::new(store)));
+        let running = Running::default();
+        let closing = CancellationToken::new();
+        let sessions = Sessions::new(
+            session_idle_timeout,
+            Arc::clone(&core),
+            closing.clone(),
+            running.clone(),
+            fleet.clone(),
+        );
         Endpoint {
             core,
             guard,
             streams,
-            sessions: Sessions::new(session_idle_timeout),
-            running: Running::default(),
-            closing: CancellationToken::new(),
+            sessions,
+            running,
+            closing,
             stopping: CancellationToken::new(),
             stopped: CancellationToken::new(),
+            fleet,
+        }
+    }
+
+    pub(super) fn core(&self) -> &Arc<ServerCore> {
+        &self.core
+    }
+
+    pub(super) fn sessions(&self) -> &Sessions {
+        &self.sessions
+    }
+
+    /// In a fleet: reaches the store (an error if it cannot), then starts this instance's
+    /// heartbeat and its exchange of messages with the other instances.
+    pub async fn join_fleet(self: &Arc<Self>) -> Result<(), StoreError> {
+        if let Some(fleet) = &self.fleet {
+            fleet.check().await?;
+        }
+        self.start_fleet();
+        Ok(())
+    }
+
+    /// In a fleet: starts this instance's heartbeat and its exchange of messages with the
+    /// other instances, without checking the store first.
+    pub fn start_fleet(self: &Arc<Self>) {
+        if let Some(fleet) = &self.fleet {
+            fleet.start(self);
         }
     }
 
@@ -279,10 +321,10 @@ async fn post_handshake(
     principal: Option<AnyPrincipal>,
 ) -> Response {
     if message.get("method").and_then(Value::as_str) == Some("initialize") {
-        return initialize(endpoint, message);
+        return initialize(endpoint, message).await;
     }
-    let session = match find_session(endpoint, headers) {
-        Ok(session) => session,
+    let (session_id, session) = match find_session(endpoint, headers).await {
+        Ok(found) => found,
         Err((status, error)) => return refusal(status, &error, &message),
     };
     if let Some(version) = header_text(headers, PROTOCOL_VERSION)
@@ -294,6 +336,23 @@ async fn post_handshake(
         );
         return refusal(StatusCode::BAD_REQUEST, &error, &message);
     }
+    let answers_elsewhere = endpoint.fleet.is_some()
+        && client_answer_id(&message).is_some_and(|id| {
+            let protocol = session.protocol.lock().expect("session poisoned");
+            !protocol.awaits_client_answer(id)
+        });
+    if let (true, Some(fleet)) = (answers_elsewhere, &endpoint.fleet) {
+        // The answer to a request another instance's tool sent: it goes there.
+        return match fleet.forward_answer(&session_id, message).await {
+            Ok(()) => StatusCode::ACCEPTED.into_response(),
+            Err(error) => error_response(StatusCode::SERVICE_UNAVAILABLE, &unavailable(&error)),
+        };
+    }
+    let saves_record = endpoint.fleet.is_some()
+        && message
+            .get("method")
+            .and_then(Value::as_str)
+            .is_some_and(changes_record);
     let (outbox, queued) = Outbox::channel();
     let (outcome, unknown_id) = {
         let mut protocol = session.protocol.lock().expect("session poisoned");
@@ -307,10 +366,28 @@ async fn post_handshake(
     match outcome {
         Outcome::Nothing => StatusCode::ACCEPTED.into_response(),
         Outcome::Cancel(id) => {
-            session.calls.cancel(&id);
+            match &endpoint.fleet {
+                // Running on another instance, perhaps.
+                Some(fleet) if !session.calls.is_running(&id) => {
+                    if let Err(error) = fleet.forward_cancel(&session_id, id).await {
+                        tracing::warn!(%error, "a cancellation was not passed on");
+                    }
+                }
+                _ => session.calls.cancel(&id),
+            }
             StatusCode::ACCEPTED.into_response()
         }
         Outcome::Reply(Reply::Ready(response)) => {
+            if saves_record
+                && response.error_code().is_none()
+                && let Err(error) = endpoint.sessions.save(&session_id, &session).await
+            {
+                return refusal(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    &unavailable(&error),
+                    &response_value(&response),
+                );
+            }
             let status = if response.error_code().is_some() && !response.has_id() {
                 StatusCode::BAD_REQUEST
             } else {
@@ -319,26 +396,36 @@ async fn post_handshake(
             response_json(status, response)
         }
         Outcome::Reply(reply) => {
+            let requests = Value::Array(reply_id(&reply).into_iter().collect());
             session.calls.spawn(reply, outbox, unknown_id, true);
-            respond_resumably(endpoint, &session, headers, queued).await
+            let stream = Answered {
+                session_id: &session_id,
+                requests,
+            };
+            respond_resumably(endpoint, &session, headers, queued, stream).await
         }
         Outcome::Batch(replies) => {
+            let requests = Value::Array(replies.iter().filter_map(reply_id).collect());
             session.calls.spawn_batch(replies, outbox, unknown_id, true);
-            respond_resumably(endpoint, &session, headers, queued).await
+            let stream = Answered {
+                session_id: &session_id,
+                requests,
+            };
+            respond_resumably(endpoint, &session, headers, queued, stream).await
         }
     }
 }
 
 /// Answers `initialize` and, when it succeeds, opens a session under a new id.
-fn initialize(endpoint: &Endpoint, message: Value) -> Response {
-    let session = endpoint
-        .sessions
-        .create(&endpoint.core, &endpoint.closing, &endpoint.running);
+async fn initialize(endpoint: &Endpoint, message: Value) -> Response {
+    let request_id = json!({ "id": message.get("id") });
+    let session = endpoint.sessions.create();
     let (outbox, _queued) = Outbox::channel();
-    let mut protocol = session.protocol.lock().expect("session poisoned");
-    let outcome = protocol.handle_json(message, &outbox);
-    let negotiated = protocol.negotiated();
-    drop(protocol);
+    let (outcome, negotiated) = {
+        let mut protocol = session.protocol.lock().expect("session poisoned");
+        let outcome = protocol.handle_json(message, &outbox);
+        (outcome, protocol.negotiated())
+    };
     let Outcome::Reply(Reply::Ready(response)) = outcome else {
         unreachable!("`initialize` is always answered at once")
     };
@@ -348,7 +435,16 @@ fn initialize(endpoint: &Endpoint, message: Value) -> Response {
     if let Some(version) = negotiated {
         let _ = session.negotiated.set(version);
     }
-    let id = endpoint.sessions.register(&session, &endpoint.core);
+    let id = match endpoint.sessions.register(&session).await {
+        Ok(id) => id,
+        Err(error) => {
+            return refusal(
+                StatusCode::SERVICE_UNAVAILABLE,
+                &unavailable(&error),
+                &request_id,
+            );
+        }
+    };
     let mut answer = response_json(StatusCode::OK, response);
     answer.headers_mut().insert(
         SESSION_ID,
@@ -357,12 +453,12 @@ fn initialize(endpoint: &Endpoint, message: Value) -> Response {
     answer
 }
 
-/// The session a request names: 400 without the header, 404 for an unknown (ended or
-/// expired) session.
-fn find_session(
+/// The session a request names, and its id: 400 without the header, 404 for an unknown
+/// (ended or expired) session, 503 when the fleet's store cannot be reached.
+async fn find_session(
     endpoint: &Endpoint,
     headers: &HeaderMap,
-) -> Result<Arc<HttpSession>, (StatusCode, RpcError)> {
+) -> Result<(String, Arc<HttpSession>), (StatusCode, RpcError)> {
     let Some(id) = header_text(headers, SESSION_ID) else {
         return Err((
             StatusCode::BAD_REQUEST,
@@ -372,15 +468,52 @@ fn find_session(
             ),
         ));
     };
-    endpoint.sessions.get(id).ok_or_else(|| {
-        (
+    match endpoint.sessions.get(id).await {
+        Ok(Some(session)) => Ok((id.to_owned(), session)),
+        Ok(None) => Err((
             StatusCode::NOT_FOUND,
             RpcError::new(
                 code::INVALID_REQUEST,
                 "Invalid request: no such session (it ended or expired); send `initialize` to start a new one.",
             ),
-        )
-    })
+        )),
+        Err(error) => Err((StatusCode::SERVICE_UNAVAILABLE, unavailable(&error))),
+    }
+}
+
+/// The error of a request that needed the fleet's store while it cannot be reached.
+fn unavailable(error: &StoreError) -> RpcError {
+    tracing::warn!(%error, "a request needed the fleet's store");
+    RpcError::new(
+        code::INTERNAL_ERROR,
+        format!("Internal error: the session store is unavailable ({error}); try again later."),
+    )
+}
+
+/// The id of a client's answer to a request (a response: an id, and a result or error).
+fn client_answer_id(message: &Value) -> Option<&Value> {
+    let answer = message.get("method").is_none()
+        && (message.get("result").is_some() || message.get("error").is_some());
+    answer.then(|| message.get("id")).flatten()
+}
+
+/// The id of the request a reply answers.
+fn reply_id(reply: &Reply) -> Option<Value> {
+    match reply {
+        Reply::Pending { id, .. } => Some(id.clone()),
+        Reply::Ready(_) => None,
+    }
+}
+
+fn response_value(response: &crate::protocol::jsonrpc::Response) -> Value {
+    serde_json::from_slice(response.json()).unwrap_or(Value::Null)
+}
+
+/// The session and requests a response stream answers, so that a fleet can resume it on
+/// another instance.
+struct Answered<'a> {
+    session_id: &'a str,
+    requests: Value,
 }
 
 /// The response to a request answered later: its SSE stream, or, for a client that does
@@ -414,11 +547,20 @@ async fn respond_resumably(
     session: &HttpSession,
     headers: &HeaderMap,
     queued: tokio::sync::mpsc::UnboundedReceiver<Vec<u8>>,
+    answered: Answered<'_>,
 ) -> Response {
     if !accepts_event_stream(headers) {
         return respond_later(headers, queued, StatusCode::OK).await;
     }
     let replay = session.new_stream();
+    if let Some(fleet) = &endpoint.fleet {
+        let stream = StreamKey {
+            session: answered.session_id.to_owned(),
+            number: replay.number(),
+        };
+        let retain = endpoint.sessions.idle_timeout();
+        fleet.mirror(&replay, stream, answered.requests, retain);
+    }
     let polls = session.polls();
     if polls {
         // The priming event: an id to resume from before anything else is sent.
@@ -470,8 +612,8 @@ async fn open_stream(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap) 
             ),
         );
     }
-    let session = match find_session(&endpoint, &headers) {
-        Ok(session) => session,
+    let (session_id, session) = match find_session(&endpoint, &headers).await {
+        Ok(found) => found,
         Err((status, error)) => return error_response(status, &error),
     };
     let polls = session.polls();
@@ -485,6 +627,20 @@ async fn open_stream(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap) 
                 format!("Invalid request: `{last}` is not an event id of this server."),
             );
         };
+        if let (None, Some(fleet)) = (session.stream(number), &endpoint.fleet) {
+            // A stream of a call another instance runs (or ran).
+            let stream = StreamKey {
+                session: session_id,
+                number,
+            };
+            match remote_stream(fleet, stream, seq, session.ended.clone(), retry).await {
+                Ok(Some(response)) => return response,
+                Ok(None) => {}
+                Err(error) => {
+                    return error_response(StatusCode::SERVICE_UNAVAILABLE, &unavailable(&error));
+                }
+            }
+        }
         let Some(replay) = session.stream(number) else {
             return bad_request(
                 code::INVALID_REQUEST,
@@ -537,12 +693,12 @@ async fn end_session(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap) 
             "Invalid request: the Mcp-Session-Id header names the session to end.",
         );
     };
-    if endpoint.sessions.remove(id) {
-        StatusCode::OK.into_response()
-    } else {
-        error_response(
+    match endpoint.sessions.remove(id).await {
+        Ok(true) => StatusCode::OK.into_response(),
+        Ok(false) => error_response(
             StatusCode::NOT_FOUND,
             &RpcError::new(code::INVALID_REQUEST, "Invalid request: no such session."),
-        )
+        ),
+        Err(error) => error_response(StatusCode::SERVICE_UNAVAILABLE, &unavailable(&error)),
     }
 }

@@ -21,6 +21,7 @@
 
 mod auth;
 mod endpoint;
+mod fleet;
 mod guard;
 mod response;
 mod sessions;

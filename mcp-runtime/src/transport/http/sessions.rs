@@ -1,5 +1,6 @@
 //! Handshake-era HTTP sessions: the protocol state `initialize` created, found again by the
-//! `Mcp-Session-Id` header of later requests.
+//! `Mcp-Session-Id` header of later requests. In a fleet, the session's record lives in the
+//! fleet's store and every instance keeps a copy of the sessions it serves, made from it.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, Weak};
@@ -7,8 +8,10 @@ use std::time::{Duration, Instant};
 
 use tokio_util::sync::CancellationToken;
 
+use super::fleet::Fleet;
 use super::sse::{RETAIN_ENDED, RETAIN_ENDED_STREAMS, Replay};
 use crate::changes::{Change, next_change};
+use crate::fleet::StoreError;
 use crate::protocol::outbox::Outbox;
 use crate::protocol::random_id::random_id;
 use crate::protocol::version::ProtocolVersion;
@@ -28,6 +31,8 @@ pub(crate) struct HttpSession {
     /// response streams of requests.
     streams: Mutex<Streams>,
     last_used: Mutex<Instant>,
+    /// In a fleet, streams are numbered at random: instances number them independently.
+    random_numbers: bool,
 }
 
 struct Streams {
@@ -64,7 +69,12 @@ impl HttpSession {
                 streams.by_number.remove(&number);
             }
         }
-        streams.next += 1;
+        streams.next = if self.random_numbers {
+            // 53 bits: exact in every JSON number, never 0 (the standalone stream).
+            u64::from_str_radix(&random_id()[..13], 16).unwrap_or(1) | 1
+        } else {
+            streams.next + 1
+        };
         let replay = Replay::new(streams.next);
         streams
             .by_number
@@ -88,12 +98,27 @@ impl HttpSession {
             .expect("the standalone stream lives as long as its session")
     }
 
-    fn end(&self) {
+    /// Ends the session here: its streams end, its calls are cancelled. `for_good` (the
+    /// session itself ended, not just this instance's copy) also cancels its tasks.
+    fn end(&self, for_good: bool) {
         self.ended.cancel();
         self.calls.cancel_all();
         let protocol = self.protocol.lock().expect("session poisoned");
         protocol.disconnect_client_requests();
-        protocol.end_tasks();
+        if for_good {
+            protocol.end_tasks();
+        }
+    }
+
+    /// Whether this instance's copy serves something now: a call, or the GET stream.
+    fn busy(&self) -> bool {
+        self.calls.any_running() || self.standalone().is_attached()
+    }
+
+    /// A client's answer that another instance received, for a tool of this one.
+    pub fn take_answer(&self, message: serde_json::Value) {
+        let mut protocol = self.protocol.lock().expect("session poisoned");
+        let _ = protocol.handle_json(message, &Outbox::discarding());
     }
 
     /// Sends the tool list change notification on the standalone stream (a GET reading it
@@ -139,34 +164,51 @@ fn standalone_outbox(standalone: Arc<Replay>) -> Outbox {
     outbox
 }
 
-/// Every live session of one endpoint, by id.
+/// Every live session of one endpoint, by id (in a fleet: this instance's copies).
 pub(crate) struct Sessions {
     live: Mutex<HashMap<String, Arc<HttpSession>>>,
     idle_timeout: Duration,
+    core: Arc<ServerCore>,
+    /// Fires when shutdown begins: every session's `ended` is a child of it.
+    closing: CancellationToken,
+    running: Running,
+    fleet: Option<Arc<Fleet>>,
 }
 
 impl Sessions {
-    pub fn new(idle_timeout: Duration) -> Self {
+    pub fn new(
+        idle_timeout: Duration,
+        core: Arc<ServerCore>,
+        closing: CancellationToken,
+        running: Running,
+        fleet: Option<Arc<Fleet>>,
+    ) -> Self {
         Sessions {
             live: Mutex::new(HashMap::new()),
             idle_timeout,
+            core,
+            closing,
+            running,
+            fleet,
         }
     }
 
+    /// The session's idle timeout.
+    pub fn idle_timeout(&self) -> Duration {
+        self.idle_timeout
+    }
+
     /// A new session, not registered yet (see [`Sessions::register`]).
-    pub fn create(
-        &self,
-        core: &Arc<ServerCore>,
-        closing: &CancellationToken,
-        running: &Running,
-    ) -> Arc<HttpSession> {
-        let ended = closing.child_token();
+    pub fn create(&self) -> Arc<HttpSession> {
+        let ended = self.closing.child_token();
         let standalone = Replay::new(STANDALONE);
-        let mut protocol = Session::new(Arc::clone(core), ended.clone());
-        protocol.set_background(standalone_outbox(Arc::clone(&standalone)));
+        let mut protocol = Session::new(Arc::clone(&self.core), ended.clone());
+        if self.fleet.is_none() {
+            protocol.set_background(standalone_outbox(Arc::clone(&standalone)));
+        }
         Arc::new(HttpSession {
             protocol: Mutex::new(protocol),
-            calls: Calls::new(running.clone()),
+            calls: Calls::new(self.running.clone()),
             ended,
             negotiated: OnceLock::new(),
             streams: Mutex::new(Streams {
@@ -174,34 +216,107 @@ impl Sessions {
                 by_number: HashMap::from([(STANDALONE, standalone)]),
             }),
             last_used: Mutex::new(Instant::now()),
+            random_numbers: self.fleet.is_some(),
         })
     }
 
-    /// Registers a session whose `initialize` succeeded, under a new random id, and starts
-    /// forwarding tool list changes to it. Expired sessions are swept at the same time.
-    pub fn register(&self, session: &Arc<HttpSession>, core: &Arc<ServerCore>) -> String {
-        let id = random_id();
-        let mut live = self.live.lock().expect("session table poisoned");
-        live.retain(|_, existing| {
-            let expired = self.expired(existing);
-            if expired {
-                existing.end();
-            }
-            !expired
-        });
-        live.insert(id.clone(), Arc::clone(session));
-        drop(live);
-        forward_changes(Arc::downgrade(session), core);
-        id
+    /// In a fleet: what only a fleet's copy of a session needs, once its id is known.
+    fn join_fleet(&self, fleet: &Arc<Fleet>, id: &str, session: &HttpSession) {
+        let mut protocol = session.protocol.lock().expect("session poisoned");
+        protocol.set_background(fleet.standalone_outbox(id));
+        // Ids of requests to the client: 2^32 apart per copy, at random.
+        let first = u64::from_str_radix(&random_id()[..5], 16).unwrap_or(0) << 32 | 1;
+        protocol.number_client_requests_from(first);
     }
 
-    /// The live session with this id, marked used.
-    pub fn get(&self, id: &str) -> Option<Arc<HttpSession>> {
+    /// Registers a session whose `initialize` succeeded, under a new random id (in a
+    /// fleet, in the store too), and starts forwarding list changes to it. Sessions idle
+    /// here are swept at the same time.
+    pub async fn register(&self, session: &Arc<HttpSession>) -> Result<String, StoreError> {
+        let id = random_id();
+        if let Some(fleet) = &self.fleet {
+            let record = session
+                .protocol
+                .lock()
+                .expect("session poisoned")
+                .record()
+                .expect("a registered session negotiated a revision");
+            fleet
+                .store
+                .create_session(&id, &record, self.idle_timeout)
+                .await?;
+            self.join_fleet(fleet, &id, session);
+        }
+        self.sweep();
+        self.live
+            .lock()
+            .expect("session table poisoned")
+            .insert(id.clone(), Arc::clone(session));
+        forward_changes(Arc::downgrade(session), &self.core);
+        Ok(id)
+    }
+
+    /// Forgets the sessions idle here for longer than the idle timeout: ended for good
+    /// when alone, only this instance's copy in a fleet (unless it serves a call or the
+    /// GET stream now), since the session may be in use elsewhere.
+    fn sweep(&self) {
+        let alone = self.fleet.is_none();
+        self.live
+            .lock()
+            .expect("session table poisoned")
+            .retain(|_, existing| {
+                let expired = self.expired(existing) && (alone || !existing.busy());
+                if expired {
+                    existing.end(alone);
+                }
+                !expired
+            });
+    }
+
+    /// The live session with this id, marked used; in a fleet, as the store has it (a
+    /// copy made here if this instance has none yet).
+    pub async fn get(&self, id: &str) -> Result<Option<Arc<HttpSession>>, StoreError> {
+        let Some(fleet) = &self.fleet else {
+            return Ok(self.get_alone(id));
+        };
+        let Some(record) = fleet.store.load_session(id, self.idle_timeout).await? else {
+            // Ended or expired elsewhere.
+            self.forget(id);
+            return Ok(None);
+        };
+        let mut live = self.live.lock().expect("session table poisoned");
+        if let Some(session) = live.get(id) {
+            *session.last_used.lock().expect("session poisoned") = Instant::now();
+            let session = Arc::clone(session);
+            drop(live);
+            session
+                .protocol
+                .lock()
+                .expect("session poisoned")
+                .apply_record(&record);
+            return Ok(Some(session));
+        }
+        let session = self.create();
+        {
+            let mut protocol = session.protocol.lock().expect("session poisoned");
+            protocol.apply_record(&record);
+            if let Some(version) = protocol.negotiated() {
+                let _ = session.negotiated.set(version);
+            }
+        }
+        self.join_fleet(fleet, id, &session);
+        live.insert(id.to_owned(), Arc::clone(&session));
+        drop(live);
+        forward_changes(Arc::downgrade(&session), &self.core);
+        Ok(Some(session))
+    }
+
+    fn get_alone(&self, id: &str) -> Option<Arc<HttpSession>> {
         let mut live = self.live.lock().expect("session table poisoned");
         let session = live.get(id)?;
         if self.expired(session) {
             if let Some(session) = live.remove(id) {
-                session.end();
+                session.end(true);
             }
             return None;
         }
@@ -209,10 +324,80 @@ impl Sessions {
         Some(Arc::clone(session))
     }
 
-    /// Ends and forgets a session; false if there was none.
-    pub fn remove(&self, id: &str) -> bool {
+    /// This instance's copy of a session, if it has one (the store is not asked).
+    pub fn local(&self, id: &str) -> Option<Arc<HttpSession>> {
+        let live = self.live.lock().expect("session table poisoned");
+        live.get(id).map(Arc::clone)
+    }
+
+    /// Ends and forgets a session (in a fleet: everywhere); false if there was none.
+    pub async fn remove(&self, id: &str) -> Result<bool, StoreError> {
+        let Some(fleet) = &self.fleet else {
+            let removed = self.live.lock().expect("session table poisoned").remove(id);
+            return Ok(removed.map(|session| session.end(true)).is_some());
+        };
+        let record = fleet.store.load_session(id, self.idle_timeout).await?;
+        let existed = fleet.store.remove_session(id).await?;
+        if let Err(error) = fleet.session_ended(id).await {
+            // The other instances' copies end when they next find it gone.
+            tracing::warn!(%error, "the other instances were not told a session ended");
+        }
         let removed = self.live.lock().expect("session table poisoned").remove(id);
-        removed.map(|session| session.end()).is_some()
+        match (removed, record) {
+            (Some(session), _) => session.end(true),
+            (None, Some(record)) => {
+                // No copy here: one made for the purpose ends the session's tasks.
+                let copy = self.create();
+                copy.protocol
+                    .lock()
+                    .expect("session poisoned")
+                    .apply_record(&record);
+                copy.end(true);
+            }
+            (None, None) => {}
+        }
+        Ok(existed)
+    }
+
+    /// Ends this instance's copy of a session that ended elsewhere (its tasks were ended
+    /// there).
+    pub fn forget(&self, id: &str) {
+        let removed = self.live.lock().expect("session table poisoned").remove(id);
+        if let Some(session) = removed {
+            session.end(false);
+        }
+    }
+
+    /// Takes on the record another instance saved, for this instance's copy.
+    pub async fn reload(&self, id: &str) {
+        let (Some(fleet), Some(session)) = (&self.fleet, self.local(id)) else {
+            return;
+        };
+        match fleet.store.load_session(id, self.idle_timeout).await {
+            Ok(Some(record)) => session
+                .protocol
+                .lock()
+                .expect("session poisoned")
+                .apply_record(&record),
+            Ok(None) => self.forget(id),
+            Err(error) => tracing::warn!(%error, "a session's copy may be out of date"),
+        }
+    }
+
+    /// Saves a session's record after a request changed it, and tells the other instances.
+    pub async fn save(&self, id: &str, session: &HttpSession) -> Result<(), StoreError> {
+        let Some(fleet) = &self.fleet else {
+            return Ok(());
+        };
+        let record = session.protocol.lock().expect("session poisoned").record();
+        if let Some(record) = record {
+            fleet
+                .store
+                .save_session(id, &record, self.idle_timeout)
+                .await?;
+            fleet.session_changed(id).await?;
+        }
+        Ok(())
     }
 
     /// Shutdown: no answer to a tool's request to the client can arrive any more (calls in

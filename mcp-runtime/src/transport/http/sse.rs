@@ -15,7 +15,7 @@
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
@@ -26,7 +26,7 @@ use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
 /// How often an idle stream carries a comment, so proxies do not time it out.
-const KEEP_ALIVE: Duration = Duration::from_secs(15);
+pub(crate) const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
 /// The replay buffer of one stream keeps at most this many events…
 pub(crate) const REPLAY_EVENTS: usize = 256;
@@ -126,6 +126,16 @@ pub(crate) struct StreamSettings {
 pub(crate) struct Replay {
     number: u64,
     log: watch::Sender<Log>,
+    /// Where a fleet copies each event as it is added (see `fleet::streams`).
+    mirror: OnceLock<mpsc::UnboundedSender<MirroredEvent>>,
+}
+
+/// An event as a fleet's store receives it: its sequence number, its data, and whether it
+/// is the stream's response (its last event).
+pub(crate) struct MirroredEvent {
+    pub seq: u64,
+    pub data: Arc<str>,
+    pub last: bool,
 }
 
 struct Log {
@@ -158,7 +168,16 @@ impl Replay {
             reader: 0,
             attached: false,
         });
-        Arc::new(Replay { number, log })
+        Arc::new(Replay {
+            number,
+            log,
+            mirror: OnceLock::new(),
+        })
+    }
+
+    /// Copies every event added from now on to `mirror`, in order.
+    pub fn mirror_to(&self, mirror: mpsc::UnboundedSender<MirroredEvent>) {
+        let _ = self.mirror.set(mirror);
     }
 
     pub fn number(&self) -> u64 {
@@ -169,10 +188,12 @@ impl Replay {
     pub fn push(&self, data: &str) {
         let data: Arc<str> = Arc::from(data);
         let response = is_response(&data);
+        let mut seq = 0;
         self.log.send_modify(|log| {
+            seq = log.next_seq;
             log.answered |= response;
             log.bytes += data.len();
-            log.events.push_back((log.next_seq, data));
+            log.events.push_back((log.next_seq, Arc::clone(&data)));
             log.next_seq += 1;
             while log.events.len() > 1
                 && (log.events.len() > REPLAY_EVENTS || log.bytes > REPLAY_BYTES)
@@ -182,6 +203,13 @@ impl Replay {
                 }
             }
         });
+        if let Some(mirror) = self.mirror.get() {
+            let _ = mirror.send(MirroredEvent {
+                seq,
+                data,
+                last: response,
+            });
+        }
     }
 
     /// Marks the stream finished: readers end after the last event.
@@ -325,7 +353,7 @@ enum Step {
 }
 
 /// Whether a message is a response (or a batch of them): the last event of its stream.
-fn is_response(data: &str) -> bool {
+pub(crate) fn is_response(data: &str) -> bool {
     match serde_json::from_str::<serde_json::Value>(data) {
         Ok(serde_json::Value::Array(_)) => true,
         Ok(message) => {
@@ -338,7 +366,7 @@ fn is_response(data: &str) -> bool {
 
 /// One SSE event: its id, the `retry` field if any, and `data` (an empty `data:` line for
 /// a priming event).
-fn frame(id: &str, retry: Option<Duration>, data: &str) -> Bytes {
+pub(crate) fn frame(id: &str, retry: Option<Duration>, data: &str) -> Bytes {
     let mut event = format!("id: {id}\n");
     if let Some(retry) = retry {
         event.push_str(&format!("retry: {}\n", retry.as_millis()));

@@ -1,0 +1,239 @@
+//! Resumable streams across a fleet: each event of a call's stream is copied to the store,
+//! and an instance that never saw the stream serves a client resuming it from there.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::body::{Body, Bytes};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use super::Fleet;
+use crate::fleet::{StoreError, StreamKey};
+use crate::protocol::jsonrpc::code;
+use crate::transport::http::sse::{
+    KEEP_ALIVE, MirroredEvent, REPLAY_EVENTS, RETAIN_ENDED, Replay, event_id, frame,
+};
+
+/// How often a resumed stream served from the store looks for new events.
+const POLL_EVERY: Duration = Duration::from_millis(50);
+/// How often it checks, while no event comes, that the instance running its call lives.
+const CHECK_RUNNER_EVERY: Duration = Duration::from_secs(1);
+
+impl Fleet {
+    /// Copies every event of `replay` (a call's stream, run here) to the store, in order,
+    /// with the ids of the requests it answers. `retain` is how long the stream is kept
+    /// while it is open (the session's idle timeout); once it ends, as long as a stream is
+    /// kept in memory.
+    pub fn mirror(
+        self: &Arc<Self>,
+        replay: &Replay,
+        stream: StreamKey,
+        requests: Value,
+        retain: Duration,
+    ) {
+        let (events, mut queued) = mpsc::unbounded_channel::<MirroredEvent>();
+        replay.mirror_to(events);
+        let fleet = Arc::clone(self);
+        tokio::spawn(async move {
+            let store = &fleet.store;
+            if let Err(error) = store
+                .open_stream(&stream, &fleet.instance, &requests, retain)
+                .await
+            {
+                tracing::warn!(%error, "a response stream cannot be resumed on other instances");
+            }
+            let mut failing = false;
+            while let Some(event) = queued.recv().await {
+                let keep = if event.last { RETAIN_ENDED } else { retain };
+                let appended = store
+                    .append_event(
+                        &stream,
+                        event.seq,
+                        &event.data,
+                        event.last,
+                        REPLAY_EVENTS,
+                        keep,
+                    )
+                    .await;
+                match appended {
+                    Ok(_) => failing = false,
+                    Err(error) if !failing => {
+                        failing = true;
+                        tracing::warn!(%error, "events of a response stream were not copied to the fleet's store");
+                    }
+                    Err(_) => {}
+                }
+                if event.last {
+                    return;
+                }
+            }
+        });
+    }
+}
+
+/// The error response(s) a resumed stream ends with when the instance running its
+/// requests died: one per request (an array for a batch).
+fn runner_died(requests: &Value) -> String {
+    let error = |id: &Value| {
+        json!({
+            "jsonrpc": "2.0",
+            "id": id,
+            "error": {
+                "code": code::INTERNAL_ERROR,
+                "message": "Internal error: the server instance running this request stopped before answering it.",
+            },
+        })
+    };
+    match requests.as_array().map(Vec::as_slice) {
+        Some([single]) => error(single).to_string(),
+        Some(many) => Value::Array(many.iter().map(error).collect()).to_string(),
+        None => error(&Value::Null).to_string(),
+    }
+}
+
+/// GET + `Last-Event-ID` for a stream this instance does not hold: the events after `after`
+/// from the store, then the rest as the running instance adds them; an error response if
+/// that instance dies first. `None` when the store does not hold the stream either.
+pub(crate) async fn remote_stream(
+    fleet: &Arc<Fleet>,
+    stream: StreamKey,
+    after: u64,
+    until: CancellationToken,
+    retry: Option<Duration>,
+) -> Result<Option<Response>, StoreError> {
+    let Some(first) = fleet.store.read_events(&stream, Some(after)).await? else {
+        return Ok(None);
+    };
+    if first.ended && first.events.is_empty() {
+        // Nothing more will come: 204 tells the client to stop reconnecting.
+        return Ok(Some(StatusCode::NO_CONTENT.into_response()));
+    }
+    let (frames, body) = mpsc::channel::<Bytes>(16);
+    let fleet = Arc::clone(fleet);
+    tokio::spawn(async move {
+        let mut reader = RemoteReader {
+            fleet,
+            stream,
+            cursor: after,
+            retry,
+            frames,
+            checked_runner: Instant::now(),
+            last_sent: Instant::now(),
+        };
+        tokio::select! {
+            () = reader.run() => {}
+            () = until.cancelled() => {}
+        }
+    });
+    let body = Body::from_stream(futures_util::stream::unfold(body, |mut body| async move {
+        let frame = body.recv().await?;
+        Some((Ok::<_, Infallible>(frame), body))
+    }));
+    let mut response = body.into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/event-stream"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
+    Ok(Some(response))
+}
+
+struct RemoteReader {
+    fleet: Arc<Fleet>,
+    stream: StreamKey,
+    /// The last event delivered.
+    cursor: u64,
+    retry: Option<Duration>,
+    frames: mpsc::Sender<Bytes>,
+    checked_runner: Instant,
+    last_sent: Instant,
+}
+
+impl RemoteReader {
+    async fn send(&mut self, bytes: Bytes) -> bool {
+        self.last_sent = Instant::now();
+        self.frames.send(bytes).await.is_ok()
+    }
+
+    /// Delivers events until the stream's response, the client leaves, or the store is
+    /// lost for good (then the client reconnects and tries again).
+    async fn run(&mut self) {
+        let mut failures = 0;
+        loop {
+            let read = match self
+                .fleet
+                .store
+                .read_events(&self.stream, Some(self.cursor))
+                .await
+            {
+                Ok(Some(read)) => {
+                    failures = 0;
+                    read
+                }
+                // Expired meanwhile: nothing more will come.
+                Ok(None) => return,
+                Err(error) => {
+                    failures += 1;
+                    if failures > 20 {
+                        tracing::warn!(%error, "a resumed stream ends: the fleet's store is unavailable");
+                        return;
+                    }
+                    tokio::time::sleep(POLL_EVERY * 4).await;
+                    continue;
+                }
+            };
+            let got_events = !read.events.is_empty();
+            for (seq, data) in &read.events {
+                let id = event_id(self.stream.number, *seq);
+                let frame = frame(&id, self.retry.take(), data);
+                self.cursor = *seq;
+                if !self.send(frame).await {
+                    return;
+                }
+            }
+            if read.ended {
+                if got_events {
+                    // Read once more: the response may have come after this read's events.
+                    continue;
+                }
+                return;
+            }
+            if got_events {
+                self.checked_runner = Instant::now();
+            } else if self.checked_runner.elapsed() >= CHECK_RUNNER_EVERY {
+                self.checked_runner = Instant::now();
+                if let Ok(false) = self.fleet.store.is_alive(&read.runner).await {
+                    // The runner died: end the stream with an error for its requests, unless
+                    // its response lands first (the append is atomic with that check).
+                    let error = runner_died(&read.requests);
+                    let _ = self
+                        .fleet
+                        .store
+                        .append_event(
+                            &self.stream,
+                            self.cursor + 1,
+                            &error,
+                            true,
+                            REPLAY_EVENTS,
+                            RETAIN_ENDED,
+                        )
+                        .await;
+                    continue;
+                }
+            }
+            if self.last_sent.elapsed() >= KEEP_ALIVE
+                && !self.send(Bytes::from_static(b":\n\n")).await
+            {
+                return;
+            }
+            tokio::time::sleep(POLL_EVERY).await;
+        }
+    }
+}
