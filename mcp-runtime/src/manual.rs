@@ -13,6 +13,8 @@
 //! - [`protocol`]: revisions, errors, concurrency, cancellation, shutdown, rate limits,
 //!   sanitizing, stdout.
 //! - [`http`]: Streamable HTTP and deployment (feature `http`).
+//! - [`fleet`]: several instances without sticky routing, sharing sessions, streams and
+//!   tasks through Redis (feature `redis`).
 //! - [`cli`]: `MCP_CLI`, the command line inside every server (feature `cli`).
 //! - [`testing`]: testing your server with `mcp_runtime::testing` (feature `testing`).
 //! - [`expand`]: debugging with `cargo expand`.
@@ -53,6 +55,14 @@ pub mod protocol {}
            feature `http` (docs.rs builds every feature)."
 )]
 pub mod http {}
+
+#[cfg_attr(feature = "redis", doc = include_str!("../docs/fleet.md"))]
+#[cfg_attr(
+    not(feature = "redis"),
+    doc = "A fleet of instances sharing sessions, streams and tasks through Redis. This \
+           chapter is built with the Cargo feature `redis` (docs.rs builds every feature)."
+)]
+pub mod fleet {}
 
 #[doc = include_str!("../docs/cli.md")]
 pub mod cli {}

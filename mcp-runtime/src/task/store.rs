@@ -23,10 +23,11 @@ pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>>
 /// The changes of one task, as a store reports them (see [`TaskStore::watch`]).
 pub type TaskChanges = Pin<Box<dyn Stream<Item = TaskRecord> + Send + 'static>>;
 
-/// A store could not do what was asked (its database is unreachable, say). The runtime
-/// answers the request that needed it with an internal error and logs this.
+/// A store (of tasks, or a fleet's) could not do what was asked (its database is
+/// unreachable, say). The runtime answers the request that needed it with an internal error
+/// and logs this. The message says what failed, e.g. `Redis at redis://… is unavailable: …`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("task store: {0}")]
+#[error("{0}")]
 pub struct StoreError(pub String);
 
 /// Who a task belongs to: only requests from the same owner see it.

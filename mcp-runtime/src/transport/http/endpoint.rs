@@ -486,7 +486,8 @@ fn unavailable(error: &StoreError) -> RpcError {
     tracing::warn!(%error, "a request needed the fleet's store");
     RpcError::new(
         code::INTERNAL_ERROR,
-        format!("Internal error: the session store is unavailable ({error}); try again later."),
+        // What failed, and where, is for the server's log, not for clients.
+        "Internal error: the session store is unavailable; try again later.",
     )
 }
 
@@ -618,7 +619,12 @@ async fn open_stream(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap) 
     };
     let polls = session.polls();
     let retry = polls.then_some(endpoint.streams.retry);
-    if let Some(last) = header_text(&headers, LAST_EVENT_ID) {
+    // In a fleet, the GET stream's events are numbered by whichever instance held it, so a
+    // resumption of it (number 0) starts afresh rather than replay another numbering.
+    let last_event = header_text(&headers, LAST_EVENT_ID).filter(|last| {
+        endpoint.fleet.is_none() || sse::parse_event_id(last).is_none_or(|(number, _)| number != 0)
+    });
+    if let Some(last) = last_event {
         // A client resuming a stream it lost: the events after `last`, then whatever else
         // the stream carries. This connection takes over from any still reading it.
         let Some((number, seq)) = sse::parse_event_id(last) else {
