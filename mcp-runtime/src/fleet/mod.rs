@@ -27,7 +27,7 @@ mod redis;
 
 #[cfg(feature = "redis")]
 pub use self::redis::{RedisFleetStore, RedisLink, RedisTaskStore};
-pub(crate) use store::{HEARTBEAT_EVERY, HEARTBEAT_TTL};
 pub use store::{
     FleetMessages, FleetStore, SessionRecord, StoreError, StoreFuture, StreamEvents, StreamKey,
 };
+pub(crate) use store::{HEARTBEAT_EVERY, HEARTBEAT_TTL};

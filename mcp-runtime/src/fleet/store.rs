@@ -93,9 +93,9 @@ impl StreamEvents {
 /// messages between them. With one, a load balancer may send any request to any instance,
 /// with no sticky routing.
 ///
-/// [`Server::redis`](crate::Server::redis) plugs in the Redis one (the reference
+/// [`HttpServer::redis`](crate::HttpServer::redis) plugs in the Redis one (the reference
 /// implementation, [`RedisFleetStore`](super::RedisFleetStore)); another database plugs in
-/// through [`Server::fleet_store`](crate::Server::fleet_store). Tasks have a store of their
+/// through [`HttpServer::fleet_store`](crate::HttpServer::fleet_store). Tasks have a store of their
 /// own ([`TaskStore`](crate::TaskStore)).
 ///
 /// Every method may fail with [`StoreError`] (the database is unreachable, say): the

@@ -74,12 +74,16 @@ impl HttpServer {
 
 impl FleetConfig {
     /// Opens the configured store (for Redis: the link, and the task store on it, which
-    /// replaces `server`'s). Must run within a tokio runtime.
-    pub(crate) fn open(self, server: &mut Server) -> Result<Arc<dyn FleetStore>, Error> {
+    /// replaces `server`'s, its tasks run by `instance`). Must run within a tokio runtime.
+    pub(crate) fn open(
+        self,
+        server: &mut Server,
+        instance: &Arc<str>,
+    ) -> Result<Arc<dyn FleetStore>, Error> {
         match self {
             #[cfg(feature = "redis")]
             FleetConfig::Redis { url, prefix } => {
-                use crate::fleet::{RedisFleetStore, RedisLink};
+                use crate::fleet::{RedisFleetStore, RedisLink, RedisTaskStore};
                 if url.is_empty() {
                     return Err(Error::StoreUnavailable(
                         "`redis_key_prefix` was set without `redis(url)`".into(),
@@ -92,11 +96,14 @@ impl FleetConfig {
                 }
                 let link = RedisLink::open(&url, &prefix)
                     .map_err(|error| Error::StoreUnavailable(error.0))?;
-                let _ = server;
-                Ok(Arc::new(RedisFleetStore::new(link)))
+                let store = RedisFleetStore::new(link.clone());
+                // Tasks record the instance running them, so that the others can tell when
+                // it died: the same id the endpoint's heartbeat keeps alive.
+                server.tasks.store = Arc::new(RedisTaskStore::new(link, Arc::clone(instance)));
+                Ok(Arc::new(store))
             }
             FleetConfig::Store(store) => {
-                let _ = server;
+                let _ = (server, instance);
                 Ok(store)
             }
         }

@@ -250,7 +250,11 @@ impl HttpServer {
             fleet,
         } = self;
         let mut server = server;
-        let fleet_store = fleet.map(|config| config.open(&mut server)).transpose()?;
+        let instance: Arc<str> = Arc::from(crate::protocol::random_id::random_id());
+        let fleet_store = fleet
+            .map(|config| config.open(&mut server, &instance))
+            .transpose()?
+            .map(|store| (store, instance));
         let limit = server.max_message_size_limit();
         let grace = server.shutdown_grace_period();
         let core = server.into_core()?;

@@ -62,6 +62,12 @@ pub use tasks::TASKS_EXTENSION;
 // The task methods, in a file of their own.
 mod tasks;
 
+// A real Redis for fleet tests (features `testing` and `redis`).
+#[cfg(feature = "redis")]
+mod redis_server;
+#[cfg(feature = "redis")]
+pub use redis_server::RedisServer;
+
 /// Set to `overwrite` to write snapshots instead of comparing them.
 pub const SNAPSHOTS_ENV: &str = "MCP_SNAPSHOTS";
 

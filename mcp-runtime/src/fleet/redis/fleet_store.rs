@@ -46,7 +46,7 @@ return 1
 /// How long to wait before subscribing again after the subscription broke.
 const RESUBSCRIBE_AFTER: Duration = Duration::from_millis(250);
 
-/// The Redis [`FleetStore`]: see [`Server::redis`](crate::Server::redis), which makes one
+/// The Redis [`FleetStore`]: see [`HttpServer::redis`](crate::HttpServer::redis), which makes one
 /// (with a [`RedisTaskStore`](super::RedisTaskStore) on the same connection).
 #[derive(Debug, Clone)]
 pub struct RedisFleetStore {

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 
-use crate::fleet::{HEARTBEAT_EVERY, HEARTBEAT_TTL};
+pub(crate) use crate::fleet::{HEARTBEAT_EVERY, HEARTBEAT_TTL};
 use crate::task::StoreError;
 
 /// How long one command may take before it fails (Redis gone, network partition): a

@@ -58,9 +58,9 @@ impl Endpoint {
         guard: Guard,
         session_idle_timeout: Duration,
         streams: StreamSettings,
-        fleet_store: Option<Arc<dyn FleetStore>>,
+        fleet_store: Option<(Arc<dyn FleetStore>, Arc<str>)>,
     ) -> Self {
-        let fleet = fleet_store.map(|store| Arc::new(Fleet::new(store)));
+        let fleet = fleet_store.map(|(store, instance)| Arc::new(Fleet::new(store, instance)));
         let running = Running::default();
         let closing = CancellationToken::new();
         let sessions = Sessions::new(

@@ -14,10 +14,8 @@ use super::endpoint::Endpoint;
 use crate::changes::Change;
 use crate::fleet::{FleetStore, HEARTBEAT_EVERY, HEARTBEAT_TTL, StoreError};
 use crate::protocol::outbox::Outbox;
-use crate::protocol::random_id::random_id;
 
 pub(crate) use streams::remote_stream;
-
 
 /// This instance's membership of a fleet.
 pub(crate) struct Fleet {
@@ -78,11 +76,9 @@ impl From<ChangeNote> for Change {
 }
 
 impl Fleet {
-    pub fn new(store: Arc<dyn FleetStore>) -> Self {
-        Fleet {
-            store,
-            instance: Arc::from(random_id()),
-        }
+    /// This instance (`instance`: its id, random per process) in the fleet of `store`.
+    pub fn new(store: Arc<dyn FleetStore>, instance: Arc<str>) -> Self {
+        Fleet { store, instance }
     }
 
     /// Sends this instance's first heartbeat: fails when the store cannot be reached.

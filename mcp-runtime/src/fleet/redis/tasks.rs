@@ -1,5 +1,0 @@
-//! [`RedisTaskStore`]: tasks in Redis (being written).
-
-/// Tasks in Redis.
-#[derive(Debug)]
-pub struct RedisTaskStore {}

@@ -1,0 +1,202 @@
+//! `RedisFleetStore` against a real `redis-server`: session records and their expiry, stream
+//! events (order, trimming, the atomic end), heartbeats, and messages between instances,
+//! also across a restart of Redis.
+//!
+//! Run with `cargo test -p mcp-runtime --features redis,testing --test redis_fleet_store`
+//! (needs `redis-server`: `apt-get install redis-server`).
+
+use std::time::{Duration, Instant};
+
+use futures_util::StreamExt;
+use mcp_runtime::fleet::{FleetStore, RedisFleetStore, RedisLink, SessionRecord, StreamKey};
+use mcp_runtime::testing::RedisServer;
+use serde_json::json;
+
+fn store(redis: &RedisServer, prefix: &str) -> RedisFleetStore {
+    RedisFleetStore::new(RedisLink::open(&redis.url(), prefix).expect("a Redis URL"))
+}
+
+fn stream(session: &str, number: u64) -> StreamKey {
+    StreamKey {
+        session: session.to_owned(),
+        number,
+    }
+}
+
+const IDLE: Duration = Duration::from_secs(60);
+
+#[tokio::test]
+async fn sessions_are_created_loaded_saved_and_removed() {
+    let redis = RedisServer::start();
+    let (one, other) = (store(&redis, "a:"), store(&redis, "a:"));
+    let mut record = SessionRecord::new("2025-11-25", "connection:1");
+    record.client_info = Some(json!({ "name": "client", "version": "1" }));
+    one.create_session("s1", &record, IDLE).await.unwrap();
+    assert_eq!(
+        other.load_session("s1", IDLE).await.unwrap(),
+        Some(record.clone())
+    );
+
+    record.log_level = Some("debug".into());
+    record.subscriptions.insert("notes://1".into());
+    other.save_session("s1", &record, IDLE).await.unwrap();
+    assert_eq!(
+        one.load_session("s1", IDLE).await.unwrap(),
+        Some(record.clone())
+    );
+
+    // Another prefix is another server.
+    assert_eq!(
+        store(&redis, "b:").load_session("s1", IDLE).await.unwrap(),
+        None
+    );
+
+    assert!(one.remove_session("s1").await.unwrap());
+    assert!(!other.remove_session("s1").await.unwrap());
+    assert_eq!(other.load_session("s1", IDLE).await.unwrap(), None);
+    // Saving an ended session does not bring it back.
+    other.save_session("s1", &record, IDLE).await.unwrap();
+    assert_eq!(one.load_session("s1", IDLE).await.unwrap(), None);
+}
+
+#[tokio::test]
+async fn a_session_expires_when_unused_and_each_use_pushes_its_expiry_back() {
+    let redis = RedisServer::start();
+    let store = store(&redis, "a:");
+    let idle = Duration::from_millis(400);
+    let record = SessionRecord::new("2025-06-18", "connection:2");
+    store.create_session("s", &record, idle).await.unwrap();
+    for _ in 0..4 {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert!(store.load_session("s", idle).await.unwrap().is_some());
+    }
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(store.load_session("s", idle).await.unwrap(), None);
+}
+
+#[tokio::test]
+async fn stream_events_are_kept_in_order_trimmed_and_end_once() {
+    let redis = RedisServer::start();
+    let (runner, reader) = (store(&redis, "a:"), store(&redis, "a:"));
+    let key = stream("s", 7);
+    let requests = json!([3]);
+    assert_eq!(reader.read_events(&key, None).await.unwrap(), None);
+    // Appending to a stream never opened adds nothing.
+    assert!(
+        !runner
+            .append_event(&key, 0, "x", false, 4, IDLE)
+            .await
+            .unwrap()
+    );
+
+    runner
+        .open_stream(&key, "instance-a", &requests, IDLE)
+        .await
+        .unwrap();
+    for seq in 0..6 {
+        let data = format!("event {seq}: with a colon");
+        assert!(
+            runner
+                .append_event(&key, seq, &data, false, 4, IDLE)
+                .await
+                .unwrap()
+        );
+    }
+    let read = reader.read_events(&key, None).await.unwrap().unwrap();
+    let seqs: Vec<u64> = read.events.iter().map(|(seq, _)| *seq).collect();
+    assert_eq!(seqs, [2, 3, 4, 5], "the newest 4 are kept");
+    assert_eq!(read.events[0].1, "event 2: with a colon");
+    assert!(!read.ended);
+    assert_eq!(read.runner, "instance-a");
+    assert_eq!(read.requests, requests);
+    let after = reader.read_events(&key, Some(4)).await.unwrap().unwrap();
+    assert_eq!(after.events, [(5, "event 5: with a colon".to_owned())]);
+
+    // Two instances end the stream at once (the runner's response, another's error for a
+    // runner it took for dead): exactly one lands.
+    let (response, error) = tokio::join!(
+        runner.append_event(&key, 6, "response", true, 4, IDLE),
+        reader.append_event(&key, 6, "error", true, 4, IDLE),
+    );
+    assert!(response.unwrap() ^ error.unwrap(), "exactly one end lands");
+    let ended = reader.read_events(&key, Some(5)).await.unwrap().unwrap();
+    assert!(ended.ended);
+    assert_eq!(ended.events.len(), 1);
+    assert!(
+        !runner
+            .append_event(&key, 7, "late", false, 4, IDLE)
+            .await
+            .unwrap()
+    );
+}
+
+#[tokio::test]
+async fn heartbeats_expire() {
+    let redis = RedisServer::start();
+    let store = store(&redis, "a:");
+    assert!(!store.is_alive("i1").await.unwrap());
+    store
+        .heartbeat("i1", Duration::from_millis(300))
+        .await
+        .unwrap();
+    assert!(store.is_alive("i1").await.unwrap());
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(!store.is_alive("i1").await.unwrap());
+}
+
+#[tokio::test]
+async fn messages_reach_every_subscriber_also_after_redis_restarts() {
+    let mut redis = RedisServer::start();
+    let (one, other) = (store(&redis, "a:"), store(&redis, "a:"));
+    let mut heard = other.subscribe();
+    let mut heard_by_sender = one.subscribe();
+    // Subscribing happens in the background: publish until it is heard.
+    let first = publish_until_heard(&one, &mut heard, "hello").await;
+    assert_eq!(first, "hello");
+    assert_eq!(
+        tokio::time::timeout(Duration::from_secs(5), heard_by_sender.next())
+            .await
+            .unwrap()
+            .as_deref(),
+        Some("hello")
+    );
+    // Another prefix hears nothing of it.
+    let mut elsewhere = store(&redis, "b:").subscribe();
+    one.publish("not for b").await.unwrap();
+    assert!(
+        tokio::time::timeout(Duration::from_millis(300), elsewhere.next())
+            .await
+            .is_err()
+    );
+
+    redis.stop();
+    let started = Instant::now();
+    let failed = one.publish("lost").await;
+    assert!(failed.is_err(), "publishing while Redis is down fails");
+    assert!(started.elapsed() < Duration::from_secs(5), "and fails fast");
+    let message = failed.unwrap_err().to_string();
+    assert!(message.contains("unavailable"), "{message}");
+
+    redis.start_again();
+    let again = publish_until_heard(&one, &mut heard, "back").await;
+    assert_eq!(again, "back");
+}
+
+/// Publishes `message` every 100 ms until the subscriber hears it (at most 10 s); what it
+/// hears first of other messages is skipped.
+async fn publish_until_heard(
+    store: &RedisFleetStore,
+    heard: &mut mcp_runtime::fleet::FleetMessages,
+    message: &str,
+) -> String {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let _ = store.publish(message).await;
+        if let Ok(Some(text)) = tokio::time::timeout(Duration::from_millis(100), heard.next()).await
+            && text == message
+        {
+            return text;
+        }
+        assert!(Instant::now() < deadline, "nothing was heard");
+    }
+}
