@@ -8,8 +8,8 @@ use std::time::SystemTime;
 use tokio::sync::watch;
 
 use super::store::{
-    Created, StoreError, StoreFuture, TaskChanges, TaskOwner, TaskPage, TaskRecord, TaskStatus,
-    TaskStore, TaskUpdate, Updated,
+    Created, StoreError, StoreFuture, TaskChanges, TaskOwner, TaskPage, TaskRecord, TaskStore,
+    TaskUpdate, Updated,
 };
 
 /// Tasks kept in this process's memory: the default. A fleet of servers needs a shared
@@ -129,7 +129,7 @@ impl InMemoryTaskStore {
         let mut result = Ok(false);
         // Applied in place, and only an applied change wakes the watchers.
         entry.record.send_if_modified(|record| {
-            result = apply(record, update, now);
+            result = record.apply(update, now);
             matches!(result, Ok(true))
         });
         let record = entry.record.borrow().clone();
@@ -224,66 +224,6 @@ impl State {
     }
 }
 
-/// Applies `update` to `record` as the [contract](TaskStore) says: `Ok(true)` if it changed
-/// it, `Ok(false)` if it was refused (`record` untouched), `Err` for an update no task can
-/// take (`record` untouched).
-fn apply(record: &mut TaskRecord, update: TaskUpdate, now: SystemTime) -> Result<bool, StoreError> {
-    // A caller's bug whatever the task's state, so reported before a refusal could hide it.
-    if let TaskUpdate::Finished { status, .. } = &update
-        && !matches!(status, TaskStatus::Completed | TaskStatus::Failed)
-    {
-        return Err(StoreError(format!(
-            "a task finishes completed or failed, not {}",
-            status.as_str()
-        )));
-    }
-    // Every status that is not terminal is running (`working` or `input_required`), so the
-    // one test also refuses `Working` and `InputRequired` to a task that is not running.
-    if record.status.is_terminal() {
-        return Ok(false);
-    }
-    match update {
-        TaskUpdate::Working { message } => {
-            record.status = TaskStatus::Working;
-            record.status_message = message;
-            record.input_requests.clear();
-        }
-        TaskUpdate::InputRequired { requests, message } => {
-            record.status = TaskStatus::InputRequired;
-            record.status_message = message;
-            record.input_requests.extend(requests);
-        }
-        TaskUpdate::InputResponses(responses) => record.input_responses.extend(responses),
-        TaskUpdate::InputTaken(keys) => {
-            for key in &keys {
-                record.input_responses.remove(key);
-                record.input_requests.remove(key);
-            }
-        }
-        TaskUpdate::Finished {
-            outcome,
-            status,
-            message,
-        } => {
-            record.status = status;
-            record.status_message = message;
-            record.outcome = Some(outcome);
-            record.input_requests.clear();
-            record.input_responses.clear();
-        }
-        TaskUpdate::Cancelled { message } => {
-            record.status = TaskStatus::Cancelled;
-            record.status_message = message;
-            record.input_requests.clear();
-            record.input_responses.clear();
-        }
-    }
-    // Never backwards, even if the clock steps back: a client comparing two polls must not
-    // see a later state stamped earlier.
-    record.last_updated_at = now.max(record.last_updated_at);
-    Ok(true)
-}
-
 /// The task as it is, then after each change, until the sender is dropped (the task was
 /// purged).
 fn changes(receiver: watch::Receiver<TaskRecord>) -> TaskChanges {
@@ -341,6 +281,7 @@ mod tests {
     use serde_json::{Map, json};
 
     use super::*;
+    use crate::task::TaskStatus;
     use crate::testing::check_task_store;
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

@@ -141,6 +141,68 @@ impl TaskRecord {
     pub fn is_expired(&self, now: SystemTime) -> bool {
         self.expires_at().is_some_and(|at| at <= now)
     }
+
+    /// Applies `update` as the [contract](TaskStore) says, `now` being the time of the
+    /// change: `Ok(true)` if it changed the record, `Ok(false)` if it was refused (the
+    /// record untouched), `Err` for an update no task can take (the record untouched). The
+    /// rules of every store that keeps records as values, the in-memory and Redis ones among
+    /// them.
+    pub fn apply(&mut self, update: TaskUpdate, now: SystemTime) -> Result<bool, StoreError> {
+        // A caller's bug whatever the task's state, so reported before a refusal could hide it.
+        if let TaskUpdate::Finished { status, .. } = &update
+            && !matches!(status, TaskStatus::Completed | TaskStatus::Failed)
+        {
+            return Err(StoreError(format!(
+                "a task finishes completed or failed, not {}",
+                status.as_str()
+            )));
+        }
+        // Every status that is not terminal is running (`working` or `input_required`), so the
+        // one test also refuses `Working` and `InputRequired` to a task that is not running.
+        if self.status.is_terminal() {
+            return Ok(false);
+        }
+        match update {
+            TaskUpdate::Working { message } => {
+                self.status = TaskStatus::Working;
+                self.status_message = message;
+                self.input_requests.clear();
+            }
+            TaskUpdate::InputRequired { requests, message } => {
+                self.status = TaskStatus::InputRequired;
+                self.status_message = message;
+                self.input_requests.extend(requests);
+            }
+            TaskUpdate::InputResponses(responses) => self.input_responses.extend(responses),
+            TaskUpdate::InputTaken(keys) => {
+                for key in &keys {
+                    self.input_responses.remove(key);
+                    self.input_requests.remove(key);
+                }
+            }
+            TaskUpdate::Finished {
+                outcome,
+                status,
+                message,
+            } => {
+                self.status = status;
+                self.status_message = message;
+                self.outcome = Some(outcome);
+                self.input_requests.clear();
+                self.input_responses.clear();
+            }
+            TaskUpdate::Cancelled { message } => {
+                self.status = TaskStatus::Cancelled;
+                self.status_message = message;
+                self.input_requests.clear();
+                self.input_responses.clear();
+            }
+        }
+        // Never backwards, even if the clock steps back: a client comparing two polls must not
+        // see a later state stamped earlier.
+        self.last_updated_at = now.max(self.last_updated_at);
+        Ok(true)
+    }
 }
 
 /// A change to one task (see [`TaskStore::update`]).

@@ -298,18 +298,24 @@ impl Replay {
         };
         // Framed here rather than with axum's `Event`, which cannot write the empty
         // `data:` line of a priming event.
-        let body =
-            axum::body::Body::from_stream(futures_util::stream::unfold(state, ReaderState::next));
-        let mut response = body.into_response();
-        let headers = response.headers_mut();
-        headers.insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("text/event-stream"),
-        );
-        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-        headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
-        response
+        framed_response(futures_util::stream::unfold(state, ReaderState::next))
     }
+}
+
+/// An SSE response whose events `frames` has already framed (ids, `retry`, data).
+pub(crate) fn framed_response(
+    frames: impl futures_util::Stream<Item = Result<Bytes, Infallible>> + Send + 'static,
+) -> Response {
+    let mut response = axum::body::Body::from_stream(frames).into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/event-stream"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    // nginx would otherwise buffer the stream and hold progress back.
+    headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
+    response
 }
 
 /// Marks the stream unattached when its connection goes away (unless a newer one took

@@ -41,7 +41,7 @@ mod record;
 mod scripts;
 mod watch;
 
-use record::{apply, decode, encode, millis, now, runner_gone};
+use record::{decode, encode, millis, now, runner_gone};
 
 /// How long a finished task's hash stays in Redis at least after the change that finished
 /// it, even if its ttl has passed: long enough for every watcher to read that change (a
@@ -238,7 +238,7 @@ impl RedisTaskStore {
                 return Ok(Some((loaded.record, true)));
             }
             let mut failed = loaded.record.clone();
-            apply(&mut failed, runner_gone(), now())?;
+            failed.apply(runner_gone(), now())?;
             let runner = runner.to_owned();
             match self.write(id, &loaded, &failed, Some(&runner)).await? {
                 Written::Done => {
@@ -410,7 +410,7 @@ impl RedisTaskStore {
                 return Ok(Updated::Unknown);
             }
             let mut record = read.record.clone();
-            if !apply(&mut record, update.clone(), now)? {
+            if !record.apply(update.clone(), now)? {
                 return Ok(Updated::Refused(read.record));
             }
             match self.write(id, &read, &record, None).await? {

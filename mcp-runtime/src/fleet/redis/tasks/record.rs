@@ -121,69 +121,6 @@ pub(super) fn runner_gone() -> TaskUpdate {
     }
 }
 
-/// Applies `update` to `record` as the [contract](crate::TaskStore) says: `Ok(true)` if it
-/// changed it, `Ok(false)` if it was refused (`record` untouched), `Err` for an update no
-/// task can take (`record` untouched). The same rules as the in-memory store's.
-pub(super) fn apply(
-    record: &mut TaskRecord,
-    update: TaskUpdate,
-    now: SystemTime,
-) -> Result<bool, StoreError> {
-    // A caller's bug whatever the task's state, so reported before a refusal could hide it.
-    if let TaskUpdate::Finished { status, .. } = &update
-        && !matches!(status, TaskStatus::Completed | TaskStatus::Failed)
-    {
-        return Err(StoreError(format!(
-            "a task finishes completed or failed, not {}",
-            status.as_str()
-        )));
-    }
-    // Every status that is not terminal is running, so this also refuses `Working` and
-    // `InputRequired` to a task that is not running.
-    if record.status.is_terminal() {
-        return Ok(false);
-    }
-    match update {
-        TaskUpdate::Working { message } => {
-            record.status = TaskStatus::Working;
-            record.status_message = message;
-            record.input_requests.clear();
-        }
-        TaskUpdate::InputRequired { requests, message } => {
-            record.status = TaskStatus::InputRequired;
-            record.status_message = message;
-            record.input_requests.extend(requests);
-        }
-        TaskUpdate::InputResponses(responses) => record.input_responses.extend(responses),
-        TaskUpdate::InputTaken(keys) => {
-            for key in &keys {
-                record.input_responses.remove(key);
-                record.input_requests.remove(key);
-            }
-        }
-        TaskUpdate::Finished {
-            outcome,
-            status,
-            message,
-        } => {
-            record.status = status;
-            record.status_message = message;
-            record.outcome = Some(outcome);
-            record.input_requests.clear();
-            record.input_responses.clear();
-        }
-        TaskUpdate::Cancelled { message } => {
-            record.status = TaskStatus::Cancelled;
-            record.status_message = message;
-            record.input_requests.clear();
-            record.input_responses.clear();
-        }
-    }
-    // Never backwards, even if this instance's clock is behind the one that wrote last.
-    record.last_updated_at = now.max(record.last_updated_at);
-    Ok(true)
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;

@@ -5,8 +5,8 @@ use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::body::{Body, Bytes};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::body::Bytes;
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
@@ -17,6 +17,7 @@ use crate::fleet::{StoreError, StreamKey};
 use crate::protocol::jsonrpc::code;
 use crate::transport::http::sse::{
     KEEP_ALIVE, MirroredEvent, REPLAY_EVENTS, RETAIN_ENDED, Replay, event_id, frame,
+    framed_response,
 };
 
 /// How often a resumed stream served from the store looks for new events.
@@ -130,18 +131,11 @@ pub(crate) async fn remote_stream(
             () = until.cancelled() => {}
         }
     });
-    let body = Body::from_stream(futures_util::stream::unfold(body, |mut body| async move {
+    let frames = futures_util::stream::unfold(body, |mut body| async move {
         let frame = body.recv().await?;
         Some((Ok::<_, Infallible>(frame), body))
-    }));
-    let mut response = body.into_response();
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/event-stream"),
-    );
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
+    });
+    let response = framed_response(frames);
     Ok(Some(response))
 }
 
