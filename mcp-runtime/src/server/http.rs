@@ -217,9 +217,11 @@ impl HttpServer {
         }
         let path = self.endpoint.clone();
         let (router, endpoint) = self.build()?;
-        endpoint.join_fleet().await.map_err(|error| {
-            Error::StoreUnavailable(format!("the fleet's store cannot be reached: {error}"))
-        })?;
+        // The store's own words: `cannot reach Redis at redis://…: Connection refused`.
+        endpoint
+            .join_fleet()
+            .await
+            .map_err(|error| Error::StoreUnavailable(error.to_string()))?;
         // Printed, not logged: whoever started the server wants the address to connect to,
         // whatever `RUST_LOG` says.
         if let Ok(address) = listener.local_addr() {

@@ -25,7 +25,7 @@ pub type TaskChanges = Pin<Box<dyn Stream<Item = TaskRecord> + Send + 'static>>;
 
 /// A store (of tasks, or a fleet's) could not do what was asked (its database is
 /// unreachable, say). The runtime answers the request that needed it with an internal error
-/// and logs this. The message says what failed, e.g. `Redis at redis://… is unavailable: …`.
+/// and logs this. The message says what failed, e.g. `cannot reach Redis at redis://…: Connection refused`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
 pub struct StoreError(pub String);

@@ -134,8 +134,8 @@ impl RedisLink {
         });
     }
 
-    /// The error a failed command becomes: the store is unavailable, and why.
+    /// The error a failed command becomes: Redis cannot be reached, and why.
     pub fn unavailable(&self, error: redis::RedisError) -> StoreError {
-        StoreError(format!("Redis at {} is unavailable: {error}", self.url))
+        StoreError(format!("cannot reach Redis at {}: {error}", self.url))
     }
 }
