@@ -6,14 +6,27 @@
 # any baseline entry that now passes.
 #
 #   interop/conformance_suite.sh PATH/TO/conformance
+#   interop/conformance_suite.sh --url http://HOST:PORT/mcp
 #
 # Installs nothing: run interop/setup.sh first. The server listens on a free loopback port
-# and is stopped (SIGTERM) at the end; its log goes to stderr on failure.
+# and is stopped (SIGTERM) at the end; its log goes to stderr on failure. With --url the suite
+# runs against that running endpoint instead (a fleet behind nginx: interop/fleet_run.sh, which
+# shows the instances' logs itself).
 set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-[ $# -eq 1 ] || { echo "usage: interop/conformance_suite.sh PATH/TO/conformance" >&2; exit 2; }
-server="$1"
+usage() {
+  echo "usage: interop/conformance_suite.sh PATH/TO/conformance | --url http://HOST:PORT/mcp" >&2
+  exit 2
+}
+url=""
+if [ "${1:-}" = "--url" ]; then
+  [ $# -eq 2 ] || usage
+  url="$2"
+else
+  [ $# -eq 1 ] || usage
+  server="$1"
+fi
 node22="$here/node/node_modules/node/bin/node"
 suite="$here/node/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 [ -x "$node22" ] && [ -f "$suite" ] || {
@@ -21,24 +34,31 @@ suite="$here/node/node_modules/@modelcontextprotocol/conformance/dist/index.js"
   exit 2
 }
 
-port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 log="$(mktemp)"
-"$server" --http "127.0.0.1:$port" 2>"$log" &
-pid=$!
-trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -f "$log"' EXIT
+pid=""
+trap '[ -n "$pid" ] && { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; }; rm -f "$log"' EXIT
+if [ -z "$url" ]; then
+  port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+  "$server" --http "127.0.0.1:$port" 2>"$log" &
+  pid=$!
+  for _ in $(seq 1 100); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+    kill -0 "$pid" 2>/dev/null || { echo "the server exited:" >&2; cat "$log" >&2; exit 1; }
+    sleep 0.1
+  done
+  url="http://127.0.0.1:$port/mcp"
+fi
 
-for _ in $(seq 1 100); do
-  (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
-  kill -0 "$pid" 2>/dev/null || { echo "the server exited:" >&2; cat "$log" >&2; exit 1; }
-  sleep 0.1
-done
-
-echo "== conformance suite against http://127.0.0.1:$port/mcp"
-"$node22" "$suite" server --url "http://127.0.0.1:$port/mcp" --suite all \
+echo "== conformance suite against $url"
+"$node22" "$suite" server --url "$url" --suite all \
   --expected-failures "$here/conformance-baseline.yml" | grep -v '^Running client scenario'
 status=${PIPESTATUS[0]}
 if [ "$status" -ne 0 ]; then
-  echo "conformance suite: FAILED (server log follows)" >&2
-  cat "$log" >&2
+  if [ -n "$pid" ]; then
+    echo "conformance suite: FAILED (server log follows)" >&2
+    cat "$log" >&2
+  else
+    echo "conformance suite: FAILED" >&2
+  fi
 fi
 exit "$status"

@@ -2,7 +2,10 @@
 # The official SDK clients over Streamable HTTP:
 #
 #   interop/http_run.sh EXPECTATIONS.json -- SERVER_COMMAND [ARGS...]
+#   interop/http_run.sh --url http://HOST:PORT/mcp EXPECTATIONS.json
 #
+# With --url every client run connects to that running endpoint and starts nothing (a fleet of
+# instances behind nginx: interop/fleet_run.sh); otherwise:
 # Like run.sh, but every client run (each era) starts `SERVER_COMMAND ARGS... --http
 # 127.0.0.1:PORT` on a free port and connects the SDK's Streamable HTTP client to
 # http://127.0.0.1:PORT/mcp: the Python SDK's `streamable_http_client` (eras legacy and

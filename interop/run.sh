@@ -26,11 +26,22 @@ set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 usage() {
   echo "usage: interop/run.sh EXPECTATIONS.json -- SERVER_COMMAND [ARGS...]" >&2
+  echo "       INTEROP_HTTP=1 interop/run.sh --url http://HOST:PORT/mcp EXPECTATIONS.json" >&2
   exit 2
 }
-[ $# -ge 3 ] && [ "$2" = "--" ] || usage
-expectations="$1"
-shift 2
+# --url URL (Streamable HTTP only): every client connects to that running endpoint instead of
+# starting a server (interop/fleet_run.sh: nginx in front of a fleet).
+url=""
+if [ "${1:-}" = "--url" ]; then
+  [ $# -eq 3 ] && [ "${INTEROP_HTTP:-0}" = 1 ] || usage
+  url="$2"
+  expectations="$3"
+  set --
+else
+  [ $# -ge 3 ] && [ "$2" = "--" ] || usage
+  expectations="$1"
+  shift 2
+fi
 [ -f "$expectations" ] || { echo "interop/run.sh: no such expectations file: $expectations" >&2; exit 2; }
 
 py="$here/python/.venv/bin/python"
@@ -43,6 +54,12 @@ timeout_s="${INTEROP_TIMEOUT:-30}"
 # INTEROP_HTTP=1 (what http_run.sh sets): Streamable HTTP instead of stdio.
 http=()
 [ "${INTEROP_HTTP:-0}" = 1 ] && http=(--http)
+# What the clients drive: the server command, or (--url) the running endpoint.
+target=(-- "$@")
+if [ -n "$url" ]; then
+  http=(--url "$url")
+  target=()
+fi
 clients="${INTEROP_CLIENTS:-python node-sdk node-client inspector}"
 
 log="$(mktemp)"
@@ -62,10 +79,12 @@ run_client() {
 
 for client in $clients; do
   case "$client" in
-    python) run_client python "$py" "$here/python/check_server.py" "${http[@]}" --timeout "$timeout_s" "$expectations" -- "$@" ;;
-    node-sdk) run_client node-sdk "$node22" "$here/node/check_server.mjs" "${http[@]}" --sdk sdk --timeout "$timeout_s" "$expectations" -- "$@" ;;
-    node-client) run_client node-client "$node22" "$here/node/check_server.mjs" "${http[@]}" --sdk client --timeout "$timeout_s" "$expectations" -- "$@" ;;
-    inspector) run_client inspector "$node22" "$here/node/inspector_check.mjs" --timeout "$timeout_s" "$expectations" -- "$@" ;;
+    python) run_client python "$py" "$here/python/check_server.py" "${http[@]}" --timeout "$timeout_s" "$expectations" "${target[@]}" ;;
+    node-sdk) run_client node-sdk "$node22" "$here/node/check_server.mjs" "${http[@]}" --sdk sdk --timeout "$timeout_s" "$expectations" "${target[@]}" ;;
+    node-client) run_client node-client "$node22" "$here/node/check_server.mjs" "${http[@]}" --sdk client --timeout "$timeout_s" "$expectations" "${target[@]}" ;;
+    inspector)
+      [ -z "$url" ] || { echo "interop/run.sh: the Inspector starts its own server; it takes no --url" >&2; exit 2; }
+      run_client inspector "$node22" "$here/node/inspector_check.mjs" --timeout "$timeout_s" "$expectations" -- "$@" ;;
     *) echo "interop/run.sh: unknown client '$client' in INTEROP_CLIENTS" >&2; exit 2 ;;
   esac
 done

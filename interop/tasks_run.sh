@@ -2,6 +2,8 @@
 # Tasks with the official clients that speak them, over stdio and over Streamable HTTP:
 #
 #   interop/tasks_run.sh SERVER_BINARY [SERVER_ARGS...]      (e.g. target/debug/tasks)
+#   interop/tasks_run.sh --url http://HOST:PORT/mcp          (the HTTP runs only, against that
+#                                                             running endpoint: interop/fleet_run.sh)
 #
 # Runs node/tasks_check.mjs (see its header) twice:
 #   stdio  every client run starts `SERVER_BINARY SERVER_ARGS...` itself;
@@ -21,21 +23,30 @@ set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 [ $# -ge 1 ] || {
-  echo "usage: interop/tasks_run.sh SERVER_BINARY [SERVER_ARGS...]" >&2
+  echo "usage: interop/tasks_run.sh SERVER_BINARY [SERVER_ARGS...] | --url URL" >&2
   exit 2
 }
+given_url=""
+if [ "$1" = "--url" ]; then
+  [ $# -eq 2 ] || {
+    echo "usage: interop/tasks_run.sh --url URL" >&2
+    exit 2
+  }
+  given_url="$2"
+fi
 node22="$here/node/node_modules/node/bin/node"
 if [ ! -x "$node22" ] || [ ! -d "$here/node/node_modules/@modelcontextprotocol/ext-tasks" ] \
   || [ ! -d "$here/node/node_modules/@modelcontextprotocol/sdk" ]; then
   echo "interop/tasks_run.sh: the interop clients are not installed; run interop/setup.sh first" >&2
   exit 2
 fi
-command -v "$1" >/dev/null 2>&1 || [ -x "$1" ] || {
+[ -n "$given_url" ] || command -v "$1" >/dev/null 2>&1 || [ -x "$1" ] || {
   echo "interop/tasks_run.sh: no such server binary: $1" >&2
   exit 2
 }
 timeout_s="${INTEROP_TIMEOUT:-30}"
 transports="${INTEROP_TASKS_TRANSPORTS:-stdio http}"
+[ -z "$given_url" ] || transports="http"
 clients="${INTEROP_TASKS_CLIENTS:-all}"
 check=("$node22" "$here/node/tasks_check.mjs" --client "$clients" --timeout "$timeout_s")
 
@@ -107,7 +118,10 @@ for transport in $transports; do
       rc=${PIPESTATUS[0]}
       ;;
     http)
-      if start_http_server "$@"; then
+      if [ -n "$given_url" ]; then
+        "${check[@]}" --url "$given_url" 2>&1 | tee "$work/http.out"
+        rc=${PIPESTATUS[0]}
+      elif start_http_server "$@"; then
         "${check[@]}" --url "$url" 2>&1 | tee "$work/http.out"
         rc=${PIPESTATUS[0]}
         stop_server

@@ -9,6 +9,8 @@
 #      interop/README.md; the http example is tested over HTTP in step 1);
 #   3. the official conformance suite against the conformance example over Streamable HTTP,
 #      checked against interop/conformance-baseline.yml.
+#   4. a fleet (interop/fleet_run.sh): instances sharing one Redis behind nginx round robin, no
+#      sticky routing, driven by the conformance suite, the SDK clients and the tasks clients.
 # Installs the pinned interop clients first (interop/setup.sh; a no-op when up to date).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,3 +40,7 @@ bash interop/http_run.sh interop/expectations/fixture.json -- "$bin/fixture" --s
 bash interop/tasks_run.sh "$bin/tasks"
 
 bash interop/conformance_suite.sh "$bin/conformance"
+
+# A fleet: three instances of the conformance example, then of the tasks server, each fleet sharing
+# one redis-server behind nginx round robin (needs nginx and redis-server, as http-tests/tests/fleet.rs).
+bash interop/fleet_run.sh "$bin/conformance" "$bin/tasks"

@@ -12,6 +12,8 @@ use serde_json::{Value, json};
 
 use mcp_tests::{RECEIVE_TIMEOUT, STATELESS_REVISION, check_server_message, stateless_meta};
 
+pub mod fleet;
+
 /// A client of one MCP endpoint, e.g. `http://127.0.0.1:PORT/mcp`.
 pub struct HttpClient {
     pub url: String,
@@ -118,6 +120,59 @@ impl HttpClient {
             messages,
             event_stream,
         }
+    }
+
+    /// Like [`post_with`](HttpClient::post_with), for servers that may fail: a connection
+    /// refused or broken, a body cut short or a body that is not JSON-RPC (a proxy's error
+    /// page) is an `Err` saying what happened, not a panic. Every message that does arrive is
+    /// still checked against the schema.
+    pub async fn try_post_with(&self, headers: HeaderMap, body: &Value) -> Result<Reply, String> {
+        let response = self
+            .http
+            .post(&self.url)
+            .headers(headers)
+            .body(serde_json::to_vec(body).expect("JSON"))
+            .send()
+            .await
+            .map_err(|error| format!("POST {}: {error:?}", self.url))?;
+        let status = response.status();
+        let headers = response.headers().clone();
+        let mut stream = EventStream::new(response, &self.revision);
+        let event_stream = stream.is_event_stream;
+        let mut messages = Vec::new();
+        if !event_stream {
+            let body = stream
+                .response
+                .take()
+                .expect("unread")
+                .bytes()
+                .await
+                .map_err(|error| format!("{status}, its body: {error:?}"))?;
+            if !body.is_empty() {
+                let message: Value = serde_json::from_slice(&body).map_err(|_| {
+                    format!(
+                        "{status} with a body that is not JSON: {}",
+                        String::from_utf8_lossy(&body)
+                    )
+                })?;
+                stream.check(&message);
+                messages.push(message);
+            }
+        } else {
+            while let Some(message) = stream
+                .try_next()
+                .await
+                .map_err(|error| format!("{status} event stream: {error}"))?
+            {
+                messages.push(message);
+            }
+        }
+        Ok(Reply {
+            status,
+            headers,
+            messages,
+            event_stream,
+        })
     }
 
     /// POSTs `body` with this client's headers.
@@ -321,29 +376,44 @@ impl EventStream {
             self.check(&message);
             return Some(message);
         }
+        self.try_next()
+            .await
+            .unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    /// The next message of an event stream, or `None` at its end, or `Err` when the
+    /// connection broke or ended inside an event (a server that died). No timeout.
+    pub async fn try_next(&mut self) -> Result<Option<Value>, String> {
         loop {
             if let Some(end) = find_event_end(&self.buffer) {
                 let event: Vec<u8> = self.buffer.drain(..end).collect();
                 let event = String::from_utf8(event).expect("UTF-8 events");
                 if let Some(message) = self.parse_event(&event) {
-                    return Some(message);
+                    return Ok(Some(message));
                 }
                 continue;
             }
-            let chunk = self.response.as_mut()?.chunk().await.expect("the stream");
+            let Some(response) = self.response.as_mut() else {
+                return Ok(None);
+            };
+            let chunk = response.chunk().await.map_err(|error| {
+                self.response = None;
+                format!("the stream broke: {error:?}")
+            })?;
             match chunk {
                 Some(chunk) => {
                     self.raw.push_str(&String::from_utf8_lossy(&chunk));
                     self.buffer.extend_from_slice(&chunk);
                 }
                 None => {
-                    assert!(
-                        self.buffer.iter().all(u8::is_ascii_whitespace),
-                        "the stream ended inside an event: {:?}",
-                        String::from_utf8_lossy(&self.buffer)
-                    );
                     self.response = None;
-                    return None;
+                    if !self.buffer.iter().all(u8::is_ascii_whitespace) {
+                        return Err(format!(
+                            "the stream ended inside an event: {:?}",
+                            String::from_utf8_lossy(&self.buffer)
+                        ));
+                    }
+                    return Ok(None);
                 }
             }
         }

@@ -4,7 +4,11 @@
 // Usage:
 //   node check_server.mjs [--sdk sdk|client] [--era ERA] [--timeout SECONDS] [--show-server-stderr] \
 //        EXPECTATIONS.json -- SERVER_COMMAND...
+//   node check_server.mjs --url http://HOST:PORT/mcp [--sdk ...] [--era ...] [--timeout S] EXPECTATIONS.json
 //
+// --http runs each era against `SERVER_COMMAND... --http 127.0.0.1:PORT` (started per era on a free
+// port) through the SDK's StreamableHTTPClientTransport; --url (implies --http) runs every era against
+// that running endpoint instead, starting nothing (nginx in front of a fleet: interop/fleet_run.sh).
 // --sdk sdk     @modelcontextprotocol/sdk (the 1.x SDK every current host embeds). Speaks the
 //               initialize handshake only; offers 2025-11-25. Eras: legacy.
 // --sdk client  @modelcontextprotocol/client (the 2.x split SDK). Eras:
@@ -106,10 +110,10 @@ const SDKS = {
 
 function parseArgs(argv) {
   const split = argv.indexOf('--');
-  if (split < 0) usage('no `--` before the server command');
-  const own = argv.slice(0, split);
-  const command = argv.slice(split + 1);
-  const opts = { sdk: 'sdk', era: 'all', timeout: 30, showStderr: false, http: false, expectations: null, command };
+  if (split < 0 && !argv.includes('--url')) usage('no `--` before the server command');
+  const own = split < 0 ? argv : argv.slice(0, split);
+  const command = split < 0 ? [] : argv.slice(split + 1);
+  const opts = { sdk: 'sdk', era: 'all', timeout: 30, showStderr: false, http: false, url: null, expectations: null, command };
   for (let i = 0; i < own.length; i++) {
     const a = own[i];
     if (a === '--sdk') opts.sdk = own[++i];
@@ -117,19 +121,23 @@ function parseArgs(argv) {
     else if (a === '--timeout') opts.timeout = Number(own[++i]);
     else if (a === '--show-server-stderr') opts.showStderr = true;
     else if (a === '--http') opts.http = true;
-    else if (a.startsWith('--')) usage(`unknown option ${a}`);
+    else if (a === '--url') {
+      opts.url = own[++i];
+      opts.http = true;
+    } else if (a.startsWith('--')) usage(`unknown option ${a}`);
     else if (opts.expectations === null) opts.expectations = a;
     else usage(`unexpected argument ${a}`);
   }
   if (!SDKS[opts.sdk]) usage(`--sdk must be one of ${Object.keys(SDKS).join(', ')}`);
   if (!opts.expectations) usage('no expectations file');
-  if (!command.length) usage('no server command after --');
+  if (opts.url && command.length) usage('give either --url or a server command after --, not both');
+  if (!opts.url && !command.length) usage('no server command after --');
   if (!(opts.timeout > 0)) usage('--timeout must be a positive number of seconds');
   return opts;
 }
 
 function usage(why) {
-  console.error(`error: ${why}\nusage: check_server.mjs [--sdk sdk|client] [--era ERA|all] [--timeout S] [--show-server-stderr] [--http] EXPECTATIONS.json -- SERVER_COMMAND...`);
+  console.error(`error: ${why}\nusage: check_server.mjs [--sdk sdk|client] [--era ERA|all] [--timeout S] [--show-server-stderr] [--http] EXPECTATIONS.json -- SERVER_COMMAND...\n       check_server.mjs --url URL [--sdk sdk|client] [--era ERA|all] [--timeout S] EXPECTATIONS.json`);
   process.exit(2);
 }
 
@@ -182,14 +190,16 @@ async function runEra(sdkKey, sdk, mod, eraName, opts, exp, rep) {
   let stderr = '';
   const wire = { exchanges: [] };
   if (opts.http) {
-    let url;
-    try {
-      [server, url] = await startHttpServer(opts.command, opts.showStderr, (chunk) => {
-        stderr = (stderr + chunk.toString()).slice(-20000);
-      });
-    } catch (e) {
-      rep.fail(label, `server: ${describe(e)}`);
-      return;
+    let url = opts.url;
+    if (!url) {
+      try {
+        [server, url] = await startHttpServer(opts.command, opts.showStderr, (chunk) => {
+          stderr = (stderr + chunk.toString()).slice(-20000);
+        });
+      } catch (e) {
+        rep.fail(label, `server: ${describe(e)}`);
+        return;
+      }
     }
     wire.url = url;
     transport = new mod.StreamableHTTPClientTransport(new URL(url), { fetch: recordingFetch(wire) });

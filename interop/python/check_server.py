@@ -3,6 +3,7 @@
 
 Usage:
     check_server.py [--http] [--era legacy|modern|all] [--timeout SECONDS] EXPECTATIONS.json -- SERVER_COMMAND...
+    check_server.py --url http://HOST:PORT/mcp [--era ...] [--timeout SECONDS] EXPECTATIONS.json
 
 Transport: stdio (`stdio_client`) by default. With --http, each era starts the server as
 `SERVER_COMMAND... --http 127.0.0.1:PORT` (a free port) and connects the SDK's Streamable HTTP
@@ -11,6 +12,8 @@ client (`streamable_http_client`) to http://127.0.0.1:PORT/mcp; every HTTP excha
 each call's POST answered with `text/event-stream`, resumptions (GET + Last-Event-ID) answered 200
 (and required for calls with `httpResumes` in 2025-11-25 sessions), the SDK's DELETE on close
 answered 200 and the ended session then answering 404; in the modern era no session at all.
+With --url (implies --http) every era connects to that running endpoint instead of starting a
+server (e.g. nginx in front of a fleet of instances: interop/fleet_run.sh).
 
 Eras (mcp 2.3.0 speaks both):
     legacy  `Client(mode="legacy")`: the `initialize` handshake; the SDK offers 2025-11-25
@@ -332,29 +335,39 @@ def check_call_wire(wire: HttpWire, start: int, call: dict[str, Any], name: str,
 
 
 async def run_era(
-    era: str, command: list[str], exp: dict[str, Any], rep: Reporter, timeout: float, show_stderr: bool, http: bool = False
+    era: str,
+    command: list[str],
+    exp: dict[str, Any],
+    rep: Reporter,
+    timeout: float,
+    show_stderr: bool,
+    http: bool = False,
+    given_url: str | None = None,
 ) -> None:
     mode, want_version = ERAS[era]
     label = f"python-http/{era}" if http else f"python/{era}"
     how = "streamable_http_client" if http else "stdio_client"
     rep.section(f"{label}: mcp {metadata.version('mcp')} Client(mode={mode!r}) over {how}, expecting protocol {want_version}")
-    params = StdioServerParameters(command=command[0], args=command[1:], env=dict(os.environ))
     notes = Notifications()
     asks = ClientAnswers()
     wire = HttpWire() if http else None
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
         proc = None
-        if http:
+        if http and given_url:
+            url = given_url
+        elif http:
             try:
                 proc, url = start_http_server(command, sys.stderr if show_stderr else errlog)
             except RuntimeError as e:
                 rep.fail(label, f"server: {e}")
                 return
+        if http:
             http_client = httpx2.AsyncClient(
                 timeout=httpx2.Timeout(timeout, read=300), event_hooks={"response": [wire.on_response]}
             )
             transport = streamable_http_client(url, http_client=http_client)
         else:
+            params = StdioServerParameters(command=command[0], args=command[1:], env=dict(os.environ))
             transport = stdio_client(params, errlog=sys.stderr if show_stderr else errlog)
         client = Client(
             transport,
@@ -766,10 +779,10 @@ async def run_cancel(
 
 def main() -> int:
     argv = sys.argv[1:]
-    if "--" not in argv:
+    if "--" not in argv and "--url" not in argv:
         print(__doc__, file=sys.stderr)
         return 2
-    split = argv.index("--")
+    split = argv.index("--") if "--" in argv else len(argv)
     own, command = argv[:split], argv[split + 1 :]
     ap = argparse.ArgumentParser(description="Check a stdio MCP server with the official Python SDK.")
     ap.add_argument("expectations", type=Path)
@@ -777,8 +790,13 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=30.0, help="per-request timeout in seconds (default 30)")
     ap.add_argument("--show-server-stderr", action="store_true", help="pass the server's stderr through live")
     ap.add_argument("--http", action="store_true", help="Streamable HTTP: start the server with --http 127.0.0.1:PORT")
+    ap.add_argument("--url", help="Streamable HTTP to this running endpoint (implies --http; no server command)")
     opts = ap.parse_args(own)
-    if not command:
+    if opts.url:
+        opts.http = True
+        if command:
+            ap.error("give either --url or a server command after --, not both")
+    elif not command:
         ap.error("no server command after --")
 
     rep = Reporter()
@@ -794,7 +812,7 @@ def main() -> int:
         f" and stateless {LATEST_MODERN_VERSION}; running era(s): {', '.join(eras)}"
     )
     for era in eras:
-        anyio.run(run_era, era, command, exp, rep, opts.timeout, opts.show_server_stderr, opts.http)
+        anyio.run(run_era, era, command, exp, rep, opts.timeout, opts.show_server_stderr, opts.http, opts.url)
     rep.summary("python-http" if opts.http else "python")
     return 1 if rep.failed else 0
 
