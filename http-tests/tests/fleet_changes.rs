@@ -93,7 +93,10 @@ async fn change_until_heard(
                 return message;
             }
         }
-        assert!(Instant::now() < deadline, "{method} never reached the other instance");
+        assert!(
+            Instant::now() < deadline,
+            "{method} never reached the other instance"
+        );
     }
 }
 
