@@ -8,7 +8,9 @@
 use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
-use mcp_runtime::fleet::{FleetStore, RedisFleetStore, RedisLink, SessionRecord, StreamKey};
+use mcp_runtime::fleet::{
+    FleetStore, RedisFleetStore, RedisLink, SessionRecord, StreamBounds, StreamKey,
+};
 use mcp_runtime::testing::RedisServer;
 use serde_json::json;
 
@@ -24,6 +26,11 @@ fn stream(session: &str, number: u64) -> StreamKey {
 }
 
 const IDLE: Duration = Duration::from_secs(60);
+
+/// At most `events` events and 1 MiB, kept a minute.
+fn bounds(events: usize) -> StreamBounds {
+    StreamBounds::new(events, 1 << 20, IDLE)
+}
 
 #[tokio::test]
 async fn sessions_are_created_loaded_saved_and_removed() {
@@ -84,7 +91,7 @@ async fn stream_events_are_kept_in_order_trimmed_and_end_once() {
     // Appending to a stream never opened adds nothing.
     assert!(
         !runner
-            .append_event(&key, 0, "x", false, 4, IDLE)
+            .append_event(&key, 0, "x", false, bounds(4))
             .await
             .unwrap()
     );
@@ -97,7 +104,7 @@ async fn stream_events_are_kept_in_order_trimmed_and_end_once() {
         let data = format!("event {seq}: with a colon");
         assert!(
             runner
-                .append_event(&key, seq, &data, false, 4, IDLE)
+                .append_event(&key, seq, &data, false, bounds(4))
                 .await
                 .unwrap()
         );
@@ -115,8 +122,8 @@ async fn stream_events_are_kept_in_order_trimmed_and_end_once() {
     // Two instances end the stream at once (the runner's response, another's error for a
     // runner it took for dead): exactly one lands.
     let (response, error) = tokio::join!(
-        runner.append_event(&key, 6, "response", true, 4, IDLE),
-        reader.append_event(&key, 6, "error", true, 4, IDLE),
+        runner.append_event(&key, 6, "response", true, bounds(4)),
+        reader.append_event(&key, 6, "error", true, bounds(4)),
     );
     assert!(response.unwrap() ^ error.unwrap(), "exactly one end lands");
     let ended = reader.read_events(&key, Some(5)).await.unwrap().unwrap();
@@ -124,9 +131,46 @@ async fn stream_events_are_kept_in_order_trimmed_and_end_once() {
     assert_eq!(ended.events.len(), 1);
     assert!(
         !runner
-            .append_event(&key, 7, "late", false, 4, IDLE)
+            .append_event(&key, 7, "late", false, bounds(4))
             .await
             .unwrap()
+    );
+}
+
+#[tokio::test]
+async fn stream_events_are_trimmed_to_their_bytes_but_the_newest_is_kept() {
+    let redis = RedisServer::start();
+    let store = store(&redis, "a:");
+    let key = stream("s", 9);
+    store
+        .open_stream(&key, "i", &json!([1]), IDLE)
+        .await
+        .unwrap();
+    let kilobyte = "k".repeat(1000);
+    let small = StreamBounds::new(100, 2500, IDLE);
+    for seq in 0..5 {
+        assert!(
+            store
+                .append_event(&key, seq, &kilobyte, false, small)
+                .await
+                .unwrap()
+        );
+    }
+    let read = store.read_events(&key, None).await.unwrap().unwrap();
+    let seqs: Vec<u64> = read.events.iter().map(|(seq, _)| *seq).collect();
+    assert_eq!(seqs, [3, 4], "two events of about 1 KB fit in 2.5 KB");
+    let huge = "h".repeat(10_000);
+    assert!(
+        store
+            .append_event(&key, 5, &huge, true, small)
+            .await
+            .unwrap()
+    );
+    let read = store.read_events(&key, None).await.unwrap().unwrap();
+    assert_eq!(
+        read.events,
+        [(5, huge)],
+        "the newest is kept, whatever its size"
     );
 }
 

@@ -28,6 +28,7 @@ mod redis;
 #[cfg(feature = "redis")]
 pub use self::redis::{RedisFleetStore, RedisLink, RedisTaskStore};
 pub use store::{
-    FleetMessages, FleetStore, SessionRecord, StoreError, StoreFuture, StreamEvents, StreamKey,
+    FleetMessages, FleetStore, SessionRecord, StoreError, StoreFuture, StreamBounds, StreamEvents,
+    StreamKey,
 };
 pub(crate) use store::{HEARTBEAT_EVERY, HEARTBEAT_TTL};

@@ -62,6 +62,29 @@ pub struct StreamKey {
     pub number: u64,
 }
 
+/// How much of a stream a store keeps, and how long.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct StreamBounds {
+    /// At most this many events…
+    pub max_events: usize,
+    /// …and at most this many bytes of them.
+    pub max_bytes: usize,
+    /// How long the stream is kept after this append.
+    pub retain: Duration,
+}
+
+impl StreamBounds {
+    /// Bounds of `max_events` events and `max_bytes` bytes, the stream kept for `retain`.
+    pub fn new(max_events: usize, max_bytes: usize, retain: Duration) -> Self {
+        StreamBounds {
+            max_events,
+            max_bytes,
+            retain,
+        }
+    }
+}
+
 /// What a store holds of a stream: the events after the one asked for, and its state.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -140,19 +163,19 @@ pub trait FleetStore: Send + Sync + 'static {
         retain: Duration,
     ) -> StoreFuture<'a, ()>;
 
-    /// Appends event `seq` to a stream, unless the stream ended; `last` ends it. Keeps at
-    /// most `max_events` events, and the stream for `retain` from now. False if the stream had ended (or is unknown): the event
-    /// was not added. Appending and the check are one atomic step, so that of two instances
-    /// that end a stream (its runner with the response, another with an error because the
-    /// runner died) exactly one does.
+    /// Appends event `seq` to a stream, unless the stream ended; `last` ends it. The oldest
+    /// events go once the stream is over `bounds` (the newest is always kept), and the
+    /// stream is kept for `bounds.retain` from now. False if the stream had ended (or is
+    /// unknown): the event was not added. Appending and the check are one atomic step, so
+    /// that of two instances that end a stream (its runner with the response, another with
+    /// an error because the runner died) exactly one does.
     fn append_event<'a>(
         &'a self,
         stream: &'a StreamKey,
         seq: u64,
         data: &'a str,
         last: bool,
-        max_events: usize,
-        retain: Duration,
+        bounds: StreamBounds,
     ) -> StoreFuture<'a, bool>;
 
     /// The stream's retained events after `after` (all when `None`), and its state; `None`

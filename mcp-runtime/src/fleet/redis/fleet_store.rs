@@ -6,8 +6,9 @@
 //! - `session:ID`: the session's record (JSON), expiring after the idle timeout, pushed
 //!   back on every use (`GETEX … PX`);
 //! - `stream:SESSION:N:events`: a list of the stream's events, each `SEQ:DATA`, trimmed to
-//!   the newest `max_events`;
-//! - `stream:SESSION:N:meta`: a hash: `runner` (instance), `requests` (JSON ids), `ended`;
+//!   the newest `max_events` and `max_bytes` (the newest is always kept);
+//! - `stream:SESSION:N:meta`: a hash: `runner` (instance), `requests` (JSON ids), `ended`,
+//!   `bytes` (the size of the events kept);
 //! - `instance:ID`: present while the instance sends heartbeats;
 //! - channel `fleet`: messages between instances.
 
@@ -20,7 +21,8 @@ use tokio::sync::mpsc;
 
 use super::link::RedisLink;
 use crate::fleet::store::{
-    FleetMessages, FleetStore, SessionRecord, StoreError, StoreFuture, StreamEvents, StreamKey,
+    FleetMessages, FleetStore, SessionRecord, StoreError, StoreFuture, StreamBounds, StreamEvents,
+    StreamKey,
 };
 
 /// Appends one event unless the stream ended (or is not known): atomic, so that the
@@ -28,11 +30,17 @@ use crate::fleet::store::{
 const APPEND: &str = r#"
 if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
 if redis.call('HGET', KEYS[2], 'ended') == '1' then return 0 end
-redis.call('RPUSH', KEYS[1], ARGV[1] .. ':' .. ARGV[2])
-redis.call('LTRIM', KEYS[1], -tonumber(ARGV[4]), -1)
+local event = ARGV[1] .. ':' .. ARGV[2]
+local count = redis.call('RPUSH', KEYS[1], event)
+local bytes = redis.call('HINCRBY', KEYS[2], 'bytes', string.len(event))
+while count > 1 and (count > tonumber(ARGV[4]) or bytes > tonumber(ARGV[5])) do
+  local dropped = redis.call('LPOP', KEYS[1])
+  bytes = redis.call('HINCRBY', KEYS[2], 'bytes', -string.len(dropped))
+  count = count - 1
+end
 if ARGV[3] == '1' then redis.call('HSET', KEYS[2], 'ended', '1') end
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-redis.call('PEXPIRE', KEYS[2], ARGV[5])
+redis.call('PEXPIRE', KEYS[1], ARGV[6])
+redis.call('PEXPIRE', KEYS[2], ARGV[6])
 return 1
 "#;
 
@@ -204,8 +212,7 @@ impl FleetStore for RedisFleetStore {
         seq: u64,
         data: &'a str,
         last: bool,
-        max_events: usize,
-        retain: Duration,
+        bounds: StreamBounds,
     ) -> StoreFuture<'a, bool> {
         Box::pin(async move {
             let (events, meta) = self.stream_keys(stream);
@@ -216,8 +223,9 @@ impl FleetStore for RedisFleetStore {
                 .arg(seq)
                 .arg(data)
                 .arg(if last { "1" } else { "0" })
-                .arg(max_events.max(1))
-                .arg(millis(retain))
+                .arg(bounds.max_events.max(1))
+                .arg(bounds.max_bytes)
+                .arg(millis(bounds.retain))
                 .invoke_async::<i64>(&mut connection)
                 .await
                 .map(|appended| appended == 1)

@@ -13,10 +13,10 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::Fleet;
-use crate::fleet::{StoreError, StreamKey};
+use crate::fleet::{StoreError, StreamBounds, StreamKey};
 use crate::protocol::jsonrpc::code;
 use crate::transport::http::sse::{
-    KEEP_ALIVE, MirroredEvent, REPLAY_EVENTS, RETAIN_ENDED, Replay, event_id, frame,
+    KEEP_ALIVE, MirroredEvent, REPLAY_BYTES, REPLAY_EVENTS, RETAIN_ENDED, Replay, event_id, frame,
     framed_response,
 };
 
@@ -52,14 +52,7 @@ impl Fleet {
             while let Some(event) = queued.recv().await {
                 let keep = if event.last { RETAIN_ENDED } else { retain };
                 let appended = store
-                    .append_event(
-                        &stream,
-                        event.seq,
-                        &event.data,
-                        event.last,
-                        REPLAY_EVENTS,
-                        keep,
-                    )
+                    .append_event(&stream, event.seq, &event.data, event.last, bounds(keep))
                     .await;
                 match appended {
                     Ok(_) => failing = false,
@@ -75,6 +68,11 @@ impl Fleet {
             }
         });
     }
+}
+
+/// The bounds of an in-memory replay buffer, kept `retain` from now.
+fn bounds(retain: Duration) -> StreamBounds {
+    StreamBounds::new(REPLAY_EVENTS, REPLAY_BYTES, retain)
 }
 
 /// The error response(s) a resumed stream ends with when the instance running its
@@ -215,8 +213,7 @@ impl RemoteReader {
                             self.cursor + 1,
                             &error,
                             true,
-                            REPLAY_EVENTS,
-                            RETAIN_ENDED,
+                            bounds(RETAIN_ENDED),
                         )
                         .await;
                     continue;
