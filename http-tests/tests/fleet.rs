@@ -281,6 +281,23 @@ async fn answers_posted_to_another_instance_reach_the_call() {
     }
 }
 
+/// Starts the `tasks` fixture's `report` (`steps` steps of `step_ms`, a progress
+/// notification and a log line each) at `client.url`: its id and its response stream.
+async fn start_report(
+    client: &mut HttpClient,
+    quarter: &str,
+    steps: u64,
+    step_ms: u64,
+) -> (Value, EventStream) {
+    let arguments = json!({ "quarter": quarter, "steps": steps, "step_ms": step_ms });
+    start_request(
+        client,
+        "tools/call",
+        json!({ "name": "report", "arguments": arguments, "_meta": { "progressToken": "p" } }),
+    )
+    .await
+}
+
 /// A `notifications/cancelled` POSTed to another instance stops the call: no more progress,
 /// no response; the session goes on.
 #[tokio::test]
@@ -288,16 +305,7 @@ async fn a_cancellation_posted_to_another_instance_stops_the_call() {
     let fleet = Fleet::start(tasks(), 2);
     let mut client = HttpClient::new(fleet.instance_url(0), REVISION);
     client.initialize(json!({})).await;
-    let (id, mut stream) = start_request(
-        &mut client,
-        "tools/call",
-        json!({
-            "name": "report",
-            "arguments": { "quarter": "Q1", "steps": 40, "step_ms": 100 },
-            "_meta": { "progressToken": "p" },
-        }),
-    )
-    .await;
+    let (id, mut stream) = start_report(&mut client, "Q1", 40, 100).await;
     next_matching(&mut stream, Duration::from_secs(10), |message| {
         message["method"] == "notifications/progress"
     })
@@ -370,16 +378,7 @@ async fn a_call_stream_dropped_on_one_instance_resumes_on_another() {
     let fleet = Fleet::start(tasks(), 3);
     let mut client = HttpClient::new(fleet.instance_url(0), REVISION);
     client.initialize(json!({})).await;
-    let (id, mut stream) = start_request(
-        &mut client,
-        "tools/call",
-        json!({
-            "name": "report",
-            "arguments": { "quarter": "Q2", "steps": 8, "step_ms": 200 },
-            "_meta": { "progressToken": "p" },
-        }),
-    )
-    .await;
+    let (id, mut stream) = start_report(&mut client, "Q2", 8, 200).await;
     let mut seen = Vec::new();
     while progress_of(&seen).len() < 2 {
         seen.push(stream.next().await.expect("progress"));

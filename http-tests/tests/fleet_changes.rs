@@ -100,13 +100,27 @@ async fn change_until_heard(
     }
 }
 
+/// Adds a tool to `tools` until `stream` carries the tool list change.
+async fn add_tools_until_heard(stream: &mut EventStream, tools: &ToolSet) {
+    let mut added = 0;
+    change_until_heard(stream, "notifications/tools/list_changed", || {
+        added += 1;
+        tools
+            .add(echo_tool(&format!("echo_{added}")))
+            .expect("a new tool");
+    })
+    .await;
+}
+
+/// Two instances sharing `redis` under `prefix`.
+async fn pair(redis: &RedisServer, prefix: &str) -> (Instance, Instance) {
+    (instance(redis, prefix).await, instance(redis, prefix).await)
+}
+
 #[tokio::test]
 async fn a_change_on_one_instance_reaches_a_session_stream_held_by_another() {
     let redis = RedisServer::start();
-    let (a, b) = (
-        instance(&redis, "changes-1:").await,
-        instance(&redis, "changes-1:").await,
-    );
+    let (a, b) = pair(&redis, "changes-1:").await;
     let mut client = a.client("2025-11-25");
     let init = client.initialize(json!({})).await;
     assert_eq!(init.status, StatusCode::OK);
@@ -135,14 +149,7 @@ async fn a_change_on_one_instance_reaches_a_session_stream_held_by_another() {
         a.notifier.resource_list_changed();
     })
     .await;
-    let mut added = 0;
-    change_until_heard(&mut stream, "notifications/tools/list_changed", || {
-        added += 1;
-        a.tools
-            .add(echo_tool(&format!("echo_{added}")))
-            .expect("a new tool");
-    })
-    .await;
+    add_tools_until_heard(&mut stream, &a.tools).await;
 
     // Unsubscribed through the other instance: updates stop.
     let unsubscribed = on_b
@@ -163,10 +170,7 @@ async fn a_change_on_one_instance_reaches_a_session_stream_held_by_another() {
 #[tokio::test]
 async fn a_change_on_one_instance_reaches_a_listen_stream_held_by_another() {
     let redis = RedisServer::start();
-    let (a, b) = (
-        instance(&redis, "changes-2:").await,
-        instance(&redis, "changes-2:").await,
-    );
+    let (a, b) = pair(&redis, "changes-2:").await;
     let mut client = b.client("2026-07-28");
     let mut stream = client
         .request_stream(
@@ -187,12 +191,5 @@ async fn a_change_on_one_instance_reaches_a_listen_stream_held_by_another() {
     })
     .await;
     assert_eq!(updated["params"]["uri"], "ledger://today");
-    let mut added = 0;
-    change_until_heard(&mut stream, "notifications/tools/list_changed", || {
-        added += 1;
-        a.tools
-            .add(echo_tool(&format!("echo_{added}")))
-            .expect("a new tool");
-    })
-    .await;
+    add_tools_until_heard(&mut stream, &a.tools).await;
 }
