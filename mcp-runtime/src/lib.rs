@@ -67,8 +67,8 @@ pub use resource::contents::IntoResourceContents;
 pub use resource::dynamic::{DynamicResource, ReadRequest};
 pub use resource::set::ResourceSet;
 #[cfg(feature = "http")]
-#[cfg(feature = "http")]
 pub use server::fleet::DEFAULT_REDIS_KEY_PREFIX;
+#[cfg(feature = "http")]
 pub use server::http::{
     DEFAULT_ENDPOINT, DEFAULT_SESSION_IDLE_TIMEOUT, DEFAULT_SSE_RETRY, HeaderMap, HttpServer,
 };
