@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
 use mcp_runtime::fleet::{
-    FleetStore, RedisFleetStore, RedisLink, SessionRecord, StreamBounds, StreamKey,
+    FleetStore, RedisFleetStore, RedisLink, SessionRecord, StreamBounds, StreamEvent, StreamKey,
+    StreamOrigin,
 };
 use mcp_runtime::testing::RedisServer;
 use serde_json::json;
@@ -86,28 +87,17 @@ async fn stream_events_are_kept_in_order_trimmed_and_end_once() {
     let redis = RedisServer::start();
     let (runner, reader) = (store(&redis, "a:"), store(&redis, "a:"));
     let key = stream("s", 7);
-    let requests = json!([3]);
+    let origin = StreamOrigin::new("instance-a", json!([3]));
     assert_eq!(reader.read_events(&key, None).await.unwrap(), None);
-    // Appending to a stream never opened adds nothing.
-    assert!(
-        !runner
-            .append_event(&key, 0, "x", false, bounds(4))
-            .await
-            .unwrap()
-    );
+    // Without an origin, a stream not stored takes nothing.
+    let lone = [StreamEvent::new(0, "x", false)];
+    assert!(!append(&runner, &key, None, &lone, bounds(4)).await);
 
-    runner
-        .open_stream(&key, "instance-a", &requests, IDLE)
-        .await
-        .unwrap();
-    for seq in 0..6 {
-        let data = format!("event {seq}: with a colon");
-        assert!(
-            runner
-                .append_event(&key, seq, &data, false, bounds(4))
-                .await
-                .unwrap()
-        );
+    // The first write creates the stream; a batch lands in order.
+    let first: Vec<StreamEvent> = (0..3).map(event).collect();
+    assert!(append(&runner, &key, Some(&origin), &first, bounds(4)).await);
+    for seq in 3..6 {
+        assert!(append(&runner, &key, Some(&origin), &[event(seq)], bounds(4)).await);
     }
     let read = reader.read_events(&key, None).await.unwrap().unwrap();
     let seqs: Vec<u64> = read.events.iter().map(|(seq, _)| *seq).collect();
@@ -115,26 +105,41 @@ async fn stream_events_are_kept_in_order_trimmed_and_end_once() {
     assert_eq!(read.events[0].1, "event 2: with a colon");
     assert!(!read.ended);
     assert_eq!(read.runner, "instance-a");
-    assert_eq!(read.requests, requests);
+    assert_eq!(read.requests, json!([3]));
     let after = reader.read_events(&key, Some(4)).await.unwrap().unwrap();
     assert_eq!(after.events, [(5, "event 5: with a colon".to_owned())]);
 
     // Two instances end the stream at once (the runner's response, another's error for a
     // runner it took for dead): exactly one lands.
+    let response = [StreamEvent::new(6, "response", true)];
+    let error = [StreamEvent::new(6, "error", true)];
     let (response, error) = tokio::join!(
-        runner.append_event(&key, 6, "response", true, bounds(4)),
-        reader.append_event(&key, 6, "error", true, bounds(4)),
+        append(&runner, &key, Some(&origin), &response, bounds(4)),
+        append(&reader, &key, None, &error, bounds(4)),
     );
-    assert!(response.unwrap() ^ error.unwrap(), "exactly one end lands");
+    assert!(response ^ error, "exactly one end lands");
     let ended = reader.read_events(&key, Some(5)).await.unwrap().unwrap();
     assert!(ended.ended);
     assert_eq!(ended.events.len(), 1);
-    assert!(
-        !runner
-            .append_event(&key, 7, "late", false, bounds(4))
-            .await
-            .unwrap()
-    );
+    assert!(!append(&runner, &key, Some(&origin), &[event(7)], bounds(4)).await);
+}
+
+/// Event `seq`, not the last.
+fn event(seq: u64) -> StreamEvent {
+    StreamEvent::new(seq, format!("event {seq}: with a colon"), false)
+}
+
+async fn append(
+    store: &RedisFleetStore,
+    key: &StreamKey,
+    origin: Option<&StreamOrigin>,
+    events: &[StreamEvent],
+    bounds: StreamBounds,
+) -> bool {
+    store
+        .append_events(key, origin, events, bounds)
+        .await
+        .unwrap()
 }
 
 #[tokio::test]
@@ -142,30 +147,18 @@ async fn stream_events_are_trimmed_to_their_bytes_but_the_newest_is_kept() {
     let redis = RedisServer::start();
     let store = store(&redis, "a:");
     let key = stream("s", 9);
-    store
-        .open_stream(&key, "i", &json!([1]), IDLE)
-        .await
-        .unwrap();
-    let kilobyte = "k".repeat(1000);
+    let origin = StreamOrigin::new("i", json!([1]));
+    let kilobyte: Vec<StreamEvent> = (0..5)
+        .map(|seq| StreamEvent::new(seq, "k".repeat(1000), false))
+        .collect();
     let small = StreamBounds::new(100, 2500, IDLE);
-    for seq in 0..5 {
-        assert!(
-            store
-                .append_event(&key, seq, &kilobyte, false, small)
-                .await
-                .unwrap()
-        );
-    }
+    assert!(append(&store, &key, Some(&origin), &kilobyte, small).await);
     let read = store.read_events(&key, None).await.unwrap().unwrap();
     let seqs: Vec<u64> = read.events.iter().map(|(seq, _)| *seq).collect();
     assert_eq!(seqs, [3, 4], "two events of about 1 KB fit in 2.5 KB");
     let huge = "h".repeat(10_000);
-    assert!(
-        store
-            .append_event(&key, 5, &huge, true, small)
-            .await
-            .unwrap()
-    );
+    let last = [StreamEvent::new(5, huge.as_str(), true)];
+    assert!(append(&store, &key, Some(&origin), &last, small).await);
     let read = store.read_events(&key, None).await.unwrap().unwrap();
     assert_eq!(
         read.events,

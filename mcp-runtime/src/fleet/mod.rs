@@ -28,7 +28,7 @@ mod redis;
 #[cfg(feature = "redis")]
 pub use self::redis::{RedisFleetStore, RedisLink, RedisTaskStore};
 pub use store::{
-    FleetMessages, FleetStore, SessionRecord, StoreError, StoreFuture, StreamBounds, StreamEvents,
-    StreamKey,
+    FleetMessages, FleetStore, SessionRecord, StoreError, StoreFuture, StreamBounds, StreamEvent,
+    StreamEvents, StreamKey, StreamOrigin,
 };
 pub(crate) use store::{HEARTBEAT_EVERY, HEARTBEAT_TTL};

@@ -62,6 +62,50 @@ pub struct StreamKey {
     pub number: u64,
 }
 
+/// Where a response stream comes from: the instance running the requests it answers, and
+/// their JSON-RPC ids (an array).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct StreamOrigin {
+    /// The instance running the requests.
+    pub runner: String,
+    /// The ids of the requests (an array; one id but for a batch).
+    pub requests: Value,
+}
+
+impl StreamOrigin {
+    /// The stream of `requests`, run by `runner`.
+    pub fn new(runner: impl Into<String>, requests: Value) -> Self {
+        StreamOrigin {
+            runner: runner.into(),
+            requests,
+        }
+    }
+}
+
+/// One event to append to a stream.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct StreamEvent {
+    /// Its sequence number, the second part of its id.
+    pub seq: u64,
+    /// The JSON-RPC message it carries (empty for a priming event).
+    pub data: std::sync::Arc<str>,
+    /// Whether it is the stream's response, its last event.
+    pub last: bool,
+}
+
+impl StreamEvent {
+    /// Event `seq` carrying `data`; `last` for the response.
+    pub fn new(seq: u64, data: impl Into<std::sync::Arc<str>>, last: bool) -> Self {
+        StreamEvent {
+            seq,
+            data: data.into(),
+            last,
+        }
+    }
+}
+
 /// How much of a stream a store keeps, and how long.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -153,28 +197,19 @@ pub trait FleetStore: Send + Sync + 'static {
     /// Ends a session; false if there was none.
     fn remove_session<'a>(&'a self, id: &'a str) -> StoreFuture<'a, bool>;
 
-    /// A response stream begins: `runner` runs the `requests` (an array of JSON-RPC ids) it
-    /// answers. It is kept `retain` past its last event.
-    fn open_stream<'a>(
+    /// Appends `events` (in order) to a stream, unless the stream ended; an event marked
+    /// `last` ends it. With `origin`, a stream not stored yet is created (its first events);
+    /// without, only a stored one takes them. The oldest events go once the stream is over
+    /// `bounds` (the newest is always kept), and the stream is kept `bounds.retain` from now.
+    /// False if nothing was added (the stream had ended, or is unknown without `origin`).
+    /// Appending and the checks are one atomic step, so that of two instances that end a
+    /// stream (its runner with the response, another with an error because the runner died)
+    /// exactly one does.
+    fn append_events<'a>(
         &'a self,
         stream: &'a StreamKey,
-        runner: &'a str,
-        requests: &'a Value,
-        retain: Duration,
-    ) -> StoreFuture<'a, ()>;
-
-    /// Appends event `seq` to a stream, unless the stream ended; `last` ends it. The oldest
-    /// events go once the stream is over `bounds` (the newest is always kept), and the
-    /// stream is kept for `bounds.retain` from now. False if the stream had ended (or is
-    /// unknown): the event was not added. Appending and the check are one atomic step, so
-    /// that of two instances that end a stream (its runner with the response, another with
-    /// an error because the runner died) exactly one does.
-    fn append_event<'a>(
-        &'a self,
-        stream: &'a StreamKey,
-        seq: u64,
-        data: &'a str,
-        last: bool,
+        origin: Option<&'a StreamOrigin>,
+        events: &'a [StreamEvent],
         bounds: StreamBounds,
     ) -> StoreFuture<'a, bool>;
 

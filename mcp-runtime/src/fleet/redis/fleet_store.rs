@@ -21,26 +21,39 @@ use tokio::sync::mpsc;
 
 use super::link::RedisLink;
 use crate::fleet::store::{
-    FleetMessages, FleetStore, SessionRecord, StoreError, StoreFuture, StreamBounds, StreamEvents,
-    StreamKey,
+    FleetMessages, FleetStore, SessionRecord, StoreError, StoreFuture, StreamBounds, StreamEvent,
+    StreamEvents, StreamKey, StreamOrigin,
 };
 
-/// Appends one event unless the stream ended (or is not known): atomic, so that the
-/// runner's response and another instance's error for a dead runner never both land.
+/// Appends events unless the stream ended (or, without an origin, is not known): atomic,
+/// so that the runner's response and another instance's error for a dead runner never both
+/// land. ARGV: max events, max bytes, retain (ms), runner ('' for none), requests, then
+/// seq, data, last ('1' or '0') per event.
 const APPEND: &str = r#"
-if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
-if redis.call('HGET', KEYS[2], 'ended') == '1' then return 0 end
-local event = ARGV[1] .. ':' .. ARGV[2]
-local count = redis.call('RPUSH', KEYS[1], event)
-local bytes = redis.call('HINCRBY', KEYS[2], 'bytes', string.len(event))
-while count > 1 and (count > tonumber(ARGV[4]) or bytes > tonumber(ARGV[5])) do
-  local dropped = redis.call('LPOP', KEYS[1])
-  bytes = redis.call('HINCRBY', KEYS[2], 'bytes', -string.len(dropped))
+if redis.call('EXISTS', KEYS[2]) == 0 then
+  if ARGV[4] == '' then return 0 end
+  redis.call('HSET', KEYS[2], 'runner', ARGV[4], 'requests', ARGV[5], 'ended', '0', 'bytes', 0)
+elseif redis.call('HGET', KEYS[2], 'ended') == '1' then
+  return 0
+end
+local count = redis.call('LLEN', KEYS[1])
+local bytes = tonumber(redis.call('HGET', KEYS[2], 'bytes') or '0')
+for i = 6, #ARGV, 3 do
+  local event = ARGV[i] .. ':' .. ARGV[i + 1]
+  count = redis.call('RPUSH', KEYS[1], event)
+  bytes = bytes + string.len(event)
+  if ARGV[i + 2] == '1' then
+    redis.call('HSET', KEYS[2], 'ended', '1')
+    break
+  end
+end
+while count > 1 and (count > tonumber(ARGV[1]) or bytes > tonumber(ARGV[2])) do
+  bytes = bytes - string.len(redis.call('LPOP', KEYS[1]))
   count = count - 1
 end
-if ARGV[3] == '1' then redis.call('HSET', KEYS[2], 'ended', '1') end
-redis.call('PEXPIRE', KEYS[1], ARGV[6])
-redis.call('PEXPIRE', KEYS[2], ARGV[6])
+redis.call('HSET', KEYS[2], 'bytes', bytes)
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
 return 1
 "#;
 
@@ -175,57 +188,38 @@ impl FleetStore for RedisFleetStore {
         })
     }
 
-    fn open_stream<'a>(
+    fn append_events<'a>(
         &'a self,
         stream: &'a StreamKey,
-        runner: &'a str,
-        requests: &'a Value,
-        retain: Duration,
-    ) -> StoreFuture<'a, ()> {
-        Box::pin(async move {
-            let (_, meta) = self.stream_keys(stream);
-            let mut connection = self.link.connection();
-            redis::pipe()
-                .atomic()
-                .cmd("HSET")
-                .arg(&meta)
-                .arg("runner")
-                .arg(runner)
-                .arg("requests")
-                .arg(requests.to_string())
-                .arg("ended")
-                .arg("0")
-                .ignore()
-                .cmd("PEXPIRE")
-                .arg(&meta)
-                .arg(millis(retain))
-                .ignore()
-                .query_async::<()>(&mut connection)
-                .await
-                .map_err(|error| self.link.unavailable(error))
-        })
-    }
-
-    fn append_event<'a>(
-        &'a self,
-        stream: &'a StreamKey,
-        seq: u64,
-        data: &'a str,
-        last: bool,
+        origin: Option<&'a StreamOrigin>,
+        events: &'a [StreamEvent],
         bounds: StreamBounds,
     ) -> StoreFuture<'a, bool> {
         Box::pin(async move {
-            let (events, meta) = self.stream_keys(stream);
-            let mut connection = self.link.connection();
-            self.append
-                .key(events)
+            if events.is_empty() {
+                return Ok(false);
+            }
+            let (events_key, meta) = self.stream_keys(stream);
+            let mut invocation = self.append.key(events_key);
+            invocation
                 .key(meta)
-                .arg(seq)
-                .arg(data)
-                .arg(if last { "1" } else { "0" })
                 .arg(bounds.max_events.max(1))
                 .arg(bounds.max_bytes)
-                .arg(millis(bounds.retain))
+                .arg(millis(bounds.retain));
+            match origin {
+                Some(origin) => invocation
+                    .arg(&origin.runner)
+                    .arg(origin.requests.to_string()),
+                None => invocation.arg("").arg(""),
+            };
+            for event in events {
+                invocation
+                    .arg(event.seq)
+                    .arg(&*event.data)
+                    .arg(if event.last { "1" } else { "0" });
+            }
+            let mut connection = self.link.connection();
+            invocation
                 .invoke_async::<i64>(&mut connection)
                 .await
                 .map(|appended| appended == 1)

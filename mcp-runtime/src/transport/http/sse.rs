@@ -25,6 +25,8 @@ use axum::response::{IntoResponse, Response};
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
+use crate::fleet::StreamEvent;
+
 /// How often an idle stream carries a comment, so proxies do not time it out.
 pub(crate) const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
@@ -127,15 +129,7 @@ pub(crate) struct Replay {
     number: u64,
     log: watch::Sender<Log>,
     /// Where a fleet copies each event as it is added (see `fleet::streams`).
-    mirror: OnceLock<mpsc::UnboundedSender<MirroredEvent>>,
-}
-
-/// An event as a fleet's store receives it: its sequence number, its data, and whether it
-/// is the stream's response (its last event).
-pub(crate) struct MirroredEvent {
-    pub seq: u64,
-    pub data: Arc<str>,
-    pub last: bool,
+    mirror: OnceLock<mpsc::UnboundedSender<StreamEvent>>,
 }
 
 struct Log {
@@ -176,7 +170,7 @@ impl Replay {
     }
 
     /// Copies every event added from now on to `mirror`, in order.
-    pub fn mirror_to(&self, mirror: mpsc::UnboundedSender<MirroredEvent>) {
+    pub fn mirror_to(&self, mirror: mpsc::UnboundedSender<StreamEvent>) {
         let _ = self.mirror.set(mirror);
     }
 
@@ -204,11 +198,7 @@ impl Replay {
             }
         });
         if let Some(mirror) = self.mirror.get() {
-            let _ = mirror.send(MirroredEvent {
-                seq,
-                data,
-                last: response,
-            });
+            let _ = mirror.send(StreamEvent::new(seq, data, response));
         }
     }
 

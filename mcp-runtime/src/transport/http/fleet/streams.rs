@@ -13,11 +13,10 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::Fleet;
-use crate::fleet::{StoreError, StreamBounds, StreamKey};
+use crate::fleet::{StoreError, StreamBounds, StreamEvent, StreamKey, StreamOrigin};
 use crate::protocol::jsonrpc::code;
 use crate::transport::http::sse::{
-    KEEP_ALIVE, MirroredEvent, REPLAY_BYTES, REPLAY_EVENTS, RETAIN_ENDED, Replay, event_id, frame,
-    framed_response,
+    KEEP_ALIVE, REPLAY_BYTES, REPLAY_EVENTS, RETAIN_ENDED, Replay, event_id, frame, framed_response,
 };
 
 /// How often a resumed stream served from the store looks for new events.
@@ -37,23 +36,28 @@ impl Fleet {
         requests: Value,
         retain: Duration,
     ) {
-        let (events, mut queued) = mpsc::unbounded_channel::<MirroredEvent>();
+        let (events, mut queued) = mpsc::unbounded_channel::<StreamEvent>();
         replay.mirror_to(events);
         let fleet = Arc::clone(self);
         tokio::spawn(async move {
-            let store = &fleet.store;
-            if let Err(error) = store
-                .open_stream(&stream, &fleet.instance, &requests, retain)
-                .await
-            {
-                tracing::warn!(%error, "a response stream cannot be resumed on other instances");
-            }
+            let origin = StreamOrigin::new(fleet.instance.to_string(), requests);
             let mut failing = false;
-            while let Some(event) = queued.recv().await {
-                let keep = if event.last { RETAIN_ENDED } else { retain };
-                let appended = store
-                    .append_event(&stream, event.seq, &event.data, event.last, bounds(keep))
+            let mut batch = Vec::new();
+            while let Some(first) = queued.recv().await {
+                // A call answered at once has its priming event and its response queued
+                // together: one write to the store carries both.
+                tokio::task::yield_now().await;
+                batch.push(first);
+                while let Ok(event) = queued.try_recv() {
+                    batch.push(event);
+                }
+                let last = batch.iter().any(|event| event.last);
+                let keep = if last { RETAIN_ENDED } else { retain };
+                let appended = fleet
+                    .store
+                    .append_events(&stream, Some(&origin), &batch, bounds(keep))
                     .await;
+                batch.clear();
                 match appended {
                     Ok(_) => failing = false,
                     Err(error) if !failing => {
@@ -62,7 +66,7 @@ impl Fleet {
                     }
                     Err(_) => {}
                 }
-                if event.last {
+                if last {
                     return;
                 }
             }
@@ -205,16 +209,11 @@ impl RemoteReader {
                     // The runner died: end the stream with an error for its requests, unless
                     // its response lands first (the append is atomic with that check).
                     let error = runner_died(&read.requests);
+                    let error = [StreamEvent::new(self.cursor + 1, error, true)];
                     let _ = self
                         .fleet
                         .store
-                        .append_event(
-                            &self.stream,
-                            self.cursor + 1,
-                            &error,
-                            true,
-                            bounds(RETAIN_ENDED),
-                        )
+                        .append_events(&self.stream, None, &error, bounds(RETAIN_ENDED))
                         .await;
                     continue;
                 }
