@@ -2,11 +2,13 @@
 //!
 //! Builds the servers, runs `mcp-loadgen` against each of them several times (interleaved,
 //! so slow drifts of the machine hit every server alike), runs the catalogue and the
-//! compile-time cases, and prints one Markdown report, also written to
+//! compile-time cases and the HTTP section (in-memory against Redis-shared state), and
+//! prints one Markdown report, also written to
 //! `bench/results/latest.md` (`quick.md` for a `--quick` run). Every figure is a median over the runs, shown with its ratio
 //! to the limit server measured in the same invocation.
 
 mod compile;
+mod http;
 mod measure;
 mod report;
 
@@ -27,7 +29,7 @@ pub struct Args {
     #[arg(long)]
     quick: bool,
 
-    /// Runs per server (medians are reported).
+    /// Runs per server, and per HTTP cell (medians are reported).
     #[arg(long)]
     runs: Option<usize>,
 
@@ -35,7 +37,7 @@ pub struct Args {
     #[arg(long)]
     warmup: Option<f64>,
 
-    /// Measured window per concurrency level (s).
+    /// Measured window per concurrency level, and per HTTP measurement (s).
     #[arg(long)]
     duration: Option<f64>,
 
@@ -47,12 +49,28 @@ pub struct Args {
     #[arg(long)]
     skip_compile: bool,
 
+    /// Skip the HTTP section (the in-memory server against the one sharing its state
+    /// through Redis).
+    #[arg(long)]
+    skip_http: bool,
+
+    /// The `redis-server` of the HTTP section (default: the one on `PATH`, else
+    /// `/usr/bin/redis-server`; without one, the section is skipped).
+    #[arg(long)]
+    redis_server: Option<PathBuf>,
+
+    /// Skip the stdio servers (the main table and the targets); with the other `--skip-*`
+    /// options, runs one section alone.
+    #[arg(long)]
+    skip_stdio: bool,
+
     /// Clean and incremental builds timed per crate in the compile-time case.
     #[arg(long, default_value_t = 3)]
     compile_reps: usize,
 
     /// Where the Markdown report is written (default `bench/results/latest.md`, or
-    /// `bench/results/quick.md` with `--quick`).
+    /// `bench/results/quick.md` with `--quick`, `bench/results/partial.md` with
+    /// `--skip-stdio`).
     #[arg(long)]
     out: Option<PathBuf>,
 
@@ -86,8 +104,11 @@ fn main() -> Result<()> {
         build(&args)?
     };
 
-    let servers = measure::servers(&built);
-    let runs = measure::run_servers(&settings, &servers)?;
+    let runs = if args.skip_stdio {
+        Vec::new()
+    } else {
+        measure::run_servers(&settings, &measure::servers(&built))?
+    };
     let catalog = match (&built.catalog, args.skip_catalog) {
         (Ok(()), false) => Some(measure::run_catalog(&settings)),
         (Err(error), false) => {
@@ -95,6 +116,16 @@ fn main() -> Result<()> {
             None
         }
         (_, true) => None,
+    };
+    let http = match (&built.ours, &built.httpload, args.skip_http) {
+        (_, _, true) => None,
+        (Err(error), _, false) => Some(http::HttpSection::NotMeasured(format!(
+            "`ours` did not build ({error})."
+        ))),
+        (_, Err(error), false) => Some(http::HttpSection::NotMeasured(format!(
+            "`mcp-httpload` did not build ({error})."
+        ))),
+        (Ok(()), Ok(()), false) => Some(http::run(&settings, args.redis_server.as_deref())),
     };
     let compile = if args.quick || args.skip_compile {
         None
@@ -107,14 +138,22 @@ fn main() -> Result<()> {
         built: &built,
         runs: &runs,
         catalog: catalog.as_ref(),
+        http: http.as_ref(),
         compile: compile.as_ref(),
         load_before,
         load_after: load_average(),
         elapsed: began.elapsed(),
     });
     println!("{markdown}");
-    // A smoke run must not replace the full run's results.
-    let default_name = if args.quick { "quick.md" } else { "latest.md" };
+    // A smoke run, or one without the stdio servers, must not replace the full run's
+    // results.
+    let default_name = if args.quick {
+        "quick.md"
+    } else if args.skip_stdio {
+        "partial.md"
+    } else {
+        "latest.md"
+    };
     let out = args
         .out
         .clone()
@@ -135,7 +174,9 @@ fn main() -> Result<()> {
 pub struct Built {
     pub ours: Result<(), String>,
     pub catalog: Result<(), String>,
+    pub httpload: Result<(), String>,
     pub skipped_catalog: bool,
+    pub skipped_stdio: bool,
 }
 
 impl Built {
@@ -150,7 +191,9 @@ impl Built {
         Built {
             ours: exists("ours"),
             catalog: exists("catalog-server"),
+            httpload: exists("mcp-httpload"),
             skipped_catalog: args.skip_catalog,
+            skipped_stdio: args.skip_stdio,
         }
     }
 }
@@ -194,10 +237,21 @@ fn build(args: &Args) -> Result<Built> {
     } else {
         cargo_build(&["bench-catalog"])
     };
+    let httpload = if args.skip_http {
+        Err("skipped".to_owned())
+    } else {
+        // `ours-http` built apart from `ours`, so the stdio server links no HTTP code.
+        cargo_build(&["mcp-httpload", "bench-ours-http"])
+    };
+    if let (Err(error), false) = (&httpload, args.skip_http) {
+        eprintln!("mcp-bench: `mcp-httpload` did not build: {error}");
+    }
     Ok(Built {
         ours,
         catalog,
+        httpload,
         skipped_catalog: args.skip_catalog,
+        skipped_stdio: args.skip_stdio,
     })
 }
 

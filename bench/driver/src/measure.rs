@@ -10,7 +10,6 @@ use crate::{Args, Built, release_dir};
 
 /// How long and how often each server is measured.
 pub struct Settings {
-    pub quick: bool,
     pub runs: usize,
     pub warmup: f64,
     pub duration: f64,
@@ -24,7 +23,6 @@ impl Settings {
     pub fn from_args(args: &Args) -> Self {
         let quick = args.quick;
         Settings {
-            quick,
             runs: args.runs.unwrap_or(if quick { 1 } else { 5 }).max(1),
             warmup: args.warmup.unwrap_or(if quick { 0.3 } else { 1.0 }),
             duration: args.duration.unwrap_or(if quick { 1.0 } else { 3.0 }),

@@ -7,6 +7,7 @@ use mcp_loadgen::Report;
 
 use crate::Built;
 use crate::compile::{self, CompileCase};
+use crate::http::{self, HttpSection};
 use crate::measure::{CatalogRuns, LIMIT, ServerRuns, Settings};
 
 pub struct Inputs<'a> {
@@ -14,13 +15,14 @@ pub struct Inputs<'a> {
     pub built: &'a Built,
     pub runs: &'a [ServerRuns],
     pub catalog: Option<&'a CatalogRuns>,
+    pub http: Option<&'a HttpSection>,
     pub compile: Option<&'a CompileCase>,
     pub load_before: String,
     pub load_after: String,
     pub elapsed: Duration,
 }
 
-fn median(mut values: Vec<f64>) -> Option<f64> {
+pub(crate) fn median(mut values: Vec<f64>) -> Option<f64> {
     values.retain(|value| value.is_finite());
     values.sort_by(f64::total_cmp);
     let n = values.len();
@@ -107,7 +109,7 @@ fn medians(runs: &ServerRuns) -> Vec<Option<f64>> {
         .collect()
 }
 
-fn number(value: f64, digits: usize) -> String {
+pub(crate) fn number(value: f64, digits: usize) -> String {
     if digits == 0 {
         // Thousands separators for rates.
         let whole = format!("{:.0}", value);
@@ -137,32 +139,44 @@ fn cell(value: Option<f64>, limit: Option<f64>, digits: usize) -> String {
 pub fn render(inputs: &Inputs<'_>) -> String {
     let mut out = String::new();
     let settings = inputs.settings;
-    let command = if settings.quick {
-        "bench/run.sh --quick"
+    // The options this report was made with (`--out` and the like included).
+    let command: String = std::iter::once("bench/run.sh".to_owned())
+        .chain(std::env::args().skip(1))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let what = if inputs.built.skipped_stdio {
+        String::new()
     } else {
-        "bench/run.sh"
+        format!(
+            " ({} run{} per server, medians; warm-up {} s, measured {} s per level; echo tool, \
+             calls pipelined over one stdio connection; c=1 with client and server pinned to one \
+             core, c=32 on separate cores)",
+            settings.runs,
+            if settings.runs == 1 { "" } else { "s" },
+            settings.warmup,
+            settings.duration,
+        )
     };
     let _ = writeln!(out, "# MCP server benchmark\n");
     let _ = writeln!(
         out,
-        "`{command}` — {} ({} run{} per server, medians; warm-up {} s, measured {} s per level; \
-         echo tool, calls pipelined over one stdio connection; c=1 with client and server \
-         pinned to one core, c=32 on separate cores). Machine: {}. Load average before/after: \
-         {} / {}. Took {:.0} s.\n",
+        "`{command}` — {}{what}. Runtime: {}. Machine: {}. Load average before/after: {} / {}. \
+         Took {:.0} s.\n",
         date(),
-        settings.runs,
-        if settings.runs == 1 { "" } else { "s" },
-        settings.warmup,
-        settings.duration,
+        revision(),
         machine(),
         inputs.load_before,
         inputs.load_after,
         inputs.elapsed.as_secs_f64(),
     );
 
-    main_table(&mut out, inputs.runs);
-    spread(&mut out, inputs.runs);
-    targets(&mut out, inputs.runs);
+    if inputs.built.skipped_stdio {
+        out.push_str("The stdio servers were not measured (`--skip-stdio`).\n\n");
+    } else {
+        main_table(&mut out, inputs.runs);
+        spread(&mut out, inputs.runs);
+        targets(&mut out, inputs.runs);
+    }
     if let Some(catalog) = inputs.catalog {
         catalog_section(&mut out, catalog, inputs.runs);
     } else if let (false, Err(error)) = (inputs.built.skipped_catalog, &inputs.built.catalog) {
@@ -170,6 +184,9 @@ pub fn render(inputs: &Inputs<'_>) -> String {
             out,
             "## 10,000 tools\n\nNot measured: the catalogue server did not build ({error}).\n"
         );
+    }
+    if let Some(section) = inputs.http {
+        http::render(&mut out, section);
     }
     if let Some(case) = inputs.compile {
         compile_section(&mut out, case);
@@ -267,7 +284,9 @@ fn targets(out: &mut String, runs: &[ServerRuns]) {
         ("start-up to the initialize answer", 6, false, 2.0),
         ("idle RSS", 7, false, 2.0),
     ];
-    out.push_str("## Targets (ours ÷ limit)\n\n| target | bound | measured | met |\n|---|---|---|---|\n");
+    out.push_str(
+        "## Targets (ours ÷ limit)\n\n| target | bound | measured | met |\n|---|---|---|---|\n",
+    );
     for (what, index, at_least, bound) in checks {
         let (measured, met) = match ratio(index) {
             Some(value) => {
@@ -462,6 +481,38 @@ fn date() -> String {
         .ok()
         .and_then(|output| String::from_utf8(output.stdout).ok())
         .map_or_else(|| "date unknown".to_owned(), |date| date.trim().to_owned())
+}
+
+/// The repository's commit, and whether the runtime had uncommitted changes (the
+/// benchmark builds the working tree).
+fn revision() -> String {
+    let repository = crate::bench_dir().join("..");
+    let git = |args: &[&str]| {
+        // No optional locks: `status` must not rewrite the index while others work.
+        std::process::Command::new("git")
+            .arg("--no-optional-locks")
+            .arg("-C")
+            .arg(&repository)
+            .args(args)
+            .output()
+            .ok()
+            .filter(|output| output.status.success())
+            .and_then(|output| String::from_utf8(output.stdout).ok())
+    };
+    let Some(commit) = git(&["rev-parse", "--short", "HEAD"]) else {
+        return "commit unknown".to_owned();
+    };
+    let dirty = git(&["status", "--porcelain", "--", "mcp-runtime", "mcp-macros"])
+        .is_some_and(|changes| !changes.trim().is_empty());
+    format!(
+        "commit {}{}",
+        commit.trim(),
+        if dirty {
+            " with uncommitted changes to mcp-runtime or mcp-macros"
+        } else {
+            ""
+        }
+    )
 }
 
 fn machine() -> String {

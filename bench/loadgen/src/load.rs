@@ -14,9 +14,9 @@ use std::time::{Duration, Instant};
 use std::io::Write;
 
 use anyhow::{Context, Result, anyhow, bail};
+use mcp_loadgen::procfs;
 
 use crate::connection::Server;
-use crate::procfs;
 use crate::protocol::{CallOutcome, CallTemplate, check_echo};
 
 const SLOT_BITS: u32 = 16;

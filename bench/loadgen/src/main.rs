@@ -12,7 +12,6 @@
 
 mod connection;
 mod load;
-mod procfs;
 mod protocol;
 
 use std::thread;
@@ -20,7 +19,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use clap::Parser;
-use mcp_loadgen::{CpuList, ListReport, PhaseReport, Report};
+use mcp_loadgen::{CpuList, ListReport, PhaseReport, Report, procfs};
 
 use crate::connection::Server;
 use crate::load::Window;

@@ -1,10 +1,11 @@
-//! What `/proc` says about a process, and CPU pinning of processes and threads.
+//! What `/proc` says about a process, and CPU pinning of processes and threads (shared by
+//! `mcp-loadgen`, `mcp-httpload` and the driver).
 
 use std::fs;
 use std::time::Duration;
 
+use crate::CpuList;
 use anyhow::{Context, Result, anyhow};
-use mcp_loadgen::CpuList;
 use nix::sched::{CpuSet, sched_setaffinity};
 use nix::unistd::{Pid, SysconfVar, sysconf};
 

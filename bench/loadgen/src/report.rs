@@ -1,5 +1,7 @@
 //! What one load-generator run measured, as printed with `--json`.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 /// Everything measured against one server process (plus the extra start-up spawns).
@@ -72,4 +74,58 @@ pub struct PhaseReport {
     pub server_cpu_us_per_call: f64,
     /// The load generator's own utime + stime over the window, per call (µs).
     pub client_cpu_us_per_call: f64,
+}
+
+/// One `mcp-httpload` run: `tools/call` over keep-alive HTTP connections against a server
+/// that is already running (one JSON line on stdout).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct HttpReport {
+    /// The label given with `--name`, or the URL.
+    pub target: String,
+    /// `stateless-json`, `stateless-sse` or `session`.
+    pub workload: String,
+    /// Keep-alive connections, each with its own calls (and, for `session`, its own session).
+    pub connections: usize,
+    /// Requests in flight on each connection (HTTP/1.1 without pipelining: 1).
+    pub in_flight_per_connection: usize,
+    /// Where the load generator ran (`taskset -c` list), or `none`.
+    pub pinning: String,
+    /// Calls answered inside the measured window.
+    pub calls: u64,
+    /// Length of the measured window (s).
+    pub seconds: f64,
+    /// `calls / seconds`.
+    pub calls_per_sec: f64,
+    /// Median send → whole answer received latency (µs).
+    pub p50_us: f64,
+    /// 99th percentile latency (µs).
+    pub p99_us: f64,
+    /// Largest latency seen (µs).
+    pub max_us: f64,
+    /// Answers (over the whole run, warm-up included) that came as an SSE stream.
+    pub sse_answers: u64,
+    /// Answers that came as a single JSON body.
+    pub json_answers: u64,
+    /// Median time to open a session (`initialize` and `notifications/initialized`, both
+    /// answered), per connection (µs); `session` only.
+    pub session_setup_us: Option<f64>,
+    /// The server's utime + stime over the window, per call (µs), with `--server-pid`.
+    pub server_cpu_us_per_call: Option<f64>,
+    /// `redis-server`'s utime + stime over the window, per call (µs), with `--redis-pid`.
+    pub redis_cpu_us_per_call: Option<f64>,
+    /// Commands Redis processed over the window, per call (`INFO stats`
+    /// `total_commands_processed`), with `--redis-addr`.
+    pub redis_commands_per_call: Option<f64>,
+    /// Reads Redis made from client sockets over the window, per call (`INFO stats`
+    /// `total_reads_processed`), with `--redis-addr`: about the round trips to Redis per call
+    /// when one call is in flight (requests in flight together may share a read).
+    pub redis_reads_per_call: Option<f64>,
+    /// Calls of each Redis command over the window, per call (`INFO commandstats`), with
+    /// `--redis-addr`.
+    pub redis_command_mix: Option<BTreeMap<String, f64>>,
+    /// The load generator's own utime + stime over the window, per call (µs).
+    pub client_cpu_us_per_call: f64,
+    /// The server's resident set high-water mark (`VmHWM`) at the end of the run (kB),
+    /// with `--server-pid`: since the server started, not since this run did.
+    pub server_peak_rss_kb: Option<u64>,
 }
