@@ -14,6 +14,15 @@ use mcp_tests::{RECEIVE_TIMEOUT, STATELESS_REVISION, check_server_message, state
 
 pub mod fleet;
 
+/// The `progress` of every progress notification among `messages`, in order.
+pub fn progress_of(messages: &[Value]) -> Vec<f64> {
+    messages
+        .iter()
+        .filter(|message| message["method"] == "notifications/progress")
+        .map(|message| message["params"]["progress"].as_f64().expect("a number"))
+        .collect()
+}
+
 /// A client of one MCP endpoint, e.g. `http://127.0.0.1:PORT/mcp`.
 pub struct HttpClient {
     pub url: String,

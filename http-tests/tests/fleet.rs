@@ -24,7 +24,7 @@ use mcp_http_tests::fleet::calls::{
     call, finish, is_response, is_response_to, logs_in, start_request,
 };
 use mcp_http_tests::fleet::{Fleet, conformance, tasks};
-use mcp_http_tests::{EventStream, HttpClient};
+use mcp_http_tests::{EventStream, HttpClient, progress_of};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
@@ -36,15 +36,6 @@ fn text_of(response: &Value) -> &str {
     response["result"]["content"][0]["text"]
         .as_str()
         .unwrap_or_else(|| panic!("a text result: {response}"))
-}
-
-/// The `progress` of every progress notification among `messages`, in order.
-fn progress_of(messages: &[Value]) -> Vec<f64> {
-    messages
-        .iter()
-        .filter(|message| message["method"] == "notifications/progress")
-        .map(|message| message["params"]["progress"].as_f64().expect("a number"))
-        .collect()
 }
 
 /// Reads `stream` to its end, without a time limit of its own.

@@ -4,7 +4,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use mcp_http_tests::HttpClient;
+use mcp_http_tests::{HttpClient, progress_of};
 use mcp_runtime::{
     AuthRejection, Context, Elicitation, LogLevel, Principal, ProtectedResource, Server, ToolSet,
     bearer_token, mcp_tool,
@@ -634,15 +634,6 @@ async fn the_authentication_hook_admits_requests_and_its_principal_reaches_tools
     );
     let call = session.post_with(headers, &body).await;
     assert_eq!(call.response()["result"]["content"][0]["text"], "ada");
-}
-
-/// The progress values among `messages`.
-fn progress_of(messages: &[Value]) -> Vec<f64> {
-    messages
-        .iter()
-        .filter(|message| message["method"] == "notifications/progress")
-        .map(|message| message["params"]["progress"].as_f64().expect("a number"))
-        .collect()
 }
 
 /// Reads `stream` to its end.
