@@ -85,19 +85,19 @@ pub enum HttpSection {
 }
 
 /// CPUs of the servers (and Redis) and of the load generator at each number of connections.
-struct Pins {
+pub(crate) struct Pins {
     /// What the driver's own thread may run on (restored after each spawn).
     allowed: CpuList,
-    server: CpuList,
-    client_one: CpuList,
-    client_many: CpuList,
+    pub(crate) server: CpuList,
+    pub(crate) client_one: CpuList,
+    pub(crate) client_many: CpuList,
 }
 
 impl Pins {
     /// As the stdio benchmark pins: the servers on the second CPU; the load generator with
     /// them at one connection (no cross-core wake-up per round trip), on the first CPU
     /// above.
-    fn plan() -> Result<Option<Pins>> {
+    pub(crate) fn plan() -> Result<Option<Pins>> {
         let allowed = procfs::allowed_cpus()?;
         let &[first, second, ..] = allowed.cpus() else {
             return Ok(None);
@@ -110,7 +110,7 @@ impl Pins {
         }))
     }
 
-    fn client(&self, connections: usize) -> &CpuList {
+    pub(crate) fn client(&self, connections: usize) -> &CpuList {
         if connections == 1 {
             &self.client_one
         } else {
@@ -262,7 +262,7 @@ fn redis_version(binary: &Path) -> String {
 }
 
 /// The last `lines` lines of `text`, on one line.
-fn tail(text: &str, lines: usize) -> String {
+pub(crate) fn tail(text: &str, lines: usize) -> String {
     let all: Vec<&str> = text
         .lines()
         .filter(|line| !line.trim().is_empty())
@@ -270,25 +270,39 @@ fn tail(text: &str, lines: usize) -> String {
     all[all.len().saturating_sub(lines)..].join(" | ")
 }
 
-/// `ours-http --http` (with `--redis` for the Redis store), killed on drop.
-struct OursHttp {
-    child: Child,
-    url: String,
+/// `ours-http --http` (with `--redis` for the Redis store), or another HTTP server of the
+/// benchmark; killed on drop.
+pub(crate) struct OursHttp {
+    pub(crate) child: Child,
+    pub(crate) url: String,
     stderr: Arc<Mutex<VecDeque<String>>>,
 }
 
 impl OursHttp {
     fn start(store: Store, redis: &RedisServer, pins: Option<&Pins>) -> Result<Self> {
-        let mut command = Command::new(release_dir().join("ours-http"));
-        command.args(["--http", "127.0.0.1:0"]);
+        let mut args = vec!["--http".to_owned(), "127.0.0.1:0".to_owned()];
         if store == Store::Redis {
-            command.arg("--redis").arg(redis.url());
+            args.extend(["--redis".to_owned(), redis.url()]);
         }
+        Self::spawn("ours-http", &args, store.label(), pins)
+    }
+
+    /// Starts `binary` (in the release directory) with `args` and waits for the address it
+    /// prints on stderr (`listening on http://…`).
+    pub(crate) fn spawn(
+        binary: &str,
+        args: &[String],
+        label: &str,
+        pins: Option<&Pins>,
+    ) -> Result<Self> {
+        let mut command = Command::new(release_dir().join(binary));
+        command.args(args);
         command
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped());
-        let mut child = spawn_pinned(&mut command, pins).context("starting `ours-http`")?;
+        let mut child =
+            spawn_pinned(&mut command, pins).with_context(|| format!("starting `{binary}`"))?;
         let stderr = child.stderr.take().context("the server's stderr")?;
         let kept = Arc::new(Mutex::new(VecDeque::new()));
         let (listening, url) = mpsc::channel();
@@ -322,15 +336,14 @@ impl OursHttp {
                 let _ = server.child.kill();
                 let _ = server.child.wait();
                 bail!(
-                    "`ours-http` ({}) did not start listening: {}",
-                    store.label(),
+                    "`{binary}` ({label}) did not start listening: {}",
                     server.stderr_tail()
                 )
             }
         }
     }
 
-    fn stderr_tail(&self) -> String {
+    pub(crate) fn stderr_tail(&self) -> String {
         let kept = self
             .stderr
             .lock()

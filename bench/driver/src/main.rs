@@ -9,6 +9,7 @@
 
 mod compile;
 mod http;
+mod http_baselines;
 mod measure;
 mod report;
 
@@ -50,9 +51,19 @@ pub struct Args {
     skip_compile: bool,
 
     /// Skip the HTTP section (the in-memory server against the one sharing its state
-    /// through Redis).
+    /// through Redis, and against the limit and rmcp).
     #[arg(long)]
     skip_http: bool,
+
+    /// Skip the HTTP comparison of the in-memory server with the one sharing its state
+    /// through Redis (the rest of the HTTP section runs).
+    #[arg(long)]
+    skip_http_redis: bool,
+
+    /// Skip the HTTP comparison against the limit (`http-limit`) and rmcp
+    /// (`rmcp-http-docs`, `rmcp-http-tuned`).
+    #[arg(long)]
+    skip_http_baselines: bool,
 
     /// The `redis-server` of the HTTP section (default: the one on `PATH`, else
     /// `/usr/bin/redis-server`; without one, the section is skipped).
@@ -125,7 +136,15 @@ fn main() -> Result<()> {
         (_, Err(error), false) => Some(http::HttpSection::NotMeasured(format!(
             "`mcp-httpload` did not build ({error})."
         ))),
+        (Ok(()), Ok(()), false) if args.skip_http_redis => None,
         (Ok(()), Ok(()), false) => Some(http::run(&settings, args.redis_server.as_deref())),
+    };
+    let http_baselines = match (&built.httpload, args.skip_http || args.skip_http_baselines) {
+        (_, true) => None,
+        (Err(error), false) => Some(http_baselines::BaselineSection::NotMeasured(format!(
+            "`mcp-httpload` or the HTTP servers did not build ({error})."
+        ))),
+        (Ok(()), false) => Some(http_baselines::run(&settings)),
     };
     let compile = if args.quick || args.skip_compile {
         None
@@ -139,6 +158,7 @@ fn main() -> Result<()> {
         runs: &runs,
         catalog: catalog.as_ref(),
         http: http.as_ref(),
+        http_baselines: http_baselines.as_ref(),
         compile: compile.as_ref(),
         load_before,
         load_after: load_average(),
@@ -241,7 +261,9 @@ fn build(args: &Args) -> Result<Built> {
         Err("skipped".to_owned())
     } else {
         // `ours-http` built apart from `ours`, so the stdio server links no HTTP code.
+        // The rmcp HTTP servers likewise, apart from the stdio `rmcp-docs` and `rmcp-tuned`.
         cargo_build(&["mcp-httpload", "bench-ours-http"])
+            .and_then(|()| cargo_build(&["bench-rmcp-http"]))
     };
     if let (Err(error), false) = (&httpload, args.skip_http) {
         eprintln!("mcp-bench: `mcp-httpload` did not build: {error}");

@@ -16,6 +16,7 @@ pub struct Inputs<'a> {
     pub runs: &'a [ServerRuns],
     pub catalog: Option<&'a CatalogRuns>,
     pub http: Option<&'a HttpSection>,
+    pub http_baselines: Option<&'a crate::http_baselines::BaselineSection>,
     pub compile: Option<&'a CompileCase>,
     pub load_before: String,
     pub load_after: String,
@@ -187,6 +188,9 @@ pub fn render(inputs: &Inputs<'_>) -> String {
     }
     if let Some(section) = inputs.http {
         http::render(&mut out, section);
+    }
+    if let Some(section) = inputs.http_baselines {
+        crate::http_baselines::render(&mut out, section);
     }
     if let Some(case) = inputs.compile {
         compile_section(&mut out, case);
