@@ -373,22 +373,54 @@ fn measure(
         redis.flush()?;
     }
     let mut server = OursHttp::start(store, redis, pins)?;
+    let redis_args = match store {
+        Store::Redis => vec![
+            "--redis-pid".to_owned(),
+            redis.child.id().to_string(),
+            "--redis-addr".to_owned(),
+            redis.addr(),
+        ],
+        Store::Memory => Vec::new(),
+    };
+    let run = Load {
+        workload,
+        connections,
+        label: store.label(),
+        extra: &redis_args,
+    };
+    drive(&mut server, settings, &run, pins)
+}
+
+/// One run of `mcp-httpload` against a server.
+pub(crate) struct Load<'a> {
+    pub workload: &'a str,
+    pub connections: usize,
+    /// The server's name in the report.
+    pub label: &'a str,
+    /// More options for `mcp-httpload` (where Redis is, to count its work).
+    pub extra: &'a [String],
+}
+
+/// Drives `server` with `mcp-httpload` as `load` says, and reads its report; fails if the
+/// server exited meanwhile or the load generator failed (saying why).
+pub(crate) fn drive(
+    server: &mut OursHttp,
+    settings: &Settings,
+    load: &Load<'_>,
+    pins: Option<&Pins>,
+) -> Result<HttpReport> {
     let mut command = Command::new(release_dir().join("mcp-httpload"));
     command
-        .args(["--url", &server.url, "--workload", workload])
-        .args(["--connections", &connections.to_string()])
+        .args(["--url", &server.url, "--workload", load.workload])
+        .args(["--connections", &load.connections.to_string()])
         .args(["--in-flight-per-connection", "1"])
         .args(["--warmup", &settings.warmup.to_string()])
         .args(["--duration", &settings.duration.to_string()])
         .args(["--server-pid", &server.child.id().to_string()])
-        .args(["--name", store.label()]);
+        .args(["--name", load.label])
+        .args(load.extra);
     if let Some(pins) = pins {
-        command.args(["--pin", &pins.client(connections).to_string()]);
-    }
-    if store == Store::Redis {
-        command
-            .args(["--redis-pid", &redis.child.id().to_string()])
-            .args(["--redis-addr", &redis.addr()]);
+        command.args(["--pin", &pins.client(load.connections).to_string()]);
     }
     let output = command.output().context("running mcp-httpload")?;
     if let Some(status) = server.child.try_wait()? {

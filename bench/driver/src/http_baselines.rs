@@ -7,14 +7,12 @@
 //! comparison pins (`http::Pins`).
 
 use std::fmt::Write as _;
-use std::process::Command;
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::Result;
 use mcp_loadgen::HttpReport;
 
-use crate::http::{OursHttp, Pins, tail};
+use crate::http::{Load, OursHttp, Pins, drive};
 use crate::measure::Settings;
-use crate::release_dir;
 use crate::report::{median, number};
 
 /// The workloads measured (see `mcp-httpload --help`).
@@ -126,40 +124,13 @@ fn measure(
 ) -> Result<HttpReport> {
     let args = ["--http".to_owned(), "127.0.0.1:0".to_owned()];
     let mut process = OursHttp::spawn(server.binary, &args, server.label, pins)?;
-    let mut command = Command::new(release_dir().join("mcp-httpload"));
-    command
-        .args(["--url", &process.url, "--workload", workload])
-        .args(["--connections", &connections.to_string()])
-        .args(["--in-flight-per-connection", "1"])
-        .args(["--warmup", &settings.warmup.to_string()])
-        .args(["--duration", &settings.duration.to_string()])
-        .args(["--server-pid", &process.child.id().to_string()])
-        .args(["--name", server.label]);
-    if let Some(pins) = pins {
-        command.args(["--pin", &pins.client(connections).to_string()]);
-    }
-    let output = command.output().context("running mcp-httpload")?;
-    if let Some(status) = process.child.try_wait()? {
-        bail!(
-            "the server exited during the run ({status}): {}",
-            process.stderr_tail()
-        );
-    }
-    if !output.status.success() {
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        bail!(
-            "mcp-httpload failed ({}): {}; the server's stderr: {}",
-            output.status,
-            tail(&stderr, 3),
-            process.stderr_tail()
-        );
-    }
-    let line = String::from_utf8_lossy(&output.stdout);
-    let line = line
-        .lines()
-        .rfind(|line| !line.trim().is_empty())
-        .ok_or_else(|| anyhow!("mcp-httpload printed no report"))?;
-    serde_json::from_str(line).context("reading mcp-httpload's report")
+    let run = Load {
+        workload,
+        connections,
+        label: server.label,
+        extra: &[],
+    };
+    drive(&mut process, settings, &run, pins)
 }
 
 /// Runs the section; never fails the benchmark (what went wrong is in the section).
