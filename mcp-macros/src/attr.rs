@@ -18,7 +18,8 @@ use syn::{Attribute, Expr, LitStr, Meta, Path, Token};
 pub use self::annotations::Audience;
 pub use self::icon::Icon;
 use self::values::{
-    hint_value, integer_value, parse_duration_ms, parse_rate, string_value, tags_value, task_value,
+    hint_value, integer_value, layer_value, parse_duration_ms, parse_rate, scopes_value,
+    string_value, tags_value, task_value,
     u64_value,
 };
 use crate::errors::Errors;
@@ -60,11 +61,13 @@ impl Kind {
     }
 }
 
-const TOOL_OPTIONS: [&str; 14] = [
+const TOOL_OPTIONS: [&str; 16] = [
     "name",
     "title",
     "description",
     "tags",
+    "scopes",
+    "layer",
     "read_only",
     "destructive",
     "idempotent",
@@ -108,6 +111,10 @@ pub struct Options {
     pub description: Option<LitStr>,
     /// `tags = ["admin", "files"]`, each checked.
     pub tags: Option<Vec<LitStr>>,
+    /// `scopes = ["notes:write"]`, each an OAuth scope token.
+    pub scopes: Option<Vec<LitStr>>,
+    /// Each `layer = <expression>`, in order: the tool's own middleware.
+    pub layers: Vec<syn::Expr>,
     pub read_only: Option<Hint>,
     pub destructive: Option<Hint>,
     pub idempotent: Option<Hint>,
@@ -235,6 +242,14 @@ impl Options {
                 errors,
             ),
             "tags" => set(&mut self.tags, tags_value(&meta, errors), &meta, errors),
+            "scopes" => set(
+                &mut self.scopes,
+                scopes_value(&meta, errors),
+                &meta,
+                errors,
+            ),
+            // Repeatable: each occurrence adds one layer, inner to the ones before it.
+            "layer" => self.layers.extend(layer_value(&meta, errors)),
             "read_only" => set(
                 &mut self.read_only,
                 hint_value(&meta, errors),

@@ -150,6 +150,10 @@ pub struct Tool<'a> {
     /// The name's literal, or the function's name: where a duplicate name is reported.
     pub name_span: Span,
     pub tags: Vec<String>,
+    /// `scopes = [...]`: what a caller must hold.
+    pub scopes: Vec<String>,
+    /// Each `layer = ...`, in order.
+    pub layers: Vec<syn::Expr>,
     pub title: Option<String>,
     pub description: Option<String>,
     pub read_only: Option<bool>,
@@ -191,6 +195,8 @@ impl<'a> Tool<'a> {
             name,
             name_span,
             tags: options.tags.iter().flatten().map(LitStr::value).collect(),
+            scopes: options.scopes.iter().flatten().map(LitStr::value).collect(),
+            layers: options.layers.clone(),
             title: options.title.as_ref().map(LitStr::value),
             description,
             read_only: options.read_only.map(hint),

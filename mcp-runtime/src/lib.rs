@@ -4,6 +4,7 @@
 // The layers, bottom up, each using only those before it (ARCHITECTURE.md draws them and
 // follows one `tools/call` through them): protocol, content, location, json_schema, error
 // -> context -> tool -> session -> transport -> server (client beside it) -> testing.
+mod access;
 mod changes;
 mod completion;
 mod content;
@@ -14,6 +15,7 @@ pub mod fleet;
 mod icon;
 mod json_schema;
 mod location;
+pub mod middleware;
 mod prompt;
 mod protocol;
 mod registry;

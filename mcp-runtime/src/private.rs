@@ -13,6 +13,7 @@ pub use crate::task::TaskSupport;
 pub use crate::tool::descriptor::{ParamDescriptor, ToolDescriptor, ToolHints, ToolPolicy};
 pub use crate::tool::extract::{DefaultArgument, Extract, States, ToolCall};
 pub use crate::tool::invoke::{ToolFuture, call_async, call_blocking};
+pub use crate::middleware::SharedLayer;
 pub use crate::tool::rate::Rate;
 pub use crate::tool::result::IntoCallToolResult;
 
@@ -20,6 +21,12 @@ use schemars::{Schema, SchemaGenerator};
 
 use crate::tool::extract::State;
 use crate::tool::result::CallToolResult;
+
+/// A tool's own layer (`#[mcp_tool(layer = ...)]`), shared; the bound names what a layer
+/// must be where the expression is written.
+pub fn shared_layer<L: crate::middleware::Layer>(layer: L) -> SharedLayer {
+    std::sync::Arc::new(layer)
+}
 
 /// The schema of one parameter's type; `None` for an extractor.
 pub fn param_schema<T: Extract>(generator: &mut SchemaGenerator) -> Option<Schema> {

@@ -34,6 +34,77 @@ pub(super) fn string_value(meta: &Meta, errors: &mut Errors) -> Option<LitStr> {
     }
 }
 
+/// `scopes = ["notes:read", "notes:write"]`: string literals, each an OAuth scope token
+/// (RFC 6749 §3.3: printable ASCII without space, `"` and `\`), none twice.
+pub(super) fn scopes_value(meta: &Meta, errors: &mut Errors) -> Option<Vec<LitStr>> {
+    const USAGE: &str =
+        "`scopes` takes a list of string literals: `scopes = [\"notes:read\", \"notes:write\"]`";
+    let Meta::NameValue(pair) = meta else {
+        errors.push(syn::Error::new(meta.span(), USAGE));
+        return None;
+    };
+    let Expr::Array(ExprArray { elems, .. }) = &pair.value else {
+        errors.push(syn::Error::new(pair.value.span(), USAGE));
+        return None;
+    };
+    let mut scopes: Vec<LitStr> = Vec::new();
+    for element in elems {
+        let Expr::Lit(ExprLit {
+            lit: Lit::Str(scope),
+            ..
+        }) = element
+        else {
+            errors.push(syn::Error::new(element.span(), USAGE));
+            continue;
+        };
+        let value = scope.value();
+        let valid = !value.is_empty()
+            && value
+                .bytes()
+                .all(|byte| (0x21..=0x7e).contains(&byte) && byte != b'"' && byte != b'\\');
+        if !valid {
+            errors.push(syn::Error::new(
+                scope.span(),
+                format!(
+                    "`{value}` is not a valid scope: a scope is printable ASCII without spaces, \
+                     `\"` or `\\`, e.g. `\"notes:write\"`"
+                ),
+            ));
+        } else if scopes.iter().any(|seen| seen.value() == value) {
+            errors.push(syn::Error::new(
+                scope.span(),
+                format!("scope `{value}` is listed twice in `scopes`; keep one"),
+            ));
+        } else {
+            scopes.push(scope.clone());
+        }
+    }
+    if scopes.is_empty() && elems.is_empty() {
+        errors.push(syn::Error::new(
+            pair.value.span(),
+            "`scopes = []` requires nothing; remove it, or name the scopes a caller must hold",
+        ));
+        return None;
+    }
+    Some(scopes)
+}
+
+/// `layer = <expression>`: any expression whose value is a layer (checked by the type
+/// system where the expansion uses it), e.g. `layer = ResponseCache::new(100, ttl())`.
+pub(super) fn layer_value(meta: &Meta, errors: &mut Errors) -> Option<Expr> {
+    match meta {
+        Meta::NameValue(pair) => Some(pair.value.clone()),
+        _ => {
+            errors.push(syn::Error::new(
+                meta.span(),
+                "`layer` takes an expression that makes a layer: `layer = my_layer()` \
+                 (see `mcp_runtime::middleware`)",
+            ));
+            None
+        }
+    }
+}
+
 /// `tags = ["admin", "files"]`: string literals, each a valid tag, none twice. Every bad
 /// literal is reported; the valid ones are kept.
 pub(super) fn tags_value(meta: &Meta, errors: &mut Errors) -> Option<Vec<LitStr>> {

@@ -39,7 +39,7 @@ use self::hints::hints;
 use self::icons::icons;
 use self::invoke::{TOOL_RUNNERS, invoke, output_schema};
 use self::parameters::{Parameters, parameters};
-use self::policy::{policy, tags};
+use self::policy::{layers, policy, tags};
 use self::runtime_path::runtime_path;
 use self::tokens::{location, option};
 use self::unique_name::unique_name_guard;
@@ -304,6 +304,7 @@ fn registration(tool: &Tool<'_>) -> TokenStream {
     let parameters = parameters(&tool.function, &private);
     let output_schema = output_schema(&tool.function, &private);
     let policy = policy(tool, &private);
+    let layers = layers(tool, &private);
     let invoke = invoke(&tool.function, &private, &parameters, &TOOL_RUNNERS);
     let unique_name = unique_name_guard(Kind::Tool, &tool.name, tool.name_span);
     // Spanned at a method's own attribute, so that its location is its own line, not the
@@ -338,6 +339,7 @@ fn registration(tool: &Tool<'_>) -> TokenStream {
                 params: #descriptors,
                 output_schema: #output_schema,
                 policy: #policy,
+                layers: #layers,
                 invoke: #invoke,
                 location: #location,
             }

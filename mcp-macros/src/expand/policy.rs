@@ -24,6 +24,7 @@ pub fn policy(tool: &Tool<'_>, private: &TokenStream) -> TokenStream {
         };
         quote!(#private::Rate::#constructor(#calls))
     }));
+    let scopes = &tool.scopes;
     let task = match tool.task.unwrap_or(TaskSupport::Forbidden) {
         TaskSupport::Forbidden => quote!(Forbidden),
         TaskSupport::Optional => quote!(Optional),
@@ -35,8 +36,31 @@ pub fn policy(tool: &Tool<'_>, private: &TokenStream) -> TokenStream {
             max_concurrency: #max_concurrency,
             rate: #rate,
             task: #private::TaskSupport::#task,
+            scopes: &[#(#scopes),*],
         }
     }
+}
+
+/// The tool's own layers: one function per `layer = ...`, which makes it when the server
+/// builds the tool's chain. The expression is checked to be a layer where it is written.
+pub fn layers(tool: &Tool<'_>, private: &TokenStream) -> TokenStream {
+    let makers = tool.layers.iter().enumerate().map(|(index, layer)| {
+        let name = quote::format_ident!("__mcp_layer_{}", index);
+        let shared = quote::quote_spanned!(syn::spanned::Spanned::span(layer)=> #private::shared_layer(#layer));
+        (name.clone(), quote! {
+            fn #name() -> #private::SharedLayer {
+                #shared
+            }
+        })
+    });
+    let (names, items): (Vec<_>, Vec<_>) = makers.unzip();
+    if names.is_empty() {
+        return quote!(&[]);
+    }
+    quote!({
+        #(#items)*
+        &[#(#names as fn() -> #private::SharedLayer),*]
+    })
 }
 
 /// `&["admin", "files"]`: the tags, for enabling and disabling groups of tools at run time.

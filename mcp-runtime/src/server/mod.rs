@@ -2,6 +2,7 @@
 //! over stdio, over Streamable HTTP (`transport::http`), or as a command-line client of
 //! its own tools (`cli`, `MCP_CLI`).
 
+mod access;
 #[cfg(feature = "cli")]
 pub(crate) mod cli;
 #[cfg(feature = "http")]
@@ -19,9 +20,11 @@ use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncWrite};
 
+use crate::access::Access;
 use crate::changes::Notifier;
 use crate::error::Error;
 use crate::icon::Icon;
+use crate::middleware::ServerLayers;
 use crate::prompt::set::PromptSet;
 use crate::resource::set::ResourceSet;
 use crate::session::RateLimits;
@@ -78,6 +81,10 @@ pub struct Server {
     no_tools_expected: bool,
     /// Where tasks are kept, and their limits.
     tasks: tasks::TaskConfig,
+    /// The layers around tool calls.
+    layers: ServerLayers,
+    /// Scopes and the local principal.
+    access: Access,
 }
 
 /// Default number of tool calls running at once; more wait their turn.
@@ -119,6 +126,8 @@ impl Server {
             notifier,
             no_tools_expected: false,
             tasks: tasks::TaskConfig::default(),
+            layers: ServerLayers::default(),
+            access: Access::default(),
         }
     }
 
@@ -383,6 +392,8 @@ impl Server {
         Ok(Arc::new(ServerCore {
             tasks: Arc::new(Tasks::new(Arc::clone(&self.tasks.store), task_settings)),
             task_owner: self.tasks.owner_of_principal,
+            layers: self.layers,
+            access: self.access,
             info: self.info,
             instructions: self.instructions,
             tools: self.tools,

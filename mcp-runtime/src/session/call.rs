@@ -5,7 +5,6 @@
 //! details kept from the client when the server says so), **shape** (the result written as
 //! the request's revision expects).
 
-use std::borrow::Cow;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
@@ -18,9 +17,10 @@ use tokio::sync::Semaphore;
 use super::admission::Admission;
 use super::reply::Body;
 use crate::content::ContentBody;
-use crate::context::RequestHandle;
 use crate::context::client_requests::InputRound;
-use crate::protocol::version::ProtocolVersion;
+use crate::context::{RequestHandle, log_layer};
+use crate::middleware::{LayerFuture, Next, SharedLayer, ToolRequest};
+use crate::tool::extract::States;
 use crate::tool::invoke::ToolFuture;
 use crate::tool::result::{CallToolResult, ToolError};
 use crate::tool::shape::ShapedResult;
@@ -28,12 +28,15 @@ use crate::tool::shape::ShapedResult;
 /// One tool call with valid arguments and its context made, ready to go through the
 /// pipeline. Everything is owned, so the pipeline runs as a task of its own.
 pub(super) struct ToolCallPipeline {
-    pub name: Cow<'static, str>,
-    pub version: ProtocolVersion,
+    /// The call as layers see it: the tool, its arguments, its context.
+    pub call: ToolRequest,
+    /// The layers around the call (the server's, the tool's tags', its own).
+    pub layers: Arc<[SharedLayer]>,
+    pub states: Arc<States>,
+    /// Whether `tracing` events inside the tool are forwarded to the client.
+    pub forward_tracing: bool,
     /// Whether the tool's structured output is wrapped as `{"result": …}`.
     pub wraps_output: bool,
-    /// The tool's future, parameters extracted.
-    pub running: ToolFuture,
     /// 2026-07-28: the input round this attempt answers, if any.
     pub round: Option<Arc<InputRound>>,
     pub admission: Admission,
@@ -48,14 +51,28 @@ pub(super) struct ToolCallPipeline {
     pub request: RequestHandle,
 }
 
+/// What runs the tool at the end of the layers: admission, then the tool under its slots
+/// and time limit, panics caught.
+struct Innermost {
+    states: Arc<States>,
+    forward_tracing: bool,
+    round: Option<Arc<InputRound>>,
+    admission: Admission,
+    tool_slots: Option<Arc<Semaphore>>,
+    server_slots: Arc<Semaphore>,
+    timeout: Option<Duration>,
+    request: RequestHandle,
+}
+
 impl ToolCallPipeline {
     /// Runs the call through every step and gives its result.
     pub async fn run(self) -> Body {
         let ToolCallPipeline {
-            name,
-            version,
+            call,
+            layers,
+            states,
+            forward_tracing,
             wraps_output,
-            running,
             round,
             admission,
             tool_slots,
@@ -64,23 +81,35 @@ impl ToolCallPipeline {
             mask_errors,
             request,
         } = self;
-        let shape = |result| Body::ToolResult(ShapedResult::new(result, version, wraps_output));
-        if let Err(refused) = admission.admit(&name).await {
-            request.finish();
-            return shape(refused);
-        }
-        let result = match run_guarded(running, round, tool_slots, server_slots, timeout).await {
-            Guarded::Finished(result) => result,
-            Guarded::NeedsInput(round) => {
-                request.finish();
-                return Body::Json(round.input_required_result());
-            }
-            Guarded::Panicked(panic) => panicked(&name, panic),
-            Guarded::TimedOut(limit) => {
-                request.cancel();
-                timed_out(&name, limit)
+        let version = call.version;
+        let name = call.name.clone();
+        let innermost = Innermost {
+            states,
+            forward_tracing,
+            round: round.clone(),
+            admission,
+            tool_slots,
+            server_slots,
+            timeout,
+            request: request.clone(),
+        };
+        let result = if layers.is_empty() {
+            innermost.run(call).await
+        } else {
+            let tool = Box::new(move |call| Box::pin(innermost.run(call)) as LayerFuture);
+            // A layer's panic is caught like a tool's (the tool's own was caught inside),
+            // also one raised before the layer's future exists: the chain starts inside.
+            let chain = async move { Next::new(layers, tool).run(call).await };
+            match AssertUnwindSafe(chain).catch_unwind().await
+            {
+                Ok(result) => result,
+                Err(panic) => panicked(&name, panic),
             }
         };
+        if let (true, Some(round)) = (result.awaits_input, &round) {
+            request.finish();
+            return Body::Json(round.input_required_result());
+        }
         let result = if mask_errors {
             mask(&name, result)
         } else {
@@ -88,7 +117,49 @@ impl ToolCallPipeline {
         };
         // Nothing about this request may be sent after its response.
         request.finish();
-        shape(result)
+        Body::ToolResult(ShapedResult::new(result, version, wraps_output))
+    }
+}
+
+impl Innermost {
+    async fn run(self, call: ToolRequest) -> CallToolResult {
+        let ToolRequest {
+            tool,
+            name,
+            arguments,
+            context,
+            ..
+        } = call;
+        if let Err(refused) = self.admission.admit(&name).await {
+            return refused;
+        }
+        let running: ToolFuture = if self.forward_tracing {
+            let current = context.clone();
+            let invoked = tool.invoke(arguments, context, self.states);
+            Box::pin(log_layer::forwarding(invoked, current))
+        } else {
+            tool.invoke(arguments, context, self.states)
+        };
+        match run_guarded(
+            running,
+            self.round,
+            self.tool_slots,
+            self.server_slots,
+            self.timeout,
+        )
+        .await
+        {
+            Guarded::Finished(result) => result,
+            Guarded::NeedsInput(_) => CallToolResult {
+                awaits_input: true,
+                ..CallToolResult::default()
+            },
+            Guarded::Panicked(panic) => panicked(&name, panic),
+            Guarded::TimedOut(limit) => {
+                self.request.cancel();
+                timed_out(&name, limit)
+            }
+        }
     }
 }
 

@@ -5,8 +5,10 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use crate::access::Access;
 use crate::changes::Notifier;
 use crate::icon::{Icon, icons_json};
+use crate::middleware::ServerLayers;
 use crate::prompt::set::PromptSet;
 use crate::protocol::version::ProtocolVersion;
 use crate::resource::set::ResourceSet;
@@ -58,6 +60,10 @@ pub(crate) struct ServerCore {
     pub tasks: Arc<Tasks>,
     /// Makes a task owner from an authenticated principal (`Server::task_owner`).
     pub task_owner: Option<OwnerOfPrincipal>,
+    /// The layers around tool calls (`Server::layer`, `Server::layer_for_tag`).
+    pub layers: ServerLayers,
+    /// Scopes and principals: who may call which tool.
+    pub access: Access,
 }
 
 pub(crate) fn supported_versions() -> Value {

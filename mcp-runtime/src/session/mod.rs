@@ -45,6 +45,7 @@ pub(crate) use reply::{Outcome, Reply};
 #[cfg(feature = "http")]
 pub(crate) use shared::changes_record;
 
+use crate::access::AnyPrincipal;
 use crate::changes::Change;
 use crate::context::client_requests::{InputRound, PendingClientRequests};
 use crate::context::{ClientLink, LogFilter, LogLevel, RequestInfo, SessionLogLevel};
@@ -110,8 +111,9 @@ pub(crate) struct Session {
     /// Fires when the connection's input ends (or the server shuts down): listen streams
     /// then end with a result.
     closing: CancellationToken,
-    /// Who sends the message being handled, as HTTP authentication verified it.
-    principal: Option<Arc<dyn std::any::Any + Send + Sync>>,
+    /// Who sends the message being handled, as HTTP authentication verified it; over
+    /// stdio and in process, the server's local principal (`Server::local_principal`).
+    principal: Option<AnyPrincipal>,
     /// The resource URIs this handshake-era client subscribed to (`resources/subscribe`).
     subscriptions: HashSet<String>,
     /// Where messages unrelated to a request in flight go — a task's, once its request has
@@ -127,7 +129,7 @@ impl Session {
         Session {
             client_requests,
             closing,
-            principal: None,
+            principal: core.access.local_principal.clone(),
             core,
             negotiated: None,
             client_info: None,
@@ -197,7 +199,7 @@ impl Session {
 
     /// Sets who sends the messages handled next (HTTP authentication); their tools see it.
     #[cfg(feature = "http")]
-    pub fn set_principal(&mut self, principal: Option<Arc<dyn std::any::Any + Send + Sync>>) {
+    pub fn set_principal(&mut self, principal: Option<AnyPrincipal>) {
         self.principal = principal;
     }
 

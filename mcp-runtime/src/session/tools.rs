@@ -9,13 +9,14 @@ use serde_json::{Map, Value};
 use super::call::ToolCallPipeline;
 use super::reply::{Answer, Body};
 use super::{Era, Session};
-use crate::context::{Context, log_layer};
+use crate::access::refusal_message;
+use crate::context::Context;
+use crate::middleware::ToolRequest;
 use crate::protocol::cursor;
 use crate::protocol::jsonrpc::{Params, RequestId, RpcError, StringMember};
 use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
 use crate::tool::catalog::Catalog;
-use crate::tool::invoke::ToolFuture;
 use crate::tool::result::CallToolResult;
 use crate::tool::shape::ShapedResult;
 
@@ -26,12 +27,11 @@ impl Session {
         params: &Map<String, Value>,
     ) -> Result<Body, RpcError> {
         let cursor = cursor::from_params(params)?;
-        let page = Catalog::page(
-            self.core.tools.catalog(),
-            version,
-            cursor,
-            self.core.page_size,
-        )?;
+        let catalog = self.core.tools.catalog();
+        // The scopes the caller holds, when the listing leaves out what it may not call.
+        let permitted = (self.core.access.hide_forbidden_tools && catalog.has_scoped_tools())
+            .then(|| self.core.access.granted(self.principal.as_ref()));
+        let page = Catalog::page(catalog, version, cursor, self.core.page_size, permitted)?;
         let mut members = Map::new();
         if let Some(next) = &page.next_cursor {
             members.insert("nextCursor".into(), next.clone().into());
@@ -101,9 +101,21 @@ impl Session {
         let wraps_output = tool.wraps_output();
         tool.drop_null_optionals(&mut arguments);
         let arguments = Value::Object(arguments);
-        if let Err(problems) = tool.validate_arguments(&arguments) {
-            let result =
-                CallToolResult::error(format!("Invalid arguments for tool `{name}`: {problems}"));
+        // Refused before the tool runs: a caller without the tool's scopes (HTTP answers
+        // 403 before this; stdio and in-process clients get the `isError`), or invalid
+        // arguments.
+        let missing = self
+            .core
+            .access
+            .missing(tool.scopes(), self.principal.as_ref());
+        let refused = if !missing.is_empty() {
+            Err(refusal_message(&name, &missing, self.principal.is_some()))
+        } else {
+            tool.validate_arguments(&arguments)
+                .map_err(|problems| format!("Invalid arguments for tool `{name}`: {problems}"))
+        };
+        if let Err(message) = refused {
+            let result = CallToolResult::error(message);
             let result = Body::ToolResult(ShapedResult::new(result, version, wraps_output));
             return match task {
                 // The client asked for a task, so it gets one, finished at once.
@@ -123,15 +135,9 @@ impl Session {
             (Some(_), _) => self.background.clone().unwrap_or_else(|| related.clone()),
         };
         let (context, request) = Context::new(info, outbox);
-        let running: ToolFuture = if self.core.forward_tracing {
-            let current = context.clone();
-            let invoked = tool.invoke(arguments, context, Arc::clone(&self.core.states));
-            Box::pin(log_layer::forwarding(invoked, current))
-        } else {
-            tool.invoke(arguments, context, Arc::clone(&self.core.states))
-        };
         let tool_timeout = tool.policy().timeout_ms.map(Duration::from_millis);
         let call = ToolCallPipeline {
+            layers: Arc::clone(tool.layers(&self.core.layers)),
             admission: self.core.rate_limits.admission(tool.rate_limiter.clone()),
             tool_slots: tool.slots.clone(),
             server_slots: Arc::clone(&self.core.call_slots),
@@ -143,11 +149,17 @@ impl Session {
             },
             mask_errors: self.core.mask_error_details,
             request: request.clone(),
-            name,
-            version,
+            states: Arc::clone(&self.core.states),
+            forward_tracing: self.core.forward_tracing,
             wraps_output,
-            running,
             round,
+            call: ToolRequest {
+                tool,
+                name,
+                arguments,
+                context,
+                version,
+            },
         };
         match task {
             Some(record) => self.start_task(record, version, Box::pin(call.run()), Some(request)),

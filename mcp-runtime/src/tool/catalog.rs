@@ -18,6 +18,7 @@ use crate::protocol::cursor;
 use crate::protocol::jsonrpc::RpcError;
 use crate::protocol::version::ProtocolVersion;
 use crate::task::TaskSupport;
+use crate::middleware::{ServerLayers, SharedLayer};
 use crate::tool::descriptor::{ToolDescriptor, ToolHints, ToolPolicy};
 use crate::tool::dynamic::DynamicTool;
 use crate::tool::extract::{States, ToolCall};
@@ -88,6 +89,9 @@ pub(crate) struct CatalogTool {
     /// `rate`: this tool's rate limit, if it has one.
     pub rate_limiter: Option<Arc<Limiter>>,
     schemas: OnceLock<ToolSchemas>,
+    /// The layers its calls go through (the server's, its tags', its own), made on its
+    /// first call.
+    layers: OnceLock<Arc<[SharedLayer]>>,
     validator: OnceLock<Result<jsonschema::Validator, String>>,
     listings: [OnceLock<Box<RawValue>>; 5],
 }
@@ -105,6 +109,7 @@ impl CatalogTool {
                 .map(|limit| Arc::new(tokio::sync::Semaphore::new(limit as usize))),
             source,
             schemas: OnceLock::new(),
+            layers: OnceLock::new(),
             validator: OnceLock::new(),
             listings: Default::default(),
         }
@@ -146,7 +151,7 @@ impl CatalogTool {
         }
     }
 
-    fn hints(&self) -> ToolHints {
+    pub fn hints(&self) -> ToolHints {
         match &self.source {
             ToolSource::Static(descriptor) => descriptor.hints,
             ToolSource::Dynamic(tool) => tool.hints,
@@ -168,6 +173,35 @@ impl CatalogTool {
             ToolSource::Static(descriptor) => descriptor.tags.contains(&tag),
             ToolSource::Dynamic(tool) => tool.tags.iter().any(|own| own == tag),
         }
+    }
+
+    /// The scopes a caller must hold (`scopes = [...]`).
+    pub fn scopes(&self) -> impl Iterator<Item = &str> {
+        let (fixed, owned): (&'static [&'static str], &[String]) = match &self.source {
+            ToolSource::Static(descriptor) => (descriptor.policy.scopes, &[]),
+            ToolSource::Dynamic(tool) => (&[], &tool.scopes),
+        };
+        fixed.iter().copied().chain(owned.iter().map(String::as_str))
+    }
+
+    /// Whether calling it needs any scope.
+    pub fn needs_scopes(&self) -> bool {
+        self.scopes().next().is_some()
+    }
+
+    /// The tool's own layers (`layer = ...`), made anew.
+    pub fn own_layers(&self) -> Vec<SharedLayer> {
+        match &self.source {
+            ToolSource::Static(descriptor) => {
+                descriptor.layers.iter().map(|make| make()).collect()
+            }
+            ToolSource::Dynamic(tool) => tool.layers.clone(),
+        }
+    }
+
+    /// The layers its calls go through, made once per server.
+    pub fn layers(&self, server: &ServerLayers) -> &Arc<[SharedLayer]> {
+        self.layers.get_or_init(|| server.chain_for(self))
     }
 
     /// Starts a call: the arguments were validated already.
@@ -339,13 +373,21 @@ pub(crate) struct ListPage {
     catalog: Arc<Catalog>,
     tools: std::ops::Range<usize>,
     shape: ListingShape,
+    /// The scopes of the caller, when tools it may not call are left out.
+    permitted: Option<Vec<String>>,
     pub next_cursor: Option<String>,
 }
 
 impl serde::Serialize for ListPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let page = &self.catalog.tools[self.tools.clone()];
-        serializer.collect_seq(page.iter().map(|tool| tool.listing(self.shape)))
+        let listed = page.iter().filter(|tool| match &self.permitted {
+            Some(granted) => tool
+                .scopes()
+                .all(|scope| granted.iter().any(|held| held == scope)),
+            None => true,
+        });
+        serializer.collect_seq(listed.map(|tool| tool.listing(self.shape)))
     }
 }
 
@@ -355,13 +397,16 @@ impl serde::Serialize for ListPage {
 #[derive(Default)]
 pub(crate) struct Catalog {
     tools: Vec<Arc<CatalogTool>>,
+    /// Whether any tool requires scopes.
+    scoped: bool,
 }
 
 impl Catalog {
     /// A catalog of these tools, which must have distinct names.
     pub fn new(mut tools: Vec<Arc<CatalogTool>>) -> Self {
         tools.sort_by(|a, b| a.name().cmp(b.name()));
-        Catalog { tools }
+        let scoped = tools.iter().any(|tool| tool.needs_scopes());
+        Catalog { tools, scoped }
     }
 
     /// Catalog entries for every `#[mcp_tool]` linked in, refusing duplicate names
@@ -425,6 +470,24 @@ impl Catalog {
             .map(|index| &self.tools[index])
     }
 
+    /// Whether any tool requires scopes (`scopes = [...]`).
+    pub fn has_scoped_tools(&self) -> bool {
+        self.scoped
+    }
+
+    /// Every scope some tool requires, sorted, each once: `scopes_supported` of the
+    /// protected-resource metadata.
+    pub fn required_scopes(&self) -> Vec<String> {
+        let mut scopes: Vec<String> = self
+            .tools
+            .iter()
+            .flat_map(|tool| tool.scopes().map(str::to_owned))
+            .collect();
+        scopes.sort();
+        scopes.dedup();
+        scopes
+    }
+
     /// Number of tools.
     pub fn len(&self) -> usize {
         self.tools.len()
@@ -432,11 +495,14 @@ impl Catalog {
 
     /// One page of the listing, shaped for `version`. The cursor names the first tool of
     /// the page, so pages stay consistent even if the set of tools changes in between.
+    /// With `permitted`, the tools needing other scopes are left out (a page may then hold
+    /// fewer tools than the page size).
     pub fn page(
         catalog: Arc<Catalog>,
         version: ProtocolVersion,
         cursor: Option<&str>,
         page_size: usize,
+        permitted: Option<Vec<String>>,
     ) -> Result<ListPage, RpcError> {
         let start = match cursor {
             None => 0,
@@ -458,6 +524,7 @@ impl Catalog {
                 .map(|next| cursor::encode(TOOLS, next.name())),
             tools: start..end,
             shape: ListingShape::of(version),
+            permitted,
             catalog,
         })
     }

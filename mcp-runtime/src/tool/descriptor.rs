@@ -33,6 +33,9 @@ pub struct ToolDescriptor {
     pub output_schema: fn(&mut SchemaGenerator) -> Option<Schema>,
     /// Per-tool limits stated in the attribute.
     pub policy: ToolPolicy,
+    /// `layer = ...`, once per layer in the order written: each makes the tool's own
+    /// layer, once per server (see [`middleware`](crate::middleware)).
+    pub layers: &'static [fn() -> crate::middleware::SharedLayer],
     /// Extracts the parameters and runs the user's function.
     pub invoke: fn(ToolCall) -> ToolFuture,
     /// Where the tool is defined, for start-up errors such as duplicate names.
@@ -87,6 +90,9 @@ pub struct ToolPolicy {
     pub rate: Option<crate::tool::rate::Rate>,
     /// `task = "optional"` or `"required"`: whether calls may (or must) run as tasks.
     pub task: crate::task::TaskSupport,
+    /// `scopes = ["notes:write"]`: what the caller's principal must hold to call the tool
+    /// (or to see it listed).
+    pub scopes: &'static [&'static str],
 }
 
 /// Every tool linked into this binary, in unspecified order.

@@ -9,6 +9,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use crate::context::Context;
+use crate::middleware::{Layer, SharedLayer};
 use crate::task::TaskSupport;
 use crate::tool::descriptor::{ToolHints, ToolPolicy};
 use crate::tool::invoke::ToolFuture;
@@ -56,6 +57,10 @@ pub struct DynamicTool {
     pub(crate) hints: ToolHints,
     pub(crate) tags: Vec<String>,
     pub(crate) policy: ToolPolicy,
+    /// What a caller must hold to call it (`scopes = [...]` of `#[mcp_tool]`).
+    pub(crate) scopes: Vec<String>,
+    /// Its own layers, innermost last.
+    pub(crate) layers: Vec<SharedLayer>,
     handler: Handler,
 }
 
@@ -93,6 +98,8 @@ impl DynamicTool {
             hints: ToolHints::default(),
             tags: Vec::new(),
             policy: ToolPolicy::default(),
+            scopes: Vec::new(),
+            layers: Vec::new(),
             handler,
         }
     }
@@ -169,6 +176,20 @@ impl DynamicTool {
     /// `#[mcp_tool(task = "optional")]`); [`TaskSupport::Forbidden`] unless set.
     pub fn task_support(mut self, support: TaskSupport) -> Self {
         self.policy.task = support;
+        self
+    }
+
+    /// Requires the caller's principal to hold `scope` (as `#[mcp_tool(scopes = [...])]`);
+    /// each call adds one. See [`Server::scopes_of`](crate::Server::scopes_of).
+    pub fn scope(mut self, scope: impl Into<String>) -> Self {
+        self.scopes.push(scope.into());
+        self
+    }
+
+    /// Wraps this tool's calls in `layer`, inside the server's layers (as
+    /// `#[mcp_tool(layer = ...)]`); see [`middleware`](crate::middleware).
+    pub fn layer(mut self, layer: impl Layer) -> Self {
+        self.layers.push(Arc::new(layer));
         self
     }
 

@@ -24,6 +24,9 @@ pub struct CallToolResult {
     /// other than a [`ToolError`]): hidden from clients by
     /// [`Server::mask_error_details`](crate::Server::mask_error_details).
     pub(crate) private_error: bool,
+    /// 2026-07-28: the call stopped to wait for input the client has not given; the
+    /// client gets `input_required`, not this result. Set by the runtime only.
+    pub(crate) awaits_input: bool,
 }
 
 impl CallToolResult {
@@ -34,6 +37,7 @@ impl CallToolResult {
             structured_content: None,
             is_error: false,
             private_error: false,
+            awaits_input: false,
         }
     }
 
@@ -44,7 +48,16 @@ impl CallToolResult {
             structured_content: None,
             is_error: true,
             private_error: false,
+            awaits_input: false,
         }
+    }
+
+    /// Whether the call stopped to wait for input the client has not given yet (2026-07-28
+    /// input rounds): the client is answered `input_required` and calls again with the
+    /// input, so this placeholder result (no content) must not be kept or counted as an
+    /// answer. Layers see it; they should pass it on.
+    pub fn awaits_input(&self) -> bool {
+        self.awaits_input
     }
 
     /// A successful result carrying `value` as `structuredContent` and as a JSON text block.
@@ -54,6 +67,7 @@ impl CallToolResult {
             structured_content: Some(value),
             is_error: false,
             private_error: false,
+            awaits_input: false,
         }
     }
 }

@@ -426,6 +426,7 @@ mod tests {
             params: &[],
             output_schema,
             policy: Default::default(),
+            layers: &[],
             invoke: never,
             location: SourceLocation {
                 file: file!(),

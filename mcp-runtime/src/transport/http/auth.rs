@@ -1,7 +1,6 @@
 //! Authentication: a hook that sees every HTTP request and returns who made it, and the
 //! OAuth 2.1 resource-server pieces (RFC 9728 metadata, `WWW-Authenticate` challenges).
 
-use std::any::Any;
 use std::sync::Arc;
 
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -68,8 +67,7 @@ where
     }
 }
 
-/// A verified principal, its type erased.
-pub(crate) type AnyPrincipal = Arc<dyn Any + Send + Sync>;
+pub(crate) use crate::access::AnyPrincipal;
 
 /// An [`Authenticate`] hook with its principal type erased.
 pub(crate) type Authenticator =
@@ -91,6 +89,8 @@ pub struct AuthRejection {
     /// The OAuth error code (`invalid_token`, `insufficient_scope`), if any.
     error: Option<&'static str>,
     description: String,
+    /// `insufficient_scope`: the scopes the request needs, for the challenge's `scope`.
+    scope: Option<String>,
 }
 
 impl AuthRejection {
@@ -100,6 +100,7 @@ impl AuthRejection {
             status: StatusCode::UNAUTHORIZED,
             error: None,
             description: description.into(),
+            scope: None,
         }
     }
 
@@ -110,6 +111,7 @@ impl AuthRejection {
             status: StatusCode::UNAUTHORIZED,
             error: Some("invalid_token"),
             description: description.into(),
+            scope: None,
         }
     }
 
@@ -119,7 +121,15 @@ impl AuthRejection {
             status: StatusCode::FORBIDDEN,
             error: Some("insufficient_scope"),
             description: description.into(),
+            scope: None,
         }
+    }
+
+    /// Names the scopes the refused request needs (space-separated in the challenge's
+    /// `scope`), so the client can ask its authorization server for them (step-up).
+    pub(crate) fn needing_scopes(mut self, scopes: &[&str]) -> Self {
+        self.scope = Some(scopes.join(" "));
+        self
     }
 
     pub(crate) fn into_response(self, resource_metadata: Option<&str>) -> Response {
@@ -127,7 +137,11 @@ impl AuthRejection {
             self.status,
             &RpcError::new(
                 code::INVALID_REQUEST,
-                format!("Unauthorized: {}", self.description),
+                if self.status == StatusCode::FORBIDDEN {
+                    format!("Forbidden: {}", self.description)
+                } else {
+                    format!("Unauthorized: {}", self.description)
+                },
             ),
         );
         let mut challenge = vec!["Bearer".to_owned()];
@@ -137,6 +151,9 @@ impl AuthRejection {
         }
         if let Some(error) = self.error {
             parameters.push(format!("error=\"{error}\""));
+            if let Some(scope) = &self.scope {
+                parameters.push(format!("scope=\"{scope}\""));
+            }
             let description: String = self
                 .description
                 .chars()
@@ -209,14 +226,22 @@ impl ProtectedResource {
         self
     }
 
-    pub(crate) fn document(&self) -> Value {
+    /// The metadata document; `scopes_supported` lists the scopes set here and those the
+    /// tools require (`required`).
+    pub(crate) fn document(&self, required: &[String]) -> Value {
         let mut document = json!({
             "resource": self.resource,
             "authorization_servers": self.authorization_servers,
             "bearer_methods_supported": ["header"],
         });
-        if !self.scopes_supported.is_empty() {
-            document["scopes_supported"] = json!(self.scopes_supported);
+        let mut scopes = self.scopes_supported.clone();
+        for scope in required {
+            if !scopes.contains(scope) {
+                scopes.push(scope.clone());
+            }
+        }
+        if !scopes.is_empty() {
+            document["scopes_supported"] = json!(scopes);
         }
         document
     }
@@ -273,7 +298,10 @@ mod tests {
                 "/.well-known/oauth-protected-resource/mcp"
             ]
         );
-        assert_eq!(resource.document()["scopes_supported"], json!(["tools"]));
+        assert_eq!(
+            resource.document(&["notes:write".to_owned(), "tools".to_owned()])["scopes_supported"],
+            json!(["tools", "notes:write"])
+        );
     }
 
     #[test]

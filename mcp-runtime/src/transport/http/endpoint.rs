@@ -12,7 +12,8 @@ use axum::routing::{get, post};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
-use super::auth::AnyPrincipal;
+use super::auth::{AnyPrincipal, AuthRejection, ProtectedResource};
+use crate::access::refusal_message;
 use super::fleet::{Fleet, remote_stream};
 use super::guard::Guard;
 use super::response::{error_response, json_response, refusal, response_json};
@@ -130,7 +131,7 @@ pub(crate) fn router(path: &str, endpoint: Arc<Endpoint>, body_limit: usize) -> 
         post(post_message).get(open_stream).delete(end_session),
     );
     if let Some(resource) = &endpoint.guard.resource {
-        let document = resource.document();
+        let document = resource.document(&endpoint.core.tools.catalog().required_scopes());
         for metadata_path in resource.paths() {
             let document = document.clone();
             router = router.route(
@@ -187,11 +188,40 @@ async fn post_message(
             return bad_request(code::PARSE_ERROR, format!("Parse error: {error}."));
         }
     };
+    if let Some(refused) = scope_refusal(&endpoint, &message, principal.as_ref()) {
+        return refused;
+    }
     if is_stateless(&headers, &message) {
         post_stateless(&endpoint, &headers, message, principal).await
     } else {
         post_handshake(&endpoint, &headers, message, principal).await
     }
+}
+
+/// A `tools/call` of a tool whose scopes the principal does not hold: `403` with the
+/// step-up challenge of the 2025-11-25 authorization spec, naming the scopes it needs.
+fn scope_refusal(
+    endpoint: &Endpoint,
+    message: &Value,
+    principal: Option<&AnyPrincipal>,
+) -> Option<Response> {
+    if message.get("method").and_then(Value::as_str) != Some("tools/call") {
+        return None;
+    }
+    let name = message.pointer("/params/name").and_then(Value::as_str)?;
+    let catalog = endpoint.core.tools.catalog();
+    let tool = catalog.get(name)?;
+    let missing = endpoint.core.access.missing(tool.scopes(), principal);
+    if missing.is_empty() {
+        return None;
+    }
+    let description = refusal_message(name, &missing, principal.is_some());
+    let metadata = endpoint.guard.resource.as_ref().map(ProtectedResource::url);
+    Some(
+        AuthRejection::insufficient_scope(description)
+            .needing_scopes(&missing)
+            .into_response(metadata.as_deref()),
+    )
 }
 
 /// 2026-07-28: a request that stands alone, served by a session that lives as long as it.
