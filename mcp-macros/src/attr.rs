@@ -80,8 +80,9 @@ const TOOL_OPTIONS: [&str; 16] = [
     "crate",
 ];
 
-const RESOURCE_OPTIONS: [&str; 11] = [
+const RESOURCE_OPTIONS: [&str; 12] = [
     "uri",
+    "scopes",
     "name",
     "title",
     "description",
@@ -94,7 +95,7 @@ const RESOURCE_OPTIONS: [&str; 11] = [
     "crate",
 ];
 
-const PROMPT_OPTIONS: [&str; 5] = ["name", "title", "description", "icon", "crate"];
+const PROMPT_OPTIONS: [&str; 6] = ["name", "title", "description", "scopes", "icon", "crate"];
 
 /// A behaviour hint as the user stated it.
 #[derive(Clone, Copy)]

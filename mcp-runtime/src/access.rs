@@ -76,6 +76,28 @@ impl Access {
         }
     }
 
+    /// The JSON-RPC error of a read or a prompt refused for lacking scopes (a tool call's
+    /// refusal is an `isError` result instead).
+    pub fn refusal(
+        &self,
+        what: &str,
+        required: impl Iterator<Item = impl AsRef<str>>,
+        principal: Option<&AnyPrincipal>,
+    ) -> Result<(), crate::protocol::jsonrpc::RpcError> {
+        let required: Vec<String> = required.map(|scope| scope.as_ref().to_owned()).collect();
+        let missing = self.missing(required.iter().map(String::as_str), principal);
+        if missing.is_empty() {
+            return Ok(());
+        }
+        Err(crate::protocol::jsonrpc::RpcError::new(
+            crate::protocol::jsonrpc::code::INVALID_REQUEST,
+            format!(
+                "Forbidden: {}",
+                refusal_message(what, &missing, principal.is_some())
+            ),
+        ))
+    }
+
     /// Which of `required` the principal lacks, in the order required.
     pub fn missing<'a>(
         &self,
@@ -93,8 +115,9 @@ impl Access {
     }
 }
 
-/// The `isError` text of a call refused for lacking scopes.
-pub(crate) fn refusal_message(tool: &str, missing: &[&str], has_principal: bool) -> String {
+/// The text of a request refused for lacking scopes; `what` is "Tool `x`", "Resource `u`"
+/// or "Prompt `p`".
+pub(crate) fn refusal_message(what: &str, missing: &[&str], has_principal: bool) -> String {
     let scopes = missing
         .iter()
         .map(|scope| format!("`{scope}`"))
@@ -102,10 +125,10 @@ pub(crate) fn refusal_message(tool: &str, missing: &[&str], has_principal: bool)
         .join(", ");
     let plural = if missing.len() == 1 { "" } else { "s" };
     if has_principal {
-        format!("Tool `{tool}` needs the scope{plural} {scopes}, which the caller does not hold.")
+        format!("{what} needs the scope{plural} {scopes}, which the caller does not hold.")
     } else {
         format!(
-            "Tool `{tool}` needs the scope{plural} {scopes}, and this connection has no principal \
+            "{what} needs the scope{plural} {scopes}, and this connection has no principal \
              that could hold them."
         )
     }

@@ -15,6 +15,7 @@
 //! - [`http`]: Streamable HTTP and deployment (feature `http`).
 //! - [`fleet`]: several instances without sticky routing, sharing sessions, streams and
 //!   tasks through Redis (feature `redis`).
+//! - [`production`]: middleware around every tool call, and scopes per tool.
 //! - [`cli`]: `MCP_CLI`, the command line inside every server (feature `cli`).
 //! - [`testing`]: testing your server with `mcp_runtime::testing` (feature `testing`).
 //! - [`expand`]: debugging with `cargo expand`.
@@ -63,6 +64,14 @@ pub mod http {}
            chapter is built with the Cargo feature `redis` (docs.rs builds every feature)."
 )]
 pub mod fleet {}
+
+#[cfg_attr(feature = "http", doc = include_str!("../docs/production.md"))]
+#[cfg_attr(
+    not(feature = "http"),
+    doc = "Middleware around every tool call, and scopes per tool. This chapter is built \
+           with the Cargo feature `http` (docs.rs builds every feature)."
+)]
+pub mod production {}
 
 #[doc = include_str!("../docs/cli.md")]
 pub mod cli {}

@@ -18,6 +18,8 @@ pub(crate) trait Entry: Send + Sync + 'static {
     fn key(&self) -> &str;
     /// The entry in its list method's result, shaped for `version`.
     fn listing(&self, version: ProtocolVersion) -> Value;
+    /// The scopes a caller must hold to use it (`scopes = [...]`).
+    fn scopes(&self) -> impl Iterator<Item = &str>;
 }
 
 /// What requests read: built from the enabled entries, sorted by key.

@@ -33,6 +33,7 @@ pub fn registration(prompt: &Prompt<'_>) -> TokenStream {
     let description = option(prompt.description.as_deref());
     let icons = icons(&prompt.icons, &private);
     let parameters = parameters(&prompt.function, &private);
+    let scopes = &prompt.scopes;
     let completions = completions(&prompt.completions, &private);
     let invoke = invoke(&prompt.function, &private, &parameters, &RUNNERS);
     let unique_name = unique_name_guard(Kind::Prompt, &prompt.name, prompt.name_span);
@@ -52,6 +53,7 @@ pub fn registration(prompt: &Prompt<'_>) -> TokenStream {
                 icons: #icons,
                 params: #params,
                 completions: #completions,
+                scopes: &[#(#scopes),*],
                 invoke: #invoke,
                 location: #location,
             }

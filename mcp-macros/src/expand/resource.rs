@@ -37,6 +37,7 @@ pub fn registration(resource: &Resource<'_>) -> TokenStream {
     let annotations = annotations(resource, &private);
     let icons = icons(&resource.icons, &private);
     let parameters = parameters(&resource.function, &private);
+    let scopes = &resource.scopes;
     let completions = completions(&resource.completions, &private);
     let invoke = invoke(&resource.function, &private, &parameters, &RUNNERS);
     let location = location(&private, Span::call_site());
@@ -63,6 +64,7 @@ pub fn registration(resource: &Resource<'_>) -> TokenStream {
                 icons: #icons,
                 params: #params,
                 completions: #completions,
+                scopes: &[#(#scopes),*],
                 invoke: #invoke,
                 location: #location,
             }

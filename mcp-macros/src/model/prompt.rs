@@ -17,6 +17,8 @@ pub struct Prompt<'a> {
     pub title: Option<String>,
     pub description: Option<String>,
     pub icons: Vec<Icon>,
+    /// `scopes = [...]`: what a caller must hold.
+    pub scopes: Vec<String>,
     pub completions: Vec<Completion>,
     /// `crate = "..."`: the runtime crate's path; `None` to find it in the `Cargo.toml`.
     pub krate: Option<syn::Path>,
@@ -44,6 +46,12 @@ impl<'a> Prompt<'a> {
             title: options.title.as_ref().map(LitStr::value),
             description,
             icons: options.icons,
+            scopes: options
+                .scopes
+                .iter()
+                .flatten()
+                .map(syn::LitStr::value)
+                .collect(),
             krate: options.krate,
         }
     }

@@ -26,6 +26,8 @@ pub struct Resource<'a> {
     pub priority: Option<f64>,
     pub last_modified: Option<String>,
     pub icons: Vec<Icon>,
+    /// `scopes = [...]`: what a caller must hold.
+    pub scopes: Vec<String>,
     /// The types of the parameters that are no variable of the uri and no extractor known
     /// by its name (`Context`, `State<T>`): the expansion checks at compile time that each
     /// is an extractor, since the client has no way to give it.
@@ -100,6 +102,12 @@ impl<'a> Resource<'a> {
             priority: options.priority,
             last_modified: options.last_modified.as_ref().map(LitStr::value),
             icons: options.icons,
+            scopes: options
+                .scopes
+                .iter()
+                .flatten()
+                .map(syn::LitStr::value)
+                .collect(),
             extractor_checks,
             krate: options.krate,
         }

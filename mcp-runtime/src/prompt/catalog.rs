@@ -51,6 +51,14 @@ impl Entry for CatalogPrompt {
     fn listing(&self, version: ProtocolVersion) -> Value {
         self.listing_json(version)
     }
+
+    fn scopes(&self) -> impl Iterator<Item = &str> {
+        let (fixed, owned): (&'static [&'static str], &[String]) = match &self.source {
+            PromptSource::Static(descriptor) => (descriptor.scopes, &[]),
+            PromptSource::Dynamic(prompt) => (&[], &prompt.scopes),
+        };
+        fixed.iter().copied().chain(owned.iter().map(String::as_str))
+    }
 }
 
 impl CatalogPrompt {

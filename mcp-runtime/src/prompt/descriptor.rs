@@ -25,6 +25,8 @@ pub struct PromptDescriptor {
     pub params: &'static [ParamDescriptor],
     /// `#[mcp(complete = f)]` on arguments.
     pub completions: &'static [ArgumentCompletion],
+    /// `scopes = ["prompts:admin"]`: what a caller must hold to get it (or see it listed).
+    pub scopes: &'static [&'static str],
     /// Extracts the parameters and runs the user's function.
     pub invoke: fn(ToolCall) -> PromptFuture,
     /// Where the prompt is defined, for start-up errors such as duplicate names.

@@ -47,6 +47,8 @@ pub struct DynamicPrompt {
     pub(crate) title: Option<String>,
     pub(crate) description: Option<String>,
     pub(crate) arguments: Vec<DynamicArgument>,
+    /// What a caller must hold to get it.
+    pub(crate) scopes: Vec<String>,
     pub(crate) render: Arc<Renderer>,
 }
 
@@ -72,6 +74,7 @@ impl DynamicPrompt {
             title: None,
             description: None,
             arguments: Vec::new(),
+            scopes: Vec::new(),
             render: Arc::new(move |arguments, context| {
                 let rendering = render(arguments, context);
                 Box::pin(async move { rendering.await.into_prompt_outcome() })
@@ -88,6 +91,14 @@ impl DynamicPrompt {
     /// What the prompt is for.
     pub fn description(mut self, description: impl Into<String>) -> Self {
         self.description = Some(description.into());
+        self
+    }
+
+    /// Requires the caller's principal to hold `scope` to get it (as
+    /// `#[mcp_prompt(scopes = [...])]`); each call adds one. See
+    /// [`Server::scopes_of`](crate::Server::scopes_of).
+    pub fn scope(mut self, scope: impl Into<String>) -> Self {
+        self.scopes.push(scope.into());
         self
     }
 

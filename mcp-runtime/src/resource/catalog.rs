@@ -44,6 +44,14 @@ impl Entry for CatalogResource {
     fn listing(&self, version: ProtocolVersion) -> Value {
         self.listing_json(version)
     }
+
+    fn scopes(&self) -> impl Iterator<Item = &str> {
+        let (fixed, owned): (&'static [&'static str], &[String]) = match &self.source {
+            ResourceSource::Static(descriptor) => (descriptor.scopes, &[]),
+            ResourceSource::Dynamic(resource) => (&[], &resource.scopes),
+        };
+        fixed.iter().copied().chain(owned.iter().map(String::as_str))
+    }
 }
 
 impl CatalogResource {

@@ -33,6 +33,8 @@ pub struct ResourceDescriptor {
     pub params: &'static [ParamDescriptor],
     /// `#[mcp(complete = f)]` on template variables.
     pub completions: &'static [ArgumentCompletion],
+    /// `scopes = ["docs:read"]`: what a caller must hold to read it (or see it listed).
+    pub scopes: &'static [&'static str],
     /// Extracts the parameters and runs the user's function.
     pub invoke: fn(ToolCall) -> ResourceFuture,
     /// Where the resource is defined, for start-up errors such as duplicate URIs.

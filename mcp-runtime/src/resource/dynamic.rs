@@ -68,6 +68,8 @@ pub struct DynamicResource {
     pub(crate) description: Option<String>,
     pub(crate) mime_type: Option<String>,
     pub(crate) size: Option<u64>,
+    /// What a caller must hold to read it.
+    pub(crate) scopes: Vec<String>,
     pub(crate) read: Arc<Reader>,
 }
 
@@ -96,6 +98,7 @@ impl DynamicResource {
             description: None,
             mime_type: None,
             size: None,
+            scopes: Vec::new(),
             read: Arc::new(move |request, context| {
                 let reading = read(request, context);
                 Box::pin(async move { reading.await.into_read_outcome() })
@@ -124,6 +127,14 @@ impl DynamicResource {
     /// The size in bytes, if known before reading (listed for a fixed URI only).
     pub fn size(mut self, bytes: u64) -> Self {
         self.size = Some(bytes);
+        self
+    }
+
+    /// Requires the caller's principal to hold `scope` to read it (as
+    /// `#[mcp_resource(scopes = [...])]`); each call adds one. See
+    /// [`Server::scopes_of`](crate::Server::scopes_of).
+    pub fn scope(mut self, scope: impl Into<String>) -> Self {
+        self.scopes.push(scope.into());
         self
     }
 

@@ -12,6 +12,7 @@ use crate::completion::{ArgumentCompletion, Completing, completion_json};
 use crate::protocol::jsonrpc::{RequestId, RpcError};
 use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
+use crate::registry::Entry as _;
 
 impl Session {
     pub(super) fn complete(
@@ -35,6 +36,14 @@ impl Session {
                         "Unknown prompt: {name}"
                     ))));
                 };
+                // Completing a prompt's arguments needs what getting it needs.
+                if let Err(refused) = self.core.access.refusal(
+                    &format!("Prompt `{name}`"),
+                    prompt.scopes(),
+                    self.principal.as_ref(),
+                ) {
+                    return Answer::Now(Err(refused));
+                }
                 let names: Vec<&str> = prompt.arguments.iter().map(|a| a.name.as_str()).collect();
                 (prompt.completions(), names, format!("prompt `{name}`"))
             }
@@ -44,6 +53,13 @@ impl Session {
                         "Unknown resource template: {uri}"
                     ))));
                 };
+                if let Err(refused) = self.core.access.refusal(
+                    &format!("Resource template `{uri}`"),
+                    template.scopes(),
+                    self.principal.as_ref(),
+                ) {
+                    return Answer::Now(Err(refused));
+                }
                 let names: Vec<&str> = template
                     .template
                     .as_ref()

@@ -591,8 +591,18 @@ impl Session {
             cursor::from_params(params)?,
             self.core.page_size,
         )?;
+        // The scopes the caller holds, when entries it may not use are left out.
+        let permitted = (self.core.access.hide_forbidden_tools
+            && entries.iter().any(|entry| entry.scopes().next().is_some()))
+        .then(|| self.core.access.granted(self.principal.as_ref()));
         let listed: Vec<Value> = entries[range]
             .iter()
+            .filter(|entry| match &permitted {
+                Some(granted) => entry
+                    .scopes()
+                    .all(|scope| granted.iter().any(|held| held == scope)),
+                None => true,
+            })
             .map(|entry| entry.listing(version))
             .collect();
         let mut result = Map::new();

@@ -11,6 +11,7 @@ use crate::prompt::message::PromptOutcome;
 use crate::protocol::jsonrpc::{RequestId, RpcError};
 use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
+use crate::registry::Entry as _;
 
 /// The list a `prompts/list` cursor belongs to.
 const PROMPTS: &str = "prompt";
@@ -44,6 +45,13 @@ impl Session {
                 "Unknown prompt: {name}"
             ))));
         };
+        if let Err(refused) = self.core.access.refusal(
+            &format!("Prompt `{name}`"),
+            prompt.scopes(),
+            self.principal.as_ref(),
+        ) {
+            return Answer::Now(Err(refused));
+        }
         let arguments = match prompt_arguments(prompt, &params) {
             Ok(arguments) => arguments,
             Err(error) => return Answer::Now(Err(error)),

@@ -11,6 +11,7 @@ use super::{Era, Session, required_string};
 use crate::protocol::jsonrpc::{RequestId, RpcError, code};
 use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
+use crate::registry::Entry as _;
 use crate::resource::catalog::contents_json;
 use crate::resource::contents::ReadFailure;
 
@@ -67,6 +68,13 @@ impl Session {
             return Answer::Now(Err(not_found(version, &uri)));
         };
         let resource = found.resource;
+        if let Err(refused) = self.core.access.refusal(
+            &format!("Resource `{uri}`"),
+            resource.scopes(),
+            self.principal.as_ref(),
+        ) {
+            return Answer::Now(Err(refused));
+        }
         let name = resource.name().to_owned();
         let prepared = match self.served_context(era, version, id, name, &params, related) {
             Ok(prepared) => prepared,
@@ -121,9 +129,16 @@ impl Session {
     ) -> Result<Value, RpcError> {
         let uri = required_string(params, "uri", "`uri` must be the resource's URI.")?;
         if subscribe {
-            if self.core.resources.catalog().find(uri).is_none() {
+            let catalog = self.core.resources.catalog();
+            let Some(found) = catalog.find(uri) else {
                 return Err(not_found(version, uri));
-            }
+            };
+            // Updates of a resource tell what reading it would: the same scopes.
+            self.core.access.refusal(
+                &format!("Resource `{uri}`"),
+                found.resource.scopes(),
+                self.principal.as_ref(),
+            )?;
             self.subscriptions.insert(uri.to_owned());
         } else {
             self.subscriptions.remove(uri);

@@ -109,7 +109,11 @@ impl Session {
             .access
             .missing(tool.scopes(), self.principal.as_ref());
         let refused = if !missing.is_empty() {
-            Err(refusal_message(&name, &missing, self.principal.is_some()))
+            Err(refusal_message(
+                &format!("Tool `{name}`"),
+                &missing,
+                self.principal.is_some(),
+            ))
         } else {
             tool.validate_arguments(&arguments)
                 .map_err(|problems| format!("Invalid arguments for tool `{name}`: {problems}"))

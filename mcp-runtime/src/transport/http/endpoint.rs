@@ -14,6 +14,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::auth::{AnyPrincipal, AuthRejection, ProtectedResource};
 use crate::access::refusal_message;
+use crate::registry::Entry as _;
 use super::fleet::{Fleet, remote_stream};
 use super::guard::Guard;
 use super::response::{error_response, json_response, refusal, response_json};
@@ -198,24 +199,48 @@ async fn post_message(
     }
 }
 
-/// A `tools/call` of a tool whose scopes the principal does not hold: `403` with the
-/// step-up challenge of the 2025-11-25 authorization spec, naming the scopes it needs.
+/// A `tools/call`, `resources/read` or `prompts/get` of something whose scopes the
+/// principal does not hold: `403` with the step-up challenge of the 2025-11-25
+/// authorization spec, naming the scopes it needs.
 fn scope_refusal(
     endpoint: &Endpoint,
     message: &Value,
     principal: Option<&AnyPrincipal>,
 ) -> Option<Response> {
-    if message.get("method").and_then(Value::as_str) != Some("tools/call") {
+    let method = message.get("method").and_then(Value::as_str)?;
+    let access = &endpoint.core.access;
+    // Nothing is allocated for a request that needs no scope (an empty `Vec` holds none).
+    let (kind, target, required): (&str, &str, Vec<String>) = match method {
+        "tools/call" => {
+            let name = message.pointer("/params/name").and_then(Value::as_str)?;
+            let catalog = endpoint.core.tools.catalog();
+            let tool = catalog.get(name)?;
+            ("Tool", name, tool.scopes().map(str::to_owned).collect())
+        }
+        "resources/read" => {
+            let uri = message.pointer("/params/uri").and_then(Value::as_str)?;
+            let catalog = endpoint.core.resources.catalog();
+            let found = catalog.find(uri)?;
+            let scopes = found.resource.scopes().map(str::to_owned).collect();
+            ("Resource", uri, scopes)
+        }
+        "prompts/get" => {
+            let name = message.pointer("/params/name").and_then(Value::as_str)?;
+            let catalog = endpoint.core.prompts.catalog();
+            let prompt = catalog.get(name)?;
+            ("Prompt", name, prompt.scopes().map(str::to_owned).collect())
+        }
+        _ => return None,
+    };
+    if required.is_empty() {
         return None;
     }
-    let name = message.pointer("/params/name").and_then(Value::as_str)?;
-    let catalog = endpoint.core.tools.catalog();
-    let tool = catalog.get(name)?;
-    let missing = endpoint.core.access.missing(tool.scopes(), principal);
+    let missing = access.missing(required.iter().map(String::as_str), principal);
     if missing.is_empty() {
         return None;
     }
-    let description = refusal_message(name, &missing, principal.is_some());
+    let what = format!("{kind} `{target}`");
+    let description = refusal_message(&what, &missing, principal.is_some());
     let metadata = endpoint.guard.resource.as_ref().map(ProtectedResource::url);
     Some(
         AuthRejection::insufficient_scope(description)
