@@ -11,8 +11,9 @@ use std::time::Duration;
 use mcp_runtime::middleware::{
     Audit, Layer, LayerFuture, Next, ResponseCache, ToolRequest, from_fn,
 };
+use mcp_runtime::middleware::{RequestError, ServedFuture, ServedRequest};
 use mcp_runtime::testing::TestClient;
-use mcp_runtime::{CallToolResult, DynamicTool, Server, mcp_tool};
+use mcp_runtime::{CallToolResult, DynamicTool, Server, mcp_prompt, mcp_resource, mcp_tool};
 use serde_json::json;
 
 /// Every layer's passage, as `label:argument`, so tests running at once tell theirs apart.
@@ -433,8 +434,8 @@ async fn the_audit_layer_records_who_called_what_and_how_it_ended() {
     let _default =
         tracing::subscriber::set_default(tracing_subscriber::registry().with(captured.clone()));
     struct Caller(&'static str);
-    let audit = Audit::new().identify(|call| {
-        call.context()
+    let audit = Audit::new().identify(|context| {
+        context
             .principal::<Caller>()
             .map(|caller| caller.0.to_owned())
     });
@@ -452,13 +453,121 @@ async fn the_audit_layer_records_who_called_what_and_how_it_ended() {
     let events = captured.0.lock().unwrap().clone();
     assert_eq!(events.len(), 2, "{events:?}");
     assert!(
-        events[0].contains("tool=write") && events[0].contains("caller=ada"),
+        events[0].contains("name=write") && events[0].contains("caller=ada"),
         "{events:?}"
     );
     assert!(events[0].contains("outcome=\"ok\""), "{events:?}");
     assert!(events[0].contains("duration_us="), "{events:?}");
     assert!(
-        events[1].contains("tool=failing_lookup") && events[1].contains("outcome=\"error\""),
+        events[1].contains("name=failing_lookup") && events[1].contains("outcome=\"error\""),
+        "{events:?}"
+    );
+}
+
+/// Today's memo.
+#[mcp_resource(uri = "memo://today")]
+async fn memo() -> String {
+    "Buy milk.".to_owned()
+}
+
+/// A greeting.
+#[mcp_prompt]
+async fn greet(name: String) -> String {
+    format!("Say hello to {name}.")
+}
+
+/// Refuses prompts for `mallory`, answers `memo://` reads in capitals, panics for `boom`,
+/// and leaves tool calls alone.
+struct ServedRules;
+
+impl Layer for ServedRules {
+    fn call(&self, call: ToolRequest, next: Next) -> LayerFuture {
+        next.run(call)
+    }
+
+    fn serve(&self, request: ServedRequest, next: Next<ServedRequest>) -> ServedFuture {
+        if request.method() == "prompts/get" && request.arguments()["name"] == "mallory" {
+            return Box::pin(async {
+                Err(RequestError::invalid_request("No prompts for mallory."))
+            });
+        }
+        if request.method() == "prompts/get" && request.arguments()["name"] == "boom" {
+            panic!("the layer broke on a prompt");
+        }
+        let shout = request.method() == "resources/read" && request.name().starts_with("memo://");
+        Box::pin(async move {
+            let mut result = next.run(request).await?;
+            if shout {
+                let text = result["contents"][0]["text"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_uppercase();
+                result["contents"][0]["text"] = text.into();
+            }
+            Ok(result)
+        })
+    }
+}
+
+#[tokio::test]
+async fn layers_see_reads_and_prompts_and_may_refuse_or_rewrite_them() {
+    let client = TestClient::connect(server().layer(ServedRules))
+        .await
+        .unwrap();
+    let read = client.read_resource("memo://today").await.unwrap();
+    assert_eq!(read.text(), "BUY MILK.");
+    let refused = client
+        .get_prompt("greet", [("name", "mallory")])
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (refused.code, refused.message.as_str()),
+        (-32600, "No prompts for mallory.")
+    );
+    let broken = client
+        .get_prompt("greet", [("name", "boom")])
+        .await
+        .unwrap_err();
+    assert_eq!(broken.code, -32603);
+    assert_eq!(
+        broken.message,
+        "Prompt `greet` failed: it panicked."
+    );
+    let greeting = client.get_prompt("greet", [("name", "ada")]).await.unwrap();
+    assert!(
+        format!("{greeting:?}").contains("Say hello to ada."),
+        "{greeting:?}"
+    );
+}
+
+#[tokio::test]
+async fn the_audit_layer_records_reads_and_prompts_too() {
+    use tracing_subscriber::prelude::*;
+    let captured = Captured::default();
+    let _default =
+        tracing::subscriber::set_default(tracing_subscriber::registry().with(captured.clone()));
+    let client = TestClient::connect(server().layer(Audit::new()))
+        .await
+        .unwrap();
+    client.read_resource("memo://today").await.unwrap();
+    client.get_prompt("greet", [("name", "ada")]).await.unwrap();
+    client.read_resource("memo://nowhere").await.unwrap_err();
+    let events = captured.0.lock().unwrap().clone();
+    assert_eq!(
+        events.len(),
+        2,
+        "an unknown resource is refused before any layer: {events:?}"
+    );
+    assert!(
+        events[0].contains("method=\"resources/read\"") && events[0].contains("name=memo://today"),
+        "{events:?}"
+    );
+    assert!(
+        events[0].contains("outcome=\"ok\"") && events[0].contains("caller=-"),
+        "{events:?}"
+    );
+    assert!(
+        events[1].contains("method=\"prompts/get\"") && events[1].contains("name=greet"),
         "{events:?}"
     );
 }

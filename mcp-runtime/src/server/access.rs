@@ -23,7 +23,7 @@ impl Server {
     /// # drop(server);
     /// ```
     pub fn layer(mut self, layer: impl Layer) -> Self {
-        self.layers.every_tool.push(Arc::new(layer));
+        self.layers.every_request.push(Arc::new(layer));
         self
     }
 

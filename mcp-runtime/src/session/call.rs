@@ -19,7 +19,7 @@ use super::reply::Body;
 use crate::content::ContentBody;
 use crate::context::client_requests::InputRound;
 use crate::context::{RequestHandle, log_layer};
-use crate::middleware::{LayerFuture, Next, SharedLayer, ToolRequest};
+use crate::middleware::{LayerFuture, SharedLayer, ToolRequest, run_chain};
 use crate::tool::extract::States;
 use crate::tool::invoke::ToolFuture;
 use crate::tool::result::{CallToolResult, ToolError};
@@ -97,14 +97,8 @@ impl ToolCallPipeline {
             innermost.run(call).await
         } else {
             let tool = Box::new(move |call| Box::pin(innermost.run(call)) as LayerFuture);
-            // A layer's panic is caught like a tool's (the tool's own was caught inside),
-            // also one raised before the layer's future exists: the chain starts inside.
-            let chain = async move { Next::new(layers, tool).run(call).await };
-            match AssertUnwindSafe(chain).catch_unwind().await
-            {
-                Ok(result) => result,
-                Err(panic) => panicked(&name, panic),
-            }
+            // A layer's panic is caught like a tool's (the tool's own was caught inside).
+            run_chain(layers, call, tool, |panic| panicked(&name, panic)).await
         };
         if let (true, Some(round)) = (result.awaits_input, &round) {
             request.finish();

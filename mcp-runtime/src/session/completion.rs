@@ -93,6 +93,16 @@ impl Session {
                 Ok(prepared) => prepared,
                 Err(error) => return Answer::Now(Err(error)),
             };
+        let named = match &request.reference {
+            Reference::Prompt(name) => name.as_str(),
+            Reference::Resource(uri) => uri.as_str(),
+        };
+        let layered = self.served_request("completion/complete", named, || {
+            let mut arguments = Map::new();
+            arguments.insert("argument".into(), request.argument.clone().into());
+            arguments.insert("value".into(), request.value.clone().into());
+            arguments
+        });
         let states = std::sync::Arc::clone(&self.core.states);
         let running = run_completion(completion, request, prepared.context.clone(), states);
         let handle = prepared.request.clone();
@@ -100,7 +110,7 @@ impl Session {
             what: format!("completing {target}"),
             mask_errors: self.core.mask_error_details,
         };
-        let result = self.run_served(served, prepared, running, |_, values| {
+        let result = self.run_served(served, prepared, layered, running, |_, values| {
             Ok(Body::Json(json!({ "completion": completion_json(values) })))
         });
         Answer::Later {

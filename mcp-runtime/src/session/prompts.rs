@@ -62,6 +62,7 @@ impl Session {
                 Ok(prepared) => prepared,
                 Err(error) => return Answer::Now(Err(error)),
             };
+        let layered = self.served_request("prompts/get", &prompt_name, || arguments.clone());
         let running = prompt.render(
             arguments,
             prepared.context.clone(),
@@ -76,6 +77,7 @@ impl Session {
         let result = self.run_served(
             served,
             prepared,
+            layered,
             running,
             move |served, outcome| match outcome {
                 PromptOutcome::Rendered {

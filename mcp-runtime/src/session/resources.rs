@@ -80,6 +80,13 @@ impl Session {
             Ok(prepared) => prepared,
             Err(error) => return Answer::Now(Err(error)),
         };
+        let layered = self.served_request("resources/read", &uri, || {
+            found
+                .variables
+                .iter()
+                .map(|(name, value)| (name.clone(), Value::from(value.as_str())))
+                .collect()
+        });
         let running = resource.read(
             &uri,
             found.variables,
@@ -93,7 +100,7 @@ impl Session {
         };
         let stateless = version.is_stateless();
         let mime_type = resource.mime_type().map(str::to_owned);
-        let result = self.run_served(served, prepared, running, move |served, outcome| {
+        let result = self.run_served(served, prepared, layered, running, move |served, outcome| {
             let contents = outcome.into_contents(&uri, mime_type.as_deref()).map_err(
                 |failure| match failure {
                     ReadFailure::Rejected(message) => RpcError::invalid_params(format!(

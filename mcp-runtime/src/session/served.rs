@@ -18,6 +18,7 @@ use crate::context::{Context, RequestHandle};
 use crate::protocol::jsonrpc::{RequestId, RpcError, code};
 use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
+use crate::middleware::{RequestError, ServedFuture, ServedRequest, SharedLayer, run_chain};
 use crate::tool::result::ToolError;
 
 /// What the user's function is serving, for messages and logs: "resource `docs://readme`".
@@ -83,39 +84,121 @@ impl Session {
         })
     }
 
-    /// Runs `running` under the server's guards; `finish` turns its output into the result.
+    /// The request as layers see it, made only when the server has layers: the method,
+    /// what it names, and its arguments (made by `arguments`).
+    pub(super) fn served_request(
+        &self,
+        method: &'static str,
+        name: &str,
+        arguments: impl FnOnce() -> Map<String, Value>,
+    ) -> Option<Layered> {
+        let layers = self.core.layers.served();
+        (!layers.is_empty()).then(|| Layered {
+            layers: Arc::clone(layers),
+            method,
+            name: name.to_owned(),
+            arguments: arguments(),
+        })
+    }
+
+    /// Runs `running` under the server's guards, inside the server's layers when `layered`;
+    /// `finish` turns its output into the result.
     pub(super) fn run_served<T: Send + 'static>(
         &self,
         served: Served,
         prepared: Prepared,
+        layered: Option<Layered>,
         running: Pin<Box<dyn Future<Output = T> + Send>>,
         finish: impl FnOnce(&Served, T) -> Result<Body, RpcError> + Send + 'static,
     ) -> Pin<Box<dyn Future<Output = Body> + Send>> {
         let slots = Arc::clone(&self.core.call_slots);
         let timeout = self.core.call_timeout;
-        let Prepared { request, round, .. } = prepared;
+        let Prepared {
+            request,
+            round,
+            context,
+        } = prepared;
+        let version = context.protocol_version();
         Box::pin(async move {
-            let outcome = run_guarded(running, round, None, slots, timeout).await;
-            let body = match outcome {
-                Guarded::Finished(output) => finish(&served, output).unwrap_or_else(Body::Failure),
-                Guarded::NeedsInput(round) => Body::Json(round.input_required_result()),
-                Guarded::Panicked(panic) => Body::Failure(panicked(&served, panic)),
-                Guarded::TimedOut(limit) => {
-                    request.cancel();
-                    tracing::warn!(what = %served.what, ?limit, "timed out");
-                    Body::Failure(RpcError::new(
-                        code::INTERNAL_ERROR,
-                        format!(
-                            "{} timed out after {} and was stopped.",
-                            capitalized(&served.what),
-                            describe_duration(limit)
-                        ),
-                    ))
+            let handle = request.clone();
+            let what = served.what.clone();
+            let guarded = async move {
+                let outcome = run_guarded(running, round, None, slots, timeout).await;
+                match outcome {
+                    Guarded::Finished(output) => {
+                        finish(&served, output).unwrap_or_else(Body::Failure)
+                    }
+                    Guarded::NeedsInput(round) => Body::Json(round.input_required_result()),
+                    Guarded::Panicked(panic) => Body::Failure(panicked(&served, panic)),
+                    Guarded::TimedOut(limit) => {
+                        handle.cancel();
+                        tracing::warn!(what = %served.what, ?limit, "timed out");
+                        Body::Failure(RpcError::new(
+                            code::INTERNAL_ERROR,
+                            format!(
+                                "{} timed out after {} and was stopped.",
+                                capitalized(&served.what),
+                                describe_duration(limit)
+                            ),
+                        ))
+                    }
+                }
+            };
+            let body = match layered {
+                None => guarded.await,
+                Some(Layered {
+                    layers,
+                    method,
+                    name,
+                    arguments,
+                }) => {
+                    let served_request = ServedRequest {
+                        method,
+                        name,
+                        arguments,
+                        context,
+                        version,
+                    };
+                    let innermost = Box::new(move |_: ServedRequest| {
+                        Box::pin(async move { into_outcome(guarded.await) }) as ServedFuture
+                    });
+                    let outcome = run_chain(layers, served_request, innermost, |panic| {
+                        let message = panic_message(panic.as_ref());
+                        tracing::error!(what = %what, panic = %message, "a layer panicked");
+                        Err(RequestError(RpcError::new(
+                            code::INTERNAL_ERROR,
+                            format!("{} failed: it panicked.", capitalized(&what)),
+                        )))
+                    })
+                    .await;
+                    match outcome {
+                        Ok(result) => Body::Json(result),
+                        Err(RequestError(error)) => Body::Failure(error),
+                    }
                 }
             };
             request.finish();
             body
         })
+    }
+}
+
+/// A read, a prompt or a completion as the server's layers will see it.
+pub(super) struct Layered {
+    layers: Arc<[SharedLayer]>,
+    method: &'static str,
+    name: String,
+    arguments: Map<String, Value>,
+}
+
+/// A served request's answer as layers see it: its JSON result, or its error.
+fn into_outcome(body: Body) -> Result<Value, RequestError> {
+    match body {
+        Body::Json(result) => Ok(result),
+        Body::Failure(error) => Err(RequestError(error)),
+        other => serde_json::to_value(&other).map_err(|error| {
+            RequestError(RpcError::new(code::INTERNAL_ERROR, error.to_string()))
+        }),
     }
 }
 
