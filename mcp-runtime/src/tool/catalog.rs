@@ -475,17 +475,10 @@ impl Catalog {
         self.scoped
     }
 
-    /// Every scope some tool requires, sorted, each once: `scopes_supported` of the
-    /// protected-resource metadata.
-    pub fn required_scopes(&self) -> Vec<String> {
-        let mut scopes: Vec<String> = self
-            .tools
-            .iter()
-            .flat_map(|tool| tool.scopes().map(str::to_owned))
-            .collect();
-        scopes.sort();
-        scopes.dedup();
-        scopes
+    /// Every tool, sorted by name.
+    #[cfg(feature = "http")]
+    pub fn tools(&self) -> &[Arc<CatalogTool>] {
+        &self.tools
     }
 
     /// Number of tools.

@@ -132,7 +132,7 @@ pub(crate) fn router(path: &str, endpoint: Arc<Endpoint>, body_limit: usize) -> 
         post(post_message).get(open_stream).delete(end_session),
     );
     if let Some(resource) = &endpoint.guard.resource {
-        let document = resource.document(&endpoint.core.tools.catalog().required_scopes());
+        let document = resource.document(&required_scopes(&endpoint.core));
         for metadata_path in resource.paths() {
             let document = document.clone();
             router = router.route(
@@ -144,6 +144,26 @@ pub(crate) fn router(path: &str, endpoint: Arc<Endpoint>, body_limit: usize) -> 
     router
         .layer(DefaultBodyLimit::max(body_limit))
         .with_state(endpoint)
+}
+
+/// Every scope a tool, a resource or a prompt requires as the server starts, sorted, each
+/// once: the `scopes_supported` of the protected-resource metadata.
+fn required_scopes(core: &ServerCore) -> Vec<String> {
+    let tools = core.tools.catalog();
+    let resources = core.resources.catalog();
+    let prompts = core.prompts.catalog();
+    let mut scopes: Vec<String> = tools
+        .tools()
+        .iter()
+        .flat_map(|tool| tool.scopes())
+        .chain(resources.resources().iter().flat_map(|entry| entry.scopes()))
+        .chain(resources.templates().iter().flat_map(|entry| entry.scopes()))
+        .chain(prompts.prompts().iter().flat_map(|entry| entry.scopes()))
+        .map(str::to_owned)
+        .collect();
+    scopes.sort();
+    scopes.dedup();
+    scopes
 }
 
 fn bad_request(code: i64, message: impl Into<String>) -> Response {
