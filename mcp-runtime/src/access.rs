@@ -26,7 +26,10 @@ pub(crate) struct Access {
 impl std::fmt::Debug for Access {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Access")
-            .field("scopes_of", &self.scopes_of.as_ref().map(|_| self.principal_type))
+            .field(
+                "scopes_of",
+                &self.scopes_of.as_ref().map(|_| self.principal_type),
+            )
             .field("hide_forbidden_tools", &self.hide_forbidden_tools)
             .field("local_principal", &self.local_principal.is_some())
             .finish()

@@ -9,11 +9,11 @@ pub use schemars;
 pub use serde;
 
 pub use crate::location::SourceLocation;
+pub use crate::middleware::SharedLayer;
 pub use crate::task::TaskSupport;
 pub use crate::tool::descriptor::{ParamDescriptor, ToolDescriptor, ToolHints, ToolPolicy};
 pub use crate::tool::extract::{DefaultArgument, Extract, States, ToolCall};
 pub use crate::tool::invoke::{ToolFuture, call_async, call_blocking};
-pub use crate::middleware::SharedLayer;
 pub use crate::tool::rate::Rate;
 pub use crate::tool::result::IntoCallToolResult;
 

@@ -529,10 +529,7 @@ async fn layers_see_reads_and_prompts_and_may_refuse_or_rewrite_them() {
         .await
         .unwrap_err();
     assert_eq!(broken.code, -32603);
-    assert_eq!(
-        broken.message,
-        "Prompt `greet` failed: it panicked."
-    );
+    assert_eq!(broken.message, "Prompt `greet` failed: it panicked.");
     let greeting = client.get_prompt("greet", [("name", "ada")]).await.unwrap();
     assert!(
         format!("{greeting:?}").contains("Say hello to ada."),

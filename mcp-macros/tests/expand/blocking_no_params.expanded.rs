@@ -31,7 +31,9 @@ const __mcp_tool_reset__needs_mcp_tools_on_its_impl_block: () = {
                 max_concurrency: ::core::option::Option::None,
                 rate: ::core::option::Option::None,
                 task: ::mcp_runtime::__private::TaskSupport::Forbidden,
+                scopes: &[],
             },
+            layers: &[],
             invoke: |__mcp_tool_call| {
                 let __mcp_run = |_: &mut ::mcp_runtime::__private::ToolCall| ::core::result::Result::Ok(
                     reset,

@@ -67,7 +67,9 @@ const __mcp_tool_add__needs_mcp_tools_on_its_impl_block: () = {
                 max_concurrency: ::core::option::Option::None,
                 rate: ::core::option::Option::None,
                 task: ::mcp_runtime::__private::TaskSupport::Forbidden,
+                scopes: &[],
             },
+            layers: &[],
             invoke: |__mcp_tool_call| {
                 let __mcp_run = |__mcp_call: &mut ::mcp_runtime::__private::ToolCall| {
                     let __mcp_arg_0 = __mcp_call.extract::<i64>("a")?;

@@ -43,7 +43,9 @@ const __mcp_tool_search__needs_mcp_tools_on_its_impl_block: () = {
                     ::mcp_runtime::__private::Rate::per_second(10u32),
                 ),
                 task: ::mcp_runtime::__private::TaskSupport::Forbidden,
+                scopes: &[],
             },
+            layers: &[],
             invoke: |__mcp_tool_call| {
                 let __mcp_run = |__mcp_call: &mut ::mcp_runtime::__private::ToolCall| {
                     let __mcp_arg_0 = __mcp_call.extract::<String>("query")?;
@@ -105,7 +107,9 @@ const __mcp_tool_send__needs_mcp_tools_on_its_impl_block: () = {
                     ::mcp_runtime::__private::Rate::per_hour(5u32),
                 ),
                 task: ::mcp_runtime::__private::TaskSupport::Forbidden,
+                scopes: &[],
             },
+            layers: &[],
             invoke: |__mcp_tool_call| {
                 let __mcp_run = |__mcp_call: &mut ::mcp_runtime::__private::ToolCall| {
                     let __mcp_arg_0 = __mcp_call.extract::<String>("text")?;

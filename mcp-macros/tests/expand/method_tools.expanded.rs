@@ -70,7 +70,9 @@ const _: () = {
                 max_concurrency: ::core::option::Option::None,
                 rate: ::core::option::Option::None,
                 task: ::mcp_runtime::__private::TaskSupport::Forbidden,
+                scopes: &[],
             },
+            layers: &[],
             invoke: |__mcp_tool_call| {
                 let __mcp_run = |__mcp_call: &mut ::mcp_runtime::__private::ToolCall| {
                     let __mcp_self = ::mcp_runtime::__private::extract_self::<
@@ -129,7 +131,9 @@ const _: () = {
                 max_concurrency: ::core::option::Option::None,
                 rate: ::core::option::Option::None,
                 task: ::mcp_runtime::__private::TaskSupport::Forbidden,
+                scopes: &[],
             },
+            layers: &[],
             invoke: |__mcp_tool_call| {
                 let __mcp_run = |__mcp_call: &mut ::mcp_runtime::__private::ToolCall| {
                     let __mcp_self = ::mcp_runtime::__private::extract_self::<
@@ -176,7 +180,9 @@ const _: () = {
                 max_concurrency: ::core::option::Option::None,
                 rate: ::core::option::Option::None,
                 task: ::mcp_runtime::__private::TaskSupport::Forbidden,
+                scopes: &[],
             },
+            layers: &[],
             invoke: |__mcp_tool_call| {
                 let __mcp_run = |__mcp_call: &mut ::mcp_runtime::__private::ToolCall| {
                     ::core::result::Result::Ok(Notes::version())
@@ -250,7 +256,9 @@ const _: () = {
                 max_concurrency: ::core::option::Option::None,
                 rate: ::core::option::Option::None,
                 task: ::mcp_runtime::__private::TaskSupport::Forbidden,
+                scopes: &[],
             },
+            layers: &[],
             invoke: |__mcp_tool_call| {
                 let __mcp_run = |__mcp_call: &mut ::mcp_runtime::__private::ToolCall| {
                     let __mcp_self = ::mcp_runtime::__private::extract_self::<

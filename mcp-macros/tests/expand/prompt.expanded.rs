@@ -84,6 +84,7 @@ const __mcp_prompt_review__must_be_a_free_function_outside_any_impl_block: () = 
                     ),
                 },
             ],
+            scopes: &[],
             invoke: |__mcp_tool_call| {
                 let __mcp_run = |__mcp_call: &mut ::mcp_runtime::__private::ToolCall| {
                     let __mcp_arg_0 = __mcp_call.extract::<String>("code")?;

@@ -28,6 +28,7 @@ const __mcp_resource_config__must_be_a_free_function_outside_any_impl_block: () 
             ],
             params: &[],
             completions: &[],
+            scopes: &[],
             invoke: |__mcp_tool_call| {
                 let __mcp_run = |_: &mut ::mcp_runtime::__private::ToolCall| ::core::result::Result::Ok(
                     config,

@@ -90,7 +90,12 @@ impl ResponseCache {
 
     /// How many results are stored now (expired ones included until they are evicted).
     pub fn len(&self) -> usize {
-        self.inner.entries.lock().expect("cache poisoned").by_key.len()
+        self.inner
+            .entries
+            .lock()
+            .expect("cache poisoned")
+            .by_key
+            .len()
     }
 
     /// Whether nothing is stored.

@@ -93,6 +93,12 @@ pub type ServedFuture = Pin<Box<dyn Future<Output = Result<Value, RequestError>>
 /// `prompts/get` and `completion/complete`, and passes them on unless a layer says
 /// otherwise. Implement it for a type that holds its own state (behind an `Arc` if the
 /// returned future needs it), or make a tool-call layer from a closure with [`from_fn`].
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a layer",
+    label = "not an `mcp_runtime::middleware::Layer`",
+    note = "a layer implements `mcp_runtime::middleware::Layer`, or is made from an async closure: \
+            `middleware::from_fn(|call, next| async move {{ next.run(call).await }})`"
+)]
 pub trait Layer: Send + Sync + 'static {
     /// Handles one tool call: usually does something, awaits `next.run(call)`, and returns
     /// its result (or another); or returns a result without calling `next`, and the tool

@@ -57,7 +57,10 @@ impl Entry for CatalogPrompt {
             PromptSource::Static(descriptor) => (descriptor.scopes, &[]),
             PromptSource::Dynamic(prompt) => (&[], &prompt.scopes),
         };
-        fixed.iter().copied().chain(owned.iter().map(String::as_str))
+        fixed
+            .iter()
+            .copied()
+            .chain(owned.iter().map(String::as_str))
     }
 }
 

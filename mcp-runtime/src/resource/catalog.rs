@@ -50,7 +50,10 @@ impl Entry for CatalogResource {
             ResourceSource::Static(descriptor) => (descriptor.scopes, &[]),
             ResourceSource::Dynamic(resource) => (&[], &resource.scopes),
         };
-        fixed.iter().copied().chain(owned.iter().map(String::as_str))
+        fixed
+            .iter()
+            .copied()
+            .chain(owned.iter().map(String::as_str))
     }
 }
 

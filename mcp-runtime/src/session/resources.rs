@@ -100,26 +100,35 @@ impl Session {
         };
         let stateless = version.is_stateless();
         let mime_type = resource.mime_type().map(str::to_owned);
-        let result = self.run_served(served, prepared, layered, running, move |served, outcome| {
-            let contents = outcome.into_contents(&uri, mime_type.as_deref()).map_err(
-                |failure| match failure {
-                    ReadFailure::Rejected(message) => RpcError::invalid_params(format!(
-                        "Invalid params: resource `{uri}`: {message}"
-                    )),
-                    ReadFailure::Failed { message, public } => served.failure(&message, public),
-                    ReadFailure::NotFound => not_found(version, &uri),
-                },
-            )?;
-            let contents: Vec<Value> = contents.iter().map(contents_json).collect();
-            let mut result = json!({ "contents": contents });
-            if stateless {
-                // What a read returns may depend on who asks and changes at any time:
-                // no cache may keep it, or share it.
-                result["ttlMs"] = 0.into();
-                result["cacheScope"] = "private".into();
-            }
-            Ok(Body::Json(result))
-        });
+        let result = self.run_served(
+            served,
+            prepared,
+            layered,
+            running,
+            move |served, outcome| {
+                let contents =
+                    outcome
+                        .into_contents(&uri, mime_type.as_deref())
+                        .map_err(|failure| match failure {
+                            ReadFailure::Rejected(message) => RpcError::invalid_params(format!(
+                                "Invalid params: resource `{uri}`: {message}"
+                            )),
+                            ReadFailure::Failed { message, public } => {
+                                served.failure(&message, public)
+                            }
+                            ReadFailure::NotFound => not_found(version, &uri),
+                        })?;
+                let contents: Vec<Value> = contents.iter().map(contents_json).collect();
+                let mut result = json!({ "contents": contents });
+                if stateless {
+                    // What a read returns may depend on who asks and changes at any time:
+                    // no cache may keep it, or share it.
+                    result["ttlMs"] = 0.into();
+                    result["cacheScope"] = "private".into();
+                }
+                Ok(Body::Json(result))
+            },
+        );
         Answer::Later {
             result,
             request: Some(request),

@@ -15,10 +15,10 @@ use super::reply::Body;
 use super::{Era, Session};
 use crate::context::client_requests::InputRound;
 use crate::context::{Context, RequestHandle};
+use crate::middleware::{RequestError, ServedFuture, ServedRequest, SharedLayer, run_chain};
 use crate::protocol::jsonrpc::{RequestId, RpcError, code};
 use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
-use crate::middleware::{RequestError, ServedFuture, ServedRequest, SharedLayer, run_chain};
 use crate::tool::result::ToolError;
 
 /// What the user's function is serving, for messages and logs: "resource `docs://readme`".
@@ -196,9 +196,8 @@ fn into_outcome(body: Body) -> Result<Value, RequestError> {
     match body {
         Body::Json(result) => Ok(result),
         Body::Failure(error) => Err(RequestError(error)),
-        other => serde_json::to_value(&other).map_err(|error| {
-            RequestError(RpcError::new(code::INTERNAL_ERROR, error.to_string()))
-        }),
+        other => serde_json::to_value(&other)
+            .map_err(|error| RequestError(RpcError::new(code::INTERNAL_ERROR, error.to_string()))),
     }
 }
 

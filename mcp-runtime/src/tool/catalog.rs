@@ -14,11 +14,11 @@ use serde_json::{Map, Value};
 use crate::context::Context;
 use crate::error::Error;
 use crate::icon::{Icon, IconDescriptor, icons_json};
+use crate::middleware::{ServerLayers, SharedLayer};
 use crate::protocol::cursor;
 use crate::protocol::jsonrpc::RpcError;
 use crate::protocol::version::ProtocolVersion;
 use crate::task::TaskSupport;
-use crate::middleware::{ServerLayers, SharedLayer};
 use crate::tool::descriptor::{ToolDescriptor, ToolHints, ToolPolicy};
 use crate::tool::dynamic::DynamicTool;
 use crate::tool::extract::{States, ToolCall};
@@ -181,7 +181,10 @@ impl CatalogTool {
             ToolSource::Static(descriptor) => (descriptor.policy.scopes, &[]),
             ToolSource::Dynamic(tool) => (&[], &tool.scopes),
         };
-        fixed.iter().copied().chain(owned.iter().map(String::as_str))
+        fixed
+            .iter()
+            .copied()
+            .chain(owned.iter().map(String::as_str))
     }
 
     /// Whether calling it needs any scope.
@@ -192,9 +195,7 @@ impl CatalogTool {
     /// The tool's own layers (`layer = ...`), made anew.
     pub fn own_layers(&self) -> Vec<SharedLayer> {
         match &self.source {
-            ToolSource::Static(descriptor) => {
-                descriptor.layers.iter().map(|make| make()).collect()
-            }
+            ToolSource::Static(descriptor) => descriptor.layers.iter().map(|make| make()).collect(),
             ToolSource::Dynamic(tool) => tool.layers.clone(),
         }
     }

@@ -372,9 +372,10 @@ impl<T: Send + Sync + 'static> Extract for State<T> {
 }
 
 /// The authenticated principal of an HTTP request, as the HTTP transport's authentication
-/// hook (`HttpServer::authenticate`, feature `http`) returned it. A call without one
-/// (stdio, no hook, or a hook returning another type) is answered with an `isError` result
-/// and the tool does not run.
+/// hook (`HttpServer::authenticate`, feature `http`) returned it, or over stdio and in
+/// process the server's [`local_principal`](crate::Server::local_principal). A call without
+/// one (no hook, no local principal, or one of another type) is answered with an `isError`
+/// result and the tool does not run.
 pub struct Principal<T>(pub Arc<T>);
 
 impl<T> Deref for Principal<T> {

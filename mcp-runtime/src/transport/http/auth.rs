@@ -7,7 +7,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::Response;
 use serde_json::{Value, json};
 
-use super::response::error_response;
+use super::response::{error_response, refusal};
 use crate::protocol::jsonrpc::{RpcError, code};
 
 /// Checks the credentials of every HTTP request before the protocol sees it.
@@ -133,17 +133,32 @@ impl AuthRejection {
     }
 
     pub(crate) fn into_response(self, resource_metadata: Option<&str>) -> Response {
-        let mut response = error_response(
-            self.status,
-            &RpcError::new(
-                code::INVALID_REQUEST,
-                if self.status == StatusCode::FORBIDDEN {
-                    format!("Forbidden: {}", self.description)
-                } else {
-                    format!("Unauthorized: {}", self.description)
-                },
-            ),
-        );
+        let mut response = error_response(self.status, &self.error_for_client());
+        self.challenge(&mut response, resource_metadata);
+        response
+    }
+
+    /// The refusal of a request that was read: its JSON-RPC error answers the request's id.
+    pub(crate) fn into_refusal(self, message: &Value, resource_metadata: Option<&str>) -> Response {
+        let mut response = refusal(self.status, &self.error_for_client(), message);
+        self.challenge(&mut response, resource_metadata);
+        response
+    }
+
+    fn error_for_client(&self) -> RpcError {
+        let word = if self.status == StatusCode::FORBIDDEN {
+            "Forbidden"
+        } else {
+            "Unauthorized"
+        };
+        RpcError::new(
+            code::INVALID_REQUEST,
+            format!("{word}: {}", self.description),
+        )
+    }
+
+    /// Adds the `WWW-Authenticate: Bearer` challenge.
+    fn challenge(&self, response: &mut Response, resource_metadata: Option<&str>) {
         let mut challenge = vec!["Bearer".to_owned()];
         let mut parameters = Vec::new();
         if let Some(url) = resource_metadata {
@@ -169,7 +184,6 @@ impl AuthRejection {
                 .headers_mut()
                 .insert(header::WWW_AUTHENTICATE, value);
         }
-        response
     }
 }
 

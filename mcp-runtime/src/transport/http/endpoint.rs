@@ -13,18 +13,18 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::auth::{AnyPrincipal, AuthRejection, ProtectedResource};
-use crate::access::refusal_message;
-use crate::registry::Entry as _;
 use super::fleet::{Fleet, remote_stream};
 use super::guard::Guard;
 use super::response::{error_response, json_response, refusal, response_json};
 use super::sessions::{HttpSession, Sessions};
 use super::sse::{self, StreamSettings};
+use crate::access::refusal_message;
 use crate::fleet::{FleetStore, StoreError, StreamKey};
 use crate::protocol::jsonrpc::{RpcError, code};
 use crate::protocol::meta;
 use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
+use crate::registry::Entry as _;
 use crate::session::{Outcome, Reply, ServerCore, Session, changes_record};
 use crate::transport::calls::{Calls, Running};
 
@@ -132,12 +132,15 @@ pub(crate) fn router(path: &str, endpoint: Arc<Endpoint>, body_limit: usize) -> 
         post(post_message).get(open_stream).delete(end_session),
     );
     if let Some(resource) = &endpoint.guard.resource {
-        let document = resource.document(&required_scopes(&endpoint.core));
         for metadata_path in resource.paths() {
-            let document = document.clone();
+            let (resource, endpoint) = (resource.clone(), Arc::clone(&endpoint));
+            // Made for each request: tools, resources and prompts may come and go.
             router = router.route(
                 &metadata_path,
-                get(move || async move { json_response(StatusCode::OK, &document) }),
+                get(move || async move {
+                    let document = resource.document(&required_scopes(&endpoint.core));
+                    json_response(StatusCode::OK, &document)
+                }),
             );
         }
     }
@@ -146,8 +149,8 @@ pub(crate) fn router(path: &str, endpoint: Arc<Endpoint>, body_limit: usize) -> 
         .with_state(endpoint)
 }
 
-/// Every scope a tool, a resource or a prompt requires as the server starts, sorted, each
-/// once: the `scopes_supported` of the protected-resource metadata.
+/// Every scope a tool, a resource or a prompt requires now, sorted, each once: the
+/// `scopes_supported` of the protected-resource metadata.
 fn required_scopes(core: &ServerCore) -> Vec<String> {
     let tools = core.tools.catalog();
     let resources = core.resources.catalog();
@@ -156,8 +159,18 @@ fn required_scopes(core: &ServerCore) -> Vec<String> {
         .tools()
         .iter()
         .flat_map(|tool| tool.scopes())
-        .chain(resources.resources().iter().flat_map(|entry| entry.scopes()))
-        .chain(resources.templates().iter().flat_map(|entry| entry.scopes()))
+        .chain(
+            resources
+                .resources()
+                .iter()
+                .flat_map(|entry| entry.scopes()),
+        )
+        .chain(
+            resources
+                .templates()
+                .iter()
+                .flat_map(|entry| entry.scopes()),
+        )
         .chain(prompts.prompts().iter().flat_map(|entry| entry.scopes()))
         .map(str::to_owned)
         .collect();
@@ -209,9 +222,6 @@ async fn post_message(
             return bad_request(code::PARSE_ERROR, format!("Parse error: {error}."));
         }
     };
-    if let Some(refused) = scope_refusal(&endpoint, &message, principal.as_ref()) {
-        return refused;
-    }
     if is_stateless(&headers, &message) {
         post_stateless(&endpoint, &headers, message, principal).await
     } else {
@@ -265,7 +275,7 @@ fn scope_refusal(
     Some(
         AuthRejection::insufficient_scope(description)
             .needing_scopes(&missing)
-            .into_response(metadata.as_deref()),
+            .into_refusal(message, metadata.as_deref()),
     )
 }
 
@@ -277,6 +287,9 @@ async fn post_stateless(
     principal: Option<AnyPrincipal>,
 ) -> Response {
     if let Err(refused) = check_stateless_headers(headers, &message) {
+        return refused;
+    }
+    if let Some(refused) = scope_refusal(endpoint, &message, principal.as_ref()) {
         return refused;
     }
     let mut session = Session::new(Arc::clone(&endpoint.core), endpoint.closing.clone());
@@ -410,6 +423,10 @@ async fn post_handshake(
             format!("Invalid request: unsupported MCP-Protocol-Version header `{version}`."),
         );
         return refusal(StatusCode::BAD_REQUEST, &error, &message);
+    }
+    // Authorization once the session is known, so a stranger to it learns nothing more.
+    if let Some(refused) = scope_refusal(endpoint, &message, principal.as_ref()) {
+        return refused;
     }
     let answers_elsewhere = endpoint.fleet.is_some()
         && client_answer_id(&message).is_some_and(|id| {
