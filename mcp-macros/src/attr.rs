@@ -19,8 +19,7 @@ pub use self::annotations::Audience;
 pub use self::icon::Icon;
 use self::values::{
     hint_value, integer_value, layer_value, parse_duration_ms, parse_rate, scopes_value,
-    string_value, tags_value, task_value,
-    u64_value,
+    string_value, tags_value, task_value, u64_value,
 };
 use crate::errors::Errors;
 
@@ -243,12 +242,7 @@ impl Options {
                 errors,
             ),
             "tags" => set(&mut self.tags, tags_value(&meta, errors), &meta, errors),
-            "scopes" => set(
-                &mut self.scopes,
-                scopes_value(&meta, errors),
-                &meta,
-                errors,
-            ),
+            "scopes" => set(&mut self.scopes, scopes_value(&meta, errors), &meta, errors),
             // Repeatable: each occurrence adds one layer, inner to the ones before it.
             "layer" => self.layers.extend(layer_value(&meta, errors)),
             "read_only" => set(
