@@ -30,8 +30,9 @@ use crate::tool::shape::ShapedResult;
 pub(super) struct ToolCallPipeline {
     /// The call as layers see it: the tool, its arguments, its context.
     pub call: ToolRequest,
-    /// The layers around the call (the server's, the tool's tags', its own).
-    pub layers: Arc<[SharedLayer]>,
+    /// The layers around the call (the server's, the tool's tags', its own); `None` when
+    /// there are none, the common case, which then costs nothing.
+    pub layers: Option<Arc<[SharedLayer]>>,
     pub states: Arc<States>,
     /// Whether `tracing` events inside the tool are forwarded to the client.
     pub forward_tracing: bool,
@@ -93,12 +94,12 @@ impl ToolCallPipeline {
             timeout,
             request: request.clone(),
         };
-        let result = if layers.is_empty() {
-            innermost.run(call).await
-        } else {
+        let result = if let Some(layers) = layers {
             let tool = Box::new(move |call| Box::pin(innermost.run(call)) as LayerFuture);
             // A layer's panic is caught like a tool's (the tool's own was caught inside).
             run_chain(layers, call, tool, |panic| panicked(&name, panic)).await
+        } else {
+            innermost.run(call).await
         };
         if let (true, Some(round)) = (result.awaits_input, &round) {
             request.finish();

@@ -141,7 +141,9 @@ impl Session {
         let (context, request) = Context::new(info, outbox);
         let tool_timeout = tool.policy().timeout_ms.map(Duration::from_millis);
         let call = ToolCallPipeline {
-            layers: Arc::clone(tool.layers(&self.core.layers)),
+            layers: Some(tool.layers(&self.core.layers))
+                .filter(|layers| !layers.is_empty())
+                .map(Arc::clone),
             admission: self.core.rate_limits.admission(tool.rate_limiter.clone()),
             tool_slots: tool.slots.clone(),
             server_slots: Arc::clone(&self.core.call_slots),
