@@ -5,6 +5,7 @@
 //! details kept from the client when the server says so), **shape** (the result written as
 //! the request's revision expects).
 
+use std::borrow::Cow;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
@@ -20,6 +21,11 @@ use crate::content::ContentBody;
 use crate::context::client_requests::InputRound;
 use crate::context::{RequestHandle, log_layer};
 use crate::middleware::{LayerFuture, SharedLayer, ToolRequest, run_chain};
+use serde_json::{Map, Value};
+
+use crate::context::Context;
+use crate::protocol::version::ProtocolVersion;
+use crate::tool::catalog::CatalogTool;
 use crate::tool::extract::States;
 use crate::tool::invoke::ToolFuture;
 use crate::tool::result::{CallToolResult, ToolError};
@@ -28,14 +34,11 @@ use crate::tool::shape::ShapedResult;
 /// One tool call with valid arguments and its context made, ready to go through the
 /// pipeline. Everything is owned, so the pipeline runs as a task of its own.
 pub(super) struct ToolCallPipeline {
-    /// The call as layers see it: the tool, its arguments, its context.
-    pub call: ToolRequest,
-    /// The layers around the call (the server's, the tool's tags', its own); `None` when
-    /// there are none, the common case, which then costs nothing.
-    pub layers: Option<Arc<[SharedLayer]>>,
-    pub states: Arc<States>,
-    /// Whether `tracing` events inside the tool are forwarded to the client.
-    pub forward_tracing: bool,
+    /// The tool's name, for messages and logs.
+    pub name: Cow<'static, str>,
+    pub version: ProtocolVersion,
+    /// The tool's work: started already, or made by the last of its layers.
+    pub work: ToolWork,
     /// Whether the tool's structured output is wrapped as `{"result": …}`.
     pub wraps_output: bool,
     /// 2026-07-28: the input round this attempt answers, if any.
@@ -52,27 +55,37 @@ pub(super) struct ToolCallPipeline {
     pub request: RequestHandle,
 }
 
-/// What runs the tool at the end of the layers: admission, then the tool under its slots
-/// and time limit, panics caught.
-struct Innermost {
-    states: Arc<States>,
-    forward_tracing: bool,
+/// What the pipeline runs.
+pub(super) enum ToolWork {
+    /// A tool without layers — the common case, kept as lean as a call without the
+    /// feature: its future, parameters extracted.
+    Direct(ToolFuture),
+    /// A tool with layers: the call as they see it, invoked once the last passes it on.
+    Layered {
+        layers: Arc<[SharedLayer]>,
+        call: ToolRequest,
+        states: Arc<States>,
+        forward_tracing: bool,
+    },
+}
+
+/// The steps around the tool itself, after any layers: admission, then the tool under its
+/// slots and time limit, panics caught.
+struct Guards {
     round: Option<Arc<InputRound>>,
     admission: Admission,
     tool_slots: Option<Arc<Semaphore>>,
     server_slots: Arc<Semaphore>,
     timeout: Option<Duration>,
-    request: RequestHandle,
 }
 
 impl ToolCallPipeline {
     /// Runs the call through every step and gives its result.
     pub async fn run(self) -> Body {
         let ToolCallPipeline {
-            call,
-            layers,
-            states,
-            forward_tracing,
+            name,
+            version,
+            work,
             wraps_output,
             round,
             admission,
@@ -82,24 +95,38 @@ impl ToolCallPipeline {
             mask_errors,
             request,
         } = self;
-        let version = call.version;
-        let name = call.name.clone();
-        let innermost = Innermost {
-            states,
-            forward_tracing,
+        let guards = Guards {
             round: round.clone(),
             admission,
             tool_slots,
             server_slots,
             timeout,
-            request: request.clone(),
         };
-        let result = if let Some(layers) = layers {
-            let tool = Box::new(move |call| Box::pin(innermost.run(call)) as LayerFuture);
-            // A layer's panic is caught like a tool's (the tool's own was caught inside).
-            run_chain(layers, call, tool, |panic| panicked(&name, panic)).await
-        } else {
-            innermost.run(call).await
+        let result = match work {
+            ToolWork::Direct(running) => guards.run(&name, running, &request).await,
+            ToolWork::Layered {
+                layers,
+                call,
+                states,
+                forward_tracing,
+            } => {
+                let handle = request.clone();
+                let tool = Box::new(move |call: ToolRequest| {
+                    Box::pin(async move {
+                        let ToolRequest {
+                            tool,
+                            name,
+                            arguments,
+                            context,
+                            ..
+                        } = call;
+                        let running = invoke(&tool, arguments, context, states, forward_tracing);
+                        guards.run(&name, running, &handle).await
+                    }) as LayerFuture
+                });
+                // A layer's panic is caught like a tool's (the tool's own was caught inside).
+                run_chain(layers, call, tool, |panic| panicked(&name, panic)).await
+            }
         };
         if let (true, Some(round)) = (result.awaits_input, &round) {
             request.finish();
@@ -116,25 +143,29 @@ impl ToolCallPipeline {
     }
 }
 
-impl Innermost {
-    async fn run(self, call: ToolRequest) -> CallToolResult {
-        let ToolRequest {
-            tool,
-            name,
-            arguments,
-            context,
-            ..
-        } = call;
-        if let Err(refused) = self.admission.admit(&name).await {
+/// Starts `tool` with these arguments (forwarding its `tracing` events to the client when
+/// the server says so).
+pub(super) fn invoke(
+    tool: &CatalogTool,
+    arguments: Map<String, Value>,
+    context: Context,
+    states: Arc<States>,
+    forward_tracing: bool,
+) -> ToolFuture {
+    if forward_tracing {
+        let current = context.clone();
+        let invoked = tool.invoke(arguments, context, states);
+        Box::pin(log_layer::forwarding(invoked, current))
+    } else {
+        tool.invoke(arguments, context, states)
+    }
+}
+
+impl Guards {
+    async fn run(self, name: &str, running: ToolFuture, request: &RequestHandle) -> CallToolResult {
+        if let Err(refused) = self.admission.admit(name).await {
             return refused;
         }
-        let running: ToolFuture = if self.forward_tracing {
-            let current = context.clone();
-            let invoked = tool.invoke(arguments, context, self.states);
-            Box::pin(log_layer::forwarding(invoked, current))
-        } else {
-            tool.invoke(arguments, context, self.states)
-        };
         match run_guarded(
             running,
             self.round,
@@ -149,10 +180,10 @@ impl Innermost {
                 awaits_input: true,
                 ..CallToolResult::default()
             },
-            Guarded::Panicked(panic) => panicked(&name, panic),
+            Guarded::Panicked(panic) => panicked(name, panic),
             Guarded::TimedOut(limit) => {
-                self.request.cancel();
-                timed_out(&name, limit)
+                request.cancel();
+                timed_out(name, limit)
             }
         }
     }

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use super::call::ToolCallPipeline;
+use super::call::{ToolCallPipeline, ToolWork, invoke};
 use super::reply::{Answer, Body};
 use super::{Era, Session};
 use crate::access::refusal_message;
@@ -140,12 +140,29 @@ impl Session {
         };
         let (context, request) = Context::new(info, outbox);
         let tool_timeout = tool.policy().timeout_ms.map(Duration::from_millis);
+        let admission = self.core.rate_limits.admission(tool.rate_limiter.clone());
+        let (tool_slots, layers) = (tool.slots.clone(), tool.layers(&self.core.layers));
+        let states = Arc::clone(&self.core.states);
+        let forward_tracing = self.core.forward_tracing;
+        let work = if layers.is_empty() {
+            ToolWork::Direct(invoke(&tool, arguments, context, states, forward_tracing))
+        } else {
+            ToolWork::Layered {
+                layers: Arc::clone(layers),
+                call: ToolRequest {
+                    name: name.clone(),
+                    tool: Arc::clone(&tool),
+                    arguments,
+                    context,
+                    version,
+                },
+                states,
+                forward_tracing,
+            }
+        };
         let call = ToolCallPipeline {
-            layers: Some(tool.layers(&self.core.layers))
-                .filter(|layers| !layers.is_empty())
-                .map(Arc::clone),
-            admission: self.core.rate_limits.admission(tool.rate_limiter.clone()),
-            tool_slots: tool.slots.clone(),
+            admission,
+            tool_slots,
             server_slots: Arc::clone(&self.core.call_slots),
             // A task is meant to outlive a call's time limit: only the tool's own applies.
             timeout: if task.is_some() {
@@ -155,17 +172,11 @@ impl Session {
             },
             mask_errors: self.core.mask_error_details,
             request: request.clone(),
-            states: Arc::clone(&self.core.states),
-            forward_tracing: self.core.forward_tracing,
+            name,
+            version,
+            work,
             wraps_output,
             round,
-            call: ToolRequest {
-                tool,
-                name,
-                arguments,
-                context,
-                version,
-            },
         };
         match task {
             Some(record) => self.start_task(record, version, Box::pin(call.run()), Some(request)),
