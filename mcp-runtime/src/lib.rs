@@ -3,7 +3,8 @@
 
 // The layers, bottom up, each using only those before it (ARCHITECTURE.md draws them and
 // follows one `tools/call` through them): protocol, content, location, json_schema, error
-// -> context -> tool -> session -> transport -> server (client beside it) -> testing.
+// -> context -> tool -> telemetry -> session -> transport -> server (client beside it) ->
+// testing.
 mod changes;
 mod completion;
 mod content;
@@ -22,6 +23,8 @@ pub mod sanitize;
 mod server;
 mod session;
 pub mod task;
+#[cfg(feature = "otel")]
+pub mod telemetry;
 mod tool;
 mod transport;
 

@@ -58,6 +58,9 @@ pub(crate) struct ServerCore {
     pub tasks: Arc<Tasks>,
     /// Makes a task owner from an authenticated principal (`Server::task_owner`).
     pub task_owner: Option<OwnerOfPrincipal>,
+    /// The instruments requests and sessions are recorded in.
+    #[cfg(feature = "otel")]
+    pub metrics: crate::telemetry::Metrics,
 }
 
 pub(crate) fn supported_versions() -> Value {
