@@ -3,7 +3,9 @@
 
 // The layers, bottom up, each using only those before it (ARCHITECTURE.md draws them and
 // follows one `tools/call` through them): protocol, content, location, json_schema, error
-// -> context -> tool -> session -> transport -> server (client beside it) -> testing.
+// -> context -> tool -> middleware -> telemetry -> session -> transport -> server (client
+// beside it) ->
+// testing.
 mod access;
 mod changes;
 mod completion;
@@ -24,6 +26,8 @@ pub mod sanitize;
 mod server;
 mod session;
 pub mod task;
+#[cfg(feature = "otel")]
+pub mod telemetry;
 mod tool;
 mod transport;
 

@@ -16,6 +16,8 @@
 //! - [`fleet`]: several instances without sticky routing, sharing sessions, streams and
 //!   tasks through Redis (feature `redis`).
 //! - [`production`]: middleware around every tool call, and scopes per tool.
+//! - [`telemetry`]: OpenTelemetry — a span per request and the MCP metrics, exported over OTLP
+//!   or scraped by Prometheus (features `otel`, `otlp`).
 //! - [`cli`]: `MCP_CLI`, the command line inside every server (feature `cli`).
 //! - [`testing`]: testing your server with `mcp_runtime::testing` (feature `testing`).
 //! - [`expand`]: debugging with `cargo expand`.
@@ -72,6 +74,16 @@ pub mod fleet {}
            with the Cargo feature `http` (docs.rs builds every feature)."
 )]
 pub mod production {}
+
+// Its examples use the OTLP exporter, so the chapter is built with `otlp` (which implies
+// `otel`).
+#[cfg_attr(feature = "otlp", doc = include_str!("../docs/telemetry.md"))]
+#[cfg_attr(
+    not(feature = "otlp"),
+    doc = "Telemetry: OpenTelemetry spans and metrics, OTLP and Prometheus. This chapter is \
+           built with the Cargo feature `otlp` (docs.rs builds every feature)."
+)]
+pub mod telemetry {}
 
 #[doc = include_str!("../docs/cli.md")]
 pub mod cli {}

@@ -193,6 +193,8 @@ fn main() -> Result<()> {
 /// Which optional packages built (the required ones must).
 pub struct Built {
     pub ours: Result<(), String>,
+    /// `ours` with the `otel` feature and an OpenTelemetry layer installed.
+    pub ours_otel: Result<(), String>,
     pub catalog: Result<(), String>,
     pub httpload: Result<(), String>,
     pub skipped_catalog: bool,
@@ -210,6 +212,7 @@ impl Built {
         };
         Built {
             ours: exists("ours"),
+            ours_otel: exists("ours-otel"),
             catalog: exists("catalog-server"),
             httpload: exists("mcp-httpload"),
             skipped_catalog: args.skip_catalog,
@@ -252,6 +255,11 @@ fn build(args: &Args) -> Result<Built> {
     if let Err(error) = &ours {
         eprintln!("mcp-bench: `ours` did not build: {error}");
     }
+    // Apart from `ours`, so `ours` is built without the `otel` feature.
+    let ours_otel = cargo_build(&["bench-ours-otel"]);
+    if let Err(error) = &ours_otel {
+        eprintln!("mcp-bench: `ours-otel` did not build: {error}");
+    }
     let catalog = if args.skip_catalog {
         Err("skipped".to_owned())
     } else {
@@ -270,6 +278,7 @@ fn build(args: &Args) -> Result<Built> {
     }
     Ok(Built {
         ours,
+        ours_otel,
         catalog,
         httpload,
         skipped_catalog: args.skip_catalog,

@@ -46,6 +46,8 @@ pub struct ServerSpec {
 
 /// The name of the limit server: every ratio is against it.
 pub const LIMIT: &str = "limit";
+/// `ours` with OpenTelemetry on: also compared with `ours`.
+pub const OURS_OTEL: &str = "ours with OpenTelemetry";
 
 /// The servers to measure, the limit first.
 pub fn servers(built: &Built) -> Vec<ServerSpec> {
@@ -71,6 +73,15 @@ pub fn servers(built: &Built) -> Vec<ServerSpec> {
             name: "ours",
             binary: "ours",
             about: "mcp-runtime: `#[mcp_tool]` + `Server::serve_stdio()`",
+        });
+    }
+    if built.ours_otel.is_ok() {
+        servers.push(ServerSpec {
+            name: OURS_OTEL,
+            binary: "ours-otel",
+            about: "`ours` with the `otel` feature and `Server::telemetry`: every request's span \
+                    made and batched for export (to an exporter that drops it), every metric \
+                    recorded",
         });
     }
     servers

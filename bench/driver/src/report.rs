@@ -8,7 +8,7 @@ use mcp_loadgen::Report;
 use crate::Built;
 use crate::compile::{self, CompileCase};
 use crate::http::{self, HttpSection};
-use crate::measure::{CatalogRuns, LIMIT, ServerRuns, Settings};
+use crate::measure::{CatalogRuns, LIMIT, OURS_OTEL, ServerRuns, Settings};
 
 pub struct Inputs<'a> {
     pub settings: &'a Settings,
@@ -177,6 +177,7 @@ pub fn render(inputs: &Inputs<'_>) -> String {
         main_table(&mut out, inputs.runs);
         spread(&mut out, inputs.runs);
         targets(&mut out, inputs.runs);
+        otel_cost(&mut out, inputs.runs);
     }
     if let Some(catalog) = inputs.catalog {
         catalog_section(&mut out, catalog, inputs.runs);
@@ -305,6 +306,38 @@ fn targets(out: &mut String, runs: &[ServerRuns]) {
         };
         let sign = if at_least { "≥" } else { "≤" };
         let _ = writeln!(out, "| {what} | {sign} {bound}× | {measured} | {met} |");
+    }
+    out.push('\n');
+}
+
+/// What OpenTelemetry costs: `ours` with it on, as a ratio to `ours` without.
+fn otel_cost(out: &mut String, runs: &[ServerRuns]) {
+    let (Some(ours), Some(otel)) = (
+        runs.iter().find(|runs| runs.name == "ours"),
+        runs.iter().find(|runs| runs.name == OURS_OTEL),
+    ) else {
+        return;
+    };
+    let (ours, otel) = (medians(ours), medians(otel));
+    out.push_str(
+        "## OpenTelemetry's cost (ours with OpenTelemetry ÷ ours)\n\n| figure | ours | with OpenTelemetry | ratio |\n|---|---|---|---|\n",
+    );
+    for index in [0, 1, 2, 4, 5, 6, 7] {
+        let column = &COLUMNS[index];
+        let ratio = match (otel[index], ours[index]) {
+            (Some(otel), Some(ours)) if ours > 0.0 => format!("{:.2}×", otel / ours),
+            _ => "–".to_owned(),
+        };
+        let show = |value: Option<f64>| {
+            value.map_or_else(|| "–".to_owned(), |value| number(value, column.digits))
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {ratio} |",
+            column.header,
+            show(ours[index]),
+            show(otel[index]),
+        );
     }
     out.push('\n');
 }
@@ -467,6 +500,12 @@ fn notes(out: &mut String, inputs: &Inputs<'_>) {
         let _ = writeln!(
             out,
             "- `ours` was not measured: it did not build ({error})."
+        );
+    }
+    if let Err(error) = &inputs.built.ours_otel {
+        let _ = writeln!(
+            out,
+            "- `ours with OpenTelemetry` was not measured: it did not build ({error})."
         );
     }
     out.push_str(

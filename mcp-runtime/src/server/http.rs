@@ -48,6 +48,9 @@ pub struct HttpServer {
     shutdown: Option<std::pin::Pin<Box<dyn Future<Output = ()> + Send>>>,
     /// The store shared with the other instances of a fleet, if any.
     pub(super) fleet: Option<super::fleet::FleetConfig>,
+    /// The path of the Prometheus endpoint, if any.
+    #[cfg(feature = "otel")]
+    pub(super) prometheus: Option<String>,
 }
 
 impl Server {
@@ -64,6 +67,8 @@ impl Server {
             },
             shutdown: None,
             fleet: None,
+            #[cfg(feature = "otel")]
+            prometheus: None,
         }
     }
 
@@ -199,7 +204,7 @@ impl HttpServer {
     /// stderr (`MCP server listening on http://127.0.0.1:8080/mcp`); like `serve_stdio`, it
     /// installs a `tracing` subscriber on stderr if there is none.
     pub async fn serve(self, addr: impl ToSocketAddrs) -> Result<(), Error> {
-        super::install_stderr_logging(self.server.forwards_tracing());
+        super::install_stderr_logging(&self.server);
         let listener = TcpListener::bind(addr).await?;
         self.serve_on(listener).await
     }
@@ -250,8 +255,13 @@ impl HttpServer {
             streams,
             shutdown,
             fleet,
+            #[cfg(feature = "otel")]
+            prometheus,
         } = self;
         let mut server = server;
+        // Its reader first: the server's metrics go where it reads.
+        #[cfg(feature = "otel")]
+        let prometheus = prometheus.map(|path| (path, server.telemetry.prometheus_reader()));
         let instance: Arc<str> = Arc::from(crate::protocol::random_id::random_id());
         let fleet_store = fleet
             .map(|config| config.open(&mut server, &instance))
@@ -282,6 +292,8 @@ impl HttpServer {
             });
         }
         let router = endpoint_router(&path, Arc::clone(&endpoint), limit);
+        #[cfg(feature = "otel")]
+        let router = super::telemetry::prometheus_route(router, prometheus);
         Ok((router, endpoint))
     }
 }

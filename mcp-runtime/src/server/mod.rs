@@ -11,6 +11,8 @@ pub(crate) mod fleet;
 pub(crate) mod http;
 mod notices;
 mod tasks;
+#[cfg(feature = "otel")]
+mod telemetry;
 
 pub(crate) use tasks::OwnerOfPrincipal;
 
@@ -68,6 +70,8 @@ pub struct Server {
     client_request_timeout: Duration,
     mask_error_details: bool,
     forward_tracing: bool,
+    #[cfg(feature = "otel")]
+    telemetry: crate::telemetry::ServerTelemetry,
     rate_limit: Option<Rate>,
     rate_limit_mode: RateLimitMode,
     states: States,
@@ -117,6 +121,8 @@ impl Server {
             client_request_timeout: DEFAULT_CLIENT_REQUEST_TIMEOUT,
             mask_error_details: false,
             forward_tracing: false,
+            #[cfg(feature = "otel")]
+            telemetry: Default::default(),
             rate_limit: None,
             rate_limit_mode: RateLimitMode::Reject,
             states: States::default(),
@@ -354,12 +360,6 @@ impl Server {
         self
     }
 
-    /// Whether `tracing` events inside tools are forwarded to the client.
-    #[cfg(feature = "http")]
-    pub(crate) fn forwards_tracing(&self) -> bool {
-        self.forward_tracing
-    }
-
     /// The largest message accepted, in bytes.
     #[cfg(feature = "http")]
     pub(crate) fn max_message_size_limit(&self) -> usize {
@@ -389,6 +389,11 @@ impl Server {
         }
         tracing::debug!(tools = self.tools.catalog().len(), "tool catalog ready");
         let task_settings = self.tasks.settings(self.max_message_size);
+        #[cfg(feature = "otel")]
+        let metrics = self.telemetry.metrics();
+        let rate_limits = RateLimits::new(self.rate_limit, self.rate_limit_mode);
+        #[cfg(feature = "otel")]
+        let rate_limits = rate_limits.counted_in(&metrics);
         Ok(Arc::new(ServerCore {
             tasks: Arc::new(Tasks::new(Arc::clone(&self.tasks.store), task_settings)),
             task_owner: self.tasks.owner_of_principal,
@@ -404,11 +409,13 @@ impl Server {
             list_ttl_ms: u64::try_from(self.list_ttl.as_millis()).unwrap_or(u64::MAX),
             call_slots: Arc::new(tokio::sync::Semaphore::new(self.max_in_flight)),
             call_timeout: self.call_timeout,
-            rate_limits: RateLimits::new(self.rate_limit, self.rate_limit_mode),
+            rate_limits,
             client_request_timeout: self.client_request_timeout,
             mask_error_details: self.mask_error_details,
             forward_tracing: self.forward_tracing,
             states: Arc::new(self.states),
+            #[cfg(feature = "otel")]
+            metrics,
         }))
     }
 
@@ -429,7 +436,7 @@ impl Server {
     /// in memory, prints the answer and exits the process (status 1 if the call failed,
     /// 2 for a usage error). `MCP_CLI=help` lists the commands.
     pub async fn serve_stdio(self) -> Result<(), Error> {
-        install_stderr_logging(self.forward_tracing);
+        install_stderr_logging(&self);
         #[cfg(feature = "cli")]
         if let Some(command) = cli::requested() {
             let status = cli::run(self, &command).await;
@@ -517,7 +524,7 @@ pub(crate) async fn termination_signal() {
     }
 }
 
-pub(crate) fn install_stderr_logging(forward_tracing: bool) {
+pub(crate) fn install_stderr_logging(server: &Server) {
     use tracing_subscriber::EnvFilter;
     use tracing_subscriber::prelude::*;
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn"));
@@ -527,9 +534,10 @@ pub(crate) fn install_stderr_logging(forward_tracing: bool) {
         .with_filter(filter);
     // `RUST_LOG` filters only what goes to stderr: the client's own level decides what it
     // receives. An application that installed its own subscriber keeps it.
-    let forwarding = forward_tracing.then(crate::ClientLogLayer::new);
-    let _ = tracing_subscriber::registry()
-        .with(stderr)
-        .with(forwarding)
-        .try_init();
+    let forwarding = server.forward_tracing.then(crate::ClientLogLayer::new);
+    let subscriber = tracing_subscriber::registry().with(stderr).with(forwarding);
+    // The OpenTelemetry layer of `Server::telemetry`, if any.
+    #[cfg(feature = "otel")]
+    let subscriber = subscriber.with(server.telemetry.runtime_layer());
+    let _ = subscriber.try_init();
 }

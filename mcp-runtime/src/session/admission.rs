@@ -12,6 +12,9 @@ use crate::tool::result::CallToolResult;
 pub(crate) struct RateLimits {
     server: Option<Arc<Limiter>>,
     mode: RateLimitMode,
+    /// Where refusals are counted.
+    #[cfg(feature = "otel")]
+    metrics: Option<crate::telemetry::Metrics>,
 }
 
 impl RateLimits {
@@ -19,12 +22,27 @@ impl RateLimits {
         RateLimits {
             server: server.map(Limiter::new),
             mode,
+            #[cfg(feature = "otel")]
+            metrics: None,
         }
+    }
+
+    /// Counts refusals in `metrics` (`mcp.server.rate_limit.refusals`).
+    #[cfg(feature = "otel")]
+    pub fn counted_in(mut self, metrics: &crate::telemetry::Metrics) -> RateLimits {
+        self.metrics = Some(metrics.clone());
+        self
     }
 
     /// What one call must pass before it runs, `tool` being its tool's own limit.
     pub fn admission(&self, tool: Option<Arc<Limiter>>) -> Admission {
         Admission {
+            // Only a call that may be refused needs them.
+            #[cfg(feature = "otel")]
+            metrics: self
+                .metrics
+                .clone()
+                .filter(|_| tool.is_some() || self.server.is_some()),
             tool,
             server: self.server.clone(),
             mode: self.mode,
@@ -37,6 +55,8 @@ pub(crate) struct Admission {
     tool: Option<Arc<Limiter>>,
     server: Option<Arc<Limiter>>,
     mode: RateLimitMode,
+    #[cfg(feature = "otel")]
+    metrics: Option<crate::telemetry::Metrics>,
 }
 
 impl Admission {
@@ -46,6 +66,8 @@ impl Admission {
     pub async fn admit(self, tool_name: &str) -> Result<(), CallToolResult> {
         if let Some(limiter) = &self.tool {
             self.pass(limiter).await.map_err(|retry_in| {
+                #[cfg(feature = "otel")]
+                self.count_refusal(tool_name, "tool");
                 CallToolResult::error(format!(
                     "Tool `{tool_name}` is rate-limited to {}; this call was refused. Retry in {}.",
                     limiter.rate.describe(),
@@ -55,6 +77,8 @@ impl Admission {
         }
         if let Some(limiter) = &self.server {
             self.pass(limiter).await.map_err(|retry_in| {
+                #[cfg(feature = "otel")]
+                self.count_refusal(tool_name, "server");
                 CallToolResult::error(format!(
                     "The server is rate-limited to {} across all tools; this call to `{tool_name}` was refused. Retry in {}.",
                     limiter.rate.describe(),
@@ -63,6 +87,13 @@ impl Admission {
             })?;
         }
         Ok(())
+    }
+
+    #[cfg(feature = "otel")]
+    fn count_refusal(&self, tool_name: &str, scope: &'static str) {
+        if let Some(metrics) = &self.metrics {
+            metrics.refused(tool_name, scope);
+        }
     }
 
     async fn pass(&self, limiter: &Limiter) -> Result<(), Duration> {
@@ -99,6 +130,8 @@ mod tests {
             tool: tool.map(Limiter::new),
             server: server.map(Limiter::new),
             mode,
+            #[cfg(feature = "otel")]
+            metrics: None,
         }
     }
 
@@ -120,6 +153,8 @@ mod tests {
                 tool: Some(Arc::clone(&tool)),
                 server: Some(Arc::clone(&server)),
                 mode: RateLimitMode::Reject,
+                #[cfg(feature = "otel")]
+                metrics: None,
             }
             .admit("search")
         };
@@ -149,6 +184,8 @@ mod tests {
                 tool: None,
                 server: Some(Arc::clone(&server)),
                 mode: RateLimitMode::Wait,
+                #[cfg(feature = "otel")]
+                metrics: None,
             }
             .admit("search")
         });

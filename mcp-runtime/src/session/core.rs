@@ -64,6 +64,9 @@ pub(crate) struct ServerCore {
     pub layers: ServerLayers,
     /// Scopes and principals: who may call which tool.
     pub access: Access,
+    /// The instruments requests and sessions are recorded in.
+    #[cfg(feature = "otel")]
+    pub metrics: crate::telemetry::Metrics,
 }
 
 pub(crate) fn supported_versions() -> Value {

@@ -30,6 +30,8 @@ mod served;
 mod shared;
 mod stateless;
 mod tasks;
+#[cfg(feature = "otel")]
+mod telemetry;
 mod tools;
 
 use std::borrow::Cow;
@@ -121,6 +123,9 @@ pub(crate) struct Session {
     background: Option<Outbox>,
     /// Who owns the tasks this connection or session makes (a handshake-era client).
     task_owner: TaskOwner,
+    /// What its requests' spans say about it, and how long it has lived.
+    #[cfg(feature = "otel")]
+    telemetry: crate::telemetry::Connection,
 }
 
 impl Session {
@@ -138,6 +143,8 @@ impl Session {
             subscriptions: HashSet::new(),
             background: None,
             task_owner: TaskOwner(format!("connection:{}", random_id())),
+            #[cfg(feature = "otel")]
+            telemetry: crate::telemetry::Connection::new(),
         }
     }
 
@@ -288,7 +295,11 @@ impl Session {
     ) -> Outcome {
         match Incoming::classify(message) {
             Incoming::Request { id, method, params } => {
+                #[cfg(feature = "otel")]
+                let traced = self.trace_request(&id, &method, &params);
                 let answer = self.handle_request(&id, &method, params, in_batch, related);
+                #[cfg(feature = "otel")]
+                let answer = self.traced_answer(traced, answer);
                 Outcome::Reply(envelope(id, answer, self.unknown_id()))
             }
             Incoming::Notification { method, params } => {

@@ -190,6 +190,8 @@ impl Session {
         work: Pin<Box<dyn Future<Output = Body> + Send + 'static>>,
         request: Option<RequestHandle>,
     ) -> Answer {
+        #[cfg(feature = "otel")]
+        let work = super::telemetry::traced_task(work, &record);
         let tasks = Arc::clone(&self.core.tasks);
         // 2025-11-25 status notifications go where the task's other messages go.
         let notify = match (version.is_stateless(), &self.background) {

@@ -32,8 +32,13 @@ pub(crate) async fn run<R: Send + 'static>(
 ) -> std::thread::Result<R> {
     let (done, outcome) = tokio::sync::oneshot::channel();
     let runtime = tokio::runtime::Handle::try_current().ok();
+    // The request's span, so the tool's own spans and events nest under it.
+    #[cfg(feature = "otel")]
+    let span = tracing::Span::current();
     let mut job: Job = Box::new(move || {
         let _entered = runtime.as_ref().map(tokio::runtime::Handle::enter);
+        #[cfg(feature = "otel")]
+        let _in_span = span.enter();
         let _ = done.send(catch_unwind(AssertUnwindSafe(work)));
     });
     loop {

@@ -294,6 +294,8 @@ async fn post_stateless(
     }
     let mut session = Session::new(Arc::clone(&endpoint.core), endpoint.closing.clone());
     session.set_principal(principal);
+    #[cfg(feature = "otel")]
+    session.traced_http(headers, None);
     let (outbox, queued) = Outbox::channel();
     let outcome = session.handle_json(message, &outbox);
     let calls = Calls::new(endpoint.running.clone());
@@ -409,7 +411,7 @@ async fn post_handshake(
     principal: Option<AnyPrincipal>,
 ) -> Response {
     if message.get("method").and_then(Value::as_str) == Some("initialize") {
-        return initialize(endpoint, message).await;
+        return initialize(endpoint, headers, message).await;
     }
     let (session_id, session) = match find_session(endpoint, headers).await {
         Ok(found) => found,
@@ -450,6 +452,8 @@ async fn post_handshake(
         let mut protocol = session.protocol.lock().expect("session poisoned");
         // Each request carries its own credentials; its tools see who sent this one.
         protocol.set_principal(principal);
+        #[cfg(feature = "otel")]
+        protocol.traced_http(headers, Some(&session_id));
         (
             protocol.handle_json(message, &outbox),
             protocol.unknown_id(),
@@ -509,12 +513,15 @@ async fn post_handshake(
 }
 
 /// Answers `initialize` and, when it succeeds, opens a session under a new id.
-async fn initialize(endpoint: &Endpoint, message: Value) -> Response {
+#[cfg_attr(not(feature = "otel"), allow(unused_variables))]
+async fn initialize(endpoint: &Endpoint, headers: &HeaderMap, message: Value) -> Response {
     let request_id = json!({ "id": message.get("id") });
     let session = endpoint.sessions.create();
     let (outbox, _queued) = Outbox::channel();
     let (outcome, negotiated) = {
         let mut protocol = session.protocol.lock().expect("session poisoned");
+        #[cfg(feature = "otel")]
+        protocol.traced_http(headers, None);
         let outcome = protocol.handle_json(message, &outbox);
         (outcome, protocol.negotiated())
     };

@@ -103,8 +103,14 @@ impl HttpSession {
     fn end(&self, for_good: bool) {
         self.ended.cancel();
         self.calls.cancel_all();
-        let protocol = self.protocol.lock().expect("session poisoned");
+        #[cfg_attr(not(feature = "otel"), allow(unused_mut))]
+        let mut protocol = self.protocol.lock().expect("session poisoned");
         protocol.disconnect_client_requests();
+        // In a fleet no instance sees a session whole: its duration is not recorded.
+        #[cfg(feature = "otel")]
+        if for_good && !self.random_numbers {
+            protocol.record_session_end();
+        }
         if for_good {
             protocol.end_tasks();
         }
@@ -404,11 +410,14 @@ impl Sessions {
     /// flight still finish; the sessions' streams end with the endpoint's closing token).
     pub fn disconnect_all(&self) {
         for session in self.live.lock().expect("session table poisoned").values() {
-            session
-                .protocol
-                .lock()
-                .expect("session poisoned")
-                .disconnect_client_requests();
+            #[cfg_attr(not(feature = "otel"), allow(unused_mut))]
+            let mut protocol = session.protocol.lock().expect("session poisoned");
+            protocol.disconnect_client_requests();
+            // Alone, the sessions end with the server.
+            #[cfg(feature = "otel")]
+            if self.fleet.is_none() {
+                protocol.record_session_end();
+            }
         }
     }
 

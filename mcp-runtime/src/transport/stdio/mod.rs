@@ -106,6 +106,8 @@ pub(crate) async fn serve_connection(
     // No answer to a tool's request to the client can arrive any more, and listen
     // streams end with their result.
     connection.session.disconnect_client_requests();
+    #[cfg(feature = "otel")]
+    connection.session.record_session_end();
     closing.cancel();
     // Calls and tasks get the grace period side by side.
     let finished = futures_util::future::join(running.finish(grace), tasks.shut_down(grace));

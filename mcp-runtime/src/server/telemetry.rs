@@ -1,0 +1,112 @@
+//! A server's telemetry settings (feature `otel`): [`Server::telemetry`], and an
+//! [`HttpServer`](crate::HttpServer)'s Prometheus endpoint. What is recorded is in
+//! `crate::telemetry`.
+
+use crate::server::Server;
+use crate::telemetry::Telemetry;
+
+impl Server {
+    /// Records this server's spans and metrics through `telemetry` (feature `otel`): a span
+    /// per request and the MCP metrics of the OpenTelemetry semantic conventions (see the
+    /// manual's [telemetry chapter](crate::manual::telemetry)).
+    ///
+    /// The metrics go to `telemetry`'s meter provider. Spans are `tracing` spans: when the
+    /// runtime installs its stderr subscriber (there is none yet), it adds
+    /// [`telemetry.layer()`](Telemetry::layer) to it, at level INFO; an application with a
+    /// subscriber of its own adds the layer there. Without this call, the metrics go to
+    /// OpenTelemetry's global meter provider, and the spans to whatever layer the
+    /// application installed.
+    ///
+    /// ```
+    /// use mcp_runtime::Server;
+    /// use mcp_runtime::telemetry::Telemetry;
+    ///
+    /// # fn run() -> Result<(), mcp_runtime::telemetry::TelemetryError> {
+    /// let telemetry = Telemetry::builder().prometheus().build()?;
+    /// let server = Server::new("weather", "1.0.0").telemetry(telemetry.clone());
+    /// # let _ = server;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn telemetry(mut self, telemetry: Telemetry) -> Self {
+        self.telemetry.set(telemetry);
+        self
+    }
+}
+
+#[cfg(feature = "http")]
+pub(super) use http::prometheus_route;
+
+#[cfg(feature = "http")]
+mod http {
+    use axum::Router;
+    use axum::http::{HeaderValue, StatusCode, header};
+    use axum::response::IntoResponse as _;
+    use axum::routing::get;
+
+    use crate::server::http::HttpServer;
+    use crate::telemetry::PrometheusReader;
+
+    /// The content type of the text exposition format.
+    const TEXT_FORMAT: &str = "text/plain; version=0.0.4; charset=utf-8";
+
+    impl HttpServer {
+        /// Serves the server's metrics at `path` (e.g. `"/metrics"`) in the Prometheus text
+        /// format (feature `otel`), for a Prometheus server to scrape: the runtime's
+        /// request and session durations, requests in flight and rate-limit refusals (the
+        /// manual's [telemetry chapter](crate::manual::telemetry) lists them).
+        ///
+        /// No collector and no meter provider are needed: without a
+        /// [`Telemetry`](crate::telemetry::Telemetry) built with
+        /// [`prometheus()`](crate::telemetry::TelemetryBuilder::prometheus), the server
+        /// records into a meter provider of its own that this endpoint reads (and into the
+        /// global one too). The endpoint is not behind the MCP endpoint's `Host`/`Origin`
+        /// guard or its authentication: Prometheus scrapes by address. Keep the port off
+        /// the public internet, or serve
+        /// [`Telemetry::prometheus_text`](crate::telemetry::Telemetry::prometheus_text)
+        /// from a route of your own that checks who asks.
+        ///
+        /// ```no_run
+        /// # async fn run() -> Result<(), mcp_runtime::Error> {
+        /// mcp_runtime::Server::new("weather", "1.0.0")
+        ///     .http()
+        ///     .prometheus_metrics("/metrics")
+        ///     .serve("127.0.0.1:8080")
+        ///     .await
+        /// # }
+        /// ```
+        pub fn prometheus_metrics(mut self, path: impl Into<String>) -> Self {
+            self.prometheus = Some(path.into());
+            self
+        }
+    }
+
+    /// The router with the Prometheus endpoint added, if there is one.
+    pub(crate) fn prometheus_route(
+        router: Router,
+        prometheus: Option<(String, PrometheusReader)>,
+    ) -> Router {
+        let Some((path, reader)) = prometheus else {
+            return router;
+        };
+        router.route(
+            &path,
+            get(move || {
+                let scraped = reader.render();
+                async move {
+                    match scraped {
+                        Ok(text) => (
+                            [(header::CONTENT_TYPE, HeaderValue::from_static(TEXT_FORMAT))],
+                            text,
+                        )
+                            .into_response(),
+                        Err(error) => {
+                            tracing::warn!(%error, "a Prometheus scrape failed");
+                            (StatusCode::INTERNAL_SERVER_ERROR, error).into_response()
+                        }
+                    }
+                }
+            }),
+        )
+    }
+}
