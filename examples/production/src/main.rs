@@ -65,7 +65,12 @@ struct Notes(Mutex<BTreeMap<u64, Note>>);
 
 impl Notes {
     fn all(&self) -> Vec<Note> {
-        self.0.lock().expect("notes poisoned").values().cloned().collect()
+        self.0
+            .lock()
+            .expect("notes poisoned")
+            .values()
+            .cloned()
+            .collect()
     }
 }
 
@@ -133,7 +138,13 @@ async fn whoami(user: Principal<User>) -> String {
 /// One note, by its number.
 #[mcp_resource(uri = "notes://{id}", mime_type = "application/json", scopes = ["notes:read"])]
 async fn note(id: u64, notes: State<Notes>) -> Option<Json<Note>> {
-    notes.0.lock().expect("notes poisoned").get(&id).cloned().map(Json)
+    notes
+        .0
+        .lock()
+        .expect("notes poisoned")
+        .get(&id)
+        .cloned()
+        .map(Json)
 }
 
 /// Summarize the team's notes.
@@ -144,7 +155,10 @@ async fn summarize(notes: State<Notes>) -> String {
         .iter()
         .map(|note| format!("- {} (by {})", note.text, note.author))
         .collect();
-    format!("Summarize these notes in three sentences:\n{}", lines.join("\n"))
+    format!(
+        "Summarize these notes in three sentences:\n{}",
+        lines.join("\n")
+    )
 }
 
 /// The users, their tokens and scopes, from `MCP_TOKENS` (`name=token:scope+scope,...`).
@@ -166,7 +180,11 @@ impl Tokens {
                 (!name.trim().is_empty() && !token.trim().is_empty())
                     .then(|| (name.trim().to_owned(), token.trim().to_owned(), scopes))
             });
-            users.push(parsed.ok_or_else(|| format!("MCP_TOKENS: `{entry}` is not `name=token:scope+scope`"))?);
+            users.push(
+                parsed.ok_or_else(|| {
+                    format!("MCP_TOKENS: `{entry}` is not `name=token:scope+scope`")
+                })?,
+            );
         }
         if users.is_empty() {
             return Err("MCP_TOKENS names no user".to_owned());
@@ -213,7 +231,9 @@ fn maintenance_guard(in_maintenance: bool) -> impl mcp_runtime::middleware::Laye
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let address = std::env::args().nth(1).unwrap_or_else(|| "127.0.0.1:8080".to_owned());
+    let address = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "127.0.0.1:8080".to_owned());
     let tokens = match Tokens::from_env() {
         Ok(tokens) => tokens,
         Err(problem) => {
@@ -235,9 +255,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .scopes_of(|user: &User| user.scopes.clone())
         .telemetry(telemetry.clone())
         // Outermost: the audit record covers everything the other layers do.
-        .layer(Audit::new().identify(|context| {
-            context.principal::<User>().map(|user| user.name.clone())
-        }))
+        .layer(
+            Audit::new()
+                .identify(|context| context.principal::<User>().map(|user| user.name.clone())),
+        )
         .layer(cache)
         .layer_for_tag("admin", maintenance_guard(in_maintenance));
     let served = server

@@ -127,10 +127,25 @@ async fn each_user_may_do_what_their_scopes_allow() {
             && challenge.contains(r#"scope="notes:write""#),
         "{challenge}"
     );
-    let added = call(&mut client, "token-of-ada", "add_note", json!({ "text": "Ship it" })).await;
+    let added = call(
+        &mut client,
+        "token-of-ada",
+        "add_note",
+        json!({ "text": "Ship it" }),
+    )
+    .await;
     assert_eq!(added["structuredContent"]["author"], "ada", "{added}");
-    let found = call(&mut client, "token-of-bob", "search_notes", json!({ "word": "ship" })).await;
-    assert_eq!(found["structuredContent"]["result"][0]["text"], "Ship it", "{found}");
+    let found = call(
+        &mut client,
+        "token-of-bob",
+        "search_notes",
+        json!({ "word": "ship" }),
+    )
+    .await;
+    assert_eq!(
+        found["structuredContent"]["result"][0]["text"], "Ship it",
+        "{found}"
+    );
     // Listings per user: bob does not see the tools he may not call.
     let (_, bobs, _) = request(&mut client, "token-of-bob", "tools/list", json!({})).await;
     let names: Vec<&str> = bobs["result"]["tools"]
@@ -157,13 +172,46 @@ async fn each_user_may_do_what_their_scopes_allow() {
 async fn writes_clear_the_search_cache_and_every_request_is_audited() {
     let served = Served::start(false);
     let mut client = served.client();
-    call(&mut client, "token-of-ada", "add_note", json!({ "text": "alpha" })).await;
-    let first = call(&mut client, "token-of-ada", "search_notes", json!({ "word": "a" })).await;
-    assert_eq!(first["structuredContent"]["result"].as_array().unwrap().len(), 1);
-    call(&mut client, "token-of-ada", "add_note", json!({ "text": "beta" })).await;
-    let second = call(&mut client, "token-of-ada", "search_notes", json!({ "word": "a" })).await;
+    call(
+        &mut client,
+        "token-of-ada",
+        "add_note",
+        json!({ "text": "alpha" }),
+    )
+    .await;
+    let first = call(
+        &mut client,
+        "token-of-ada",
+        "search_notes",
+        json!({ "word": "a" }),
+    )
+    .await;
     assert_eq!(
-        second["structuredContent"]["result"].as_array().unwrap().len(),
+        first["structuredContent"]["result"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    call(
+        &mut client,
+        "token-of-ada",
+        "add_note",
+        json!({ "text": "beta" }),
+    )
+    .await;
+    let second = call(
+        &mut client,
+        "token-of-ada",
+        "search_notes",
+        json!({ "word": "a" }),
+    )
+    .await;
+    assert_eq!(
+        second["structuredContent"]["result"]
+            .as_array()
+            .unwrap()
+            .len(),
         2,
         "the cache was cleared by the write: {second}"
     );
@@ -190,7 +238,13 @@ async fn writes_clear_the_search_cache_and_every_request_is_audited() {
 async fn admin_tools_are_refused_in_maintenance() {
     let served = Served::start(true);
     let mut client = served.client();
-    let refused = call(&mut client, "token-of-ada", "delete_note", json!({ "id": 1 })).await;
+    let refused = call(
+        &mut client,
+        "token-of-ada",
+        "delete_note",
+        json!({ "id": 1 }),
+    )
+    .await;
     assert_eq!(refused["isError"], true);
     assert_eq!(
         text(&refused),
@@ -205,7 +259,13 @@ async fn prometheus_scrapes_the_request_metrics() {
     let served = Served::start(false);
     let mut client = served.client();
     call(&mut client, "token-of-bob", "whoami", json!({})).await;
-    call(&mut client, "token-of-bob", "search_notes", json!({ "word": "x" })).await;
+    call(
+        &mut client,
+        "token-of-bob",
+        "search_notes",
+        json!({ "word": "x" }),
+    )
+    .await;
     let scraped = reqwest::get(format!("{}/metrics", served.base))
         .await
         .unwrap();
