@@ -167,6 +167,11 @@ pub enum TaskSupport {
 }
 
 impl Options {
+    /// The scopes stated (`scopes = [...]`), none when unstated.
+    pub fn scope_names(&self) -> Vec<String> {
+        self.scopes.iter().flatten().map(LitStr::value).collect()
+    }
+
     /// The options of a method's `#[mcp_tool]`, `#[mcp_tool]` alone or
     /// `#[mcp_tool(option, ...)]`, as `#[mcp_tools]` finds it.
     fn from_attribute(attribute: &Attribute, errors: &mut Errors) -> Options {

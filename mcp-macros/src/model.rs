@@ -195,7 +195,7 @@ impl<'a> Tool<'a> {
             name,
             name_span,
             tags: options.tags.iter().flatten().map(LitStr::value).collect(),
-            scopes: options.scopes.iter().flatten().map(LitStr::value).collect(),
+            scopes: options.scope_names(),
             layers: options.layers.clone(),
             title: options.title.as_ref().map(LitStr::value),
             description,

@@ -118,6 +118,18 @@ impl Access {
     }
 }
 
+/// The scopes something requires: those its attribute states (`fixed`), or those added to
+/// its dynamic form (`owned`).
+pub(crate) fn required<'a>(
+    fixed: &'static [&'static str],
+    owned: &'a [String],
+) -> impl Iterator<Item = &'a str> + 'a {
+    fixed
+        .iter()
+        .copied()
+        .chain(owned.iter().map(String::as_str))
+}
+
 /// The text of a request refused for lacking scopes; `what` is "Tool `x`", "Resource `u`"
 /// or "Prompt `p`".
 pub(crate) fn refusal_message(what: &str, missing: &[&str], has_principal: bool) -> String {

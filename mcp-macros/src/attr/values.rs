@@ -37,56 +37,92 @@ pub(super) fn string_value(meta: &Meta, errors: &mut Errors) -> Option<LitStr> {
 /// `scopes = ["notes:read", "notes:write"]`: string literals, each an OAuth scope token
 /// (RFC 6749 §3.3: printable ASCII without space, `"` and `\`), none twice.
 pub(super) fn scopes_value(meta: &Meta, errors: &mut Errors) -> Option<Vec<LitStr>> {
-    const USAGE: &str =
-        "`scopes` takes a list of string literals: `scopes = [\"notes:read\", \"notes:write\"]`";
-    let Meta::NameValue(pair) = meta else {
-        errors.push(syn::Error::new(meta.span(), USAGE));
-        return None;
+    let list = DistinctList {
+        option: "scopes",
+        noun: "scope",
+        example: "[\"notes:read\", \"notes:write\"]",
     };
-    let Expr::Array(ExprArray { elems, .. }) = &pair.value else {
-        errors.push(syn::Error::new(pair.value.span(), USAGE));
-        return None;
-    };
-    let mut scopes: Vec<LitStr> = Vec::new();
-    for element in elems {
-        let Expr::Lit(ExprLit {
-            lit: Lit::Str(scope),
-            ..
-        }) = element
-        else {
-            errors.push(syn::Error::new(element.span(), USAGE));
-            continue;
-        };
-        let value = scope.value();
+    let (array, scopes) = list.parse(meta, errors, |value| {
         let valid = !value.is_empty()
             && value
                 .bytes()
                 .all(|byte| (0x21..=0x7e).contains(&byte) && byte != b'"' && byte != b'\\');
-        if !valid {
-            errors.push(syn::Error::new(
-                scope.span(),
-                format!(
-                    "`{value}` is not a valid scope: a scope is printable ASCII without spaces, \
-                     `\"` or `\\`, e.g. `\"notes:write\"`"
-                ),
-            ));
-        } else if scopes.iter().any(|seen| seen.value() == value) {
-            errors.push(syn::Error::new(
-                scope.span(),
-                format!("scope `{value}` is listed twice in `scopes`; keep one"),
-            ));
-        } else {
-            scopes.push(scope.clone());
-        }
-    }
-    if scopes.is_empty() && elems.is_empty() {
+        (!valid).then(|| {
+            format!(
+                "`{value}` is not a valid scope: a scope is printable ASCII without spaces, \
+                 `\"` or `\\`, e.g. `\"notes:write\"`"
+            )
+        })
+    })?;
+    if array.elems.is_empty() {
         errors.push(syn::Error::new(
-            pair.value.span(),
+            array.span(),
             "`scopes = []` requires nothing; remove it, or name the scopes a caller must hold",
         ));
         return None;
     }
     Some(scopes)
+}
+
+/// An option taking a list of string literals, each checked and none twice: `tags`,
+/// `scopes`.
+struct DistinctList {
+    option: &'static str,
+    /// One item, for messages: "tag".
+    noun: &'static str,
+    /// A valid list, for messages.
+    example: &'static str,
+}
+
+impl DistinctList {
+    /// The array and its valid literals. Every element that is no string literal, fails
+    /// `problem` (which says why) or repeats one before it is reported; `None` when the
+    /// value is not an array at all.
+    fn parse<'a>(
+        &self,
+        meta: &'a Meta,
+        errors: &mut Errors,
+        problem: impl Fn(&str) -> Option<String>,
+    ) -> Option<(&'a ExprArray, Vec<LitStr>)> {
+        let usage = format!(
+            "`{}` takes a list of string literals: `{} = {}`",
+            self.option, self.option, self.example
+        );
+        let Meta::NameValue(pair) = meta else {
+            errors.push(syn::Error::new(meta.span(), usage));
+            return None;
+        };
+        let Expr::Array(array) = &pair.value else {
+            errors.push(syn::Error::new(pair.value.span(), usage));
+            return None;
+        };
+        let mut kept: Vec<LitStr> = Vec::new();
+        for element in &array.elems {
+            let Expr::Lit(ExprLit {
+                lit: Lit::Str(literal),
+                ..
+            }) = element
+            else {
+                errors.push(syn::Error::new(element.span(), &usage));
+                continue;
+            };
+            let value = literal.value();
+            if let Some(problem) = problem(&value) {
+                errors.push(syn::Error::new(literal.span(), problem));
+            } else if kept.iter().any(|seen| seen.value() == value) {
+                errors.push(syn::Error::new(
+                    literal.span(),
+                    format!(
+                        "{} `{value}` is listed twice in `{}`; keep one",
+                        self.noun, self.option
+                    ),
+                ));
+            } else {
+                kept.push(literal.clone());
+            }
+        }
+        Some((array, kept))
+    }
 }
 
 /// `layer = <expression>`: any expression whose value is a layer (checked by the type
@@ -108,50 +144,26 @@ pub(super) fn layer_value(meta: &Meta, errors: &mut Errors) -> Option<Expr> {
 /// `tags = ["admin", "files"]`: string literals, each a valid tag, none twice. Every bad
 /// literal is reported; the valid ones are kept.
 pub(super) fn tags_value(meta: &Meta, errors: &mut Errors) -> Option<Vec<LitStr>> {
-    const USAGE: &str = "`tags` takes a list of string literals: `tags = [\"admin\", \"files\"]`";
-    let Meta::NameValue(pair) = meta else {
-        errors.push(syn::Error::new(meta.span(), USAGE));
-        return None;
+    let list = DistinctList {
+        option: "tags",
+        noun: "tag",
+        example: "[\"admin\", \"files\"]",
     };
-    let Expr::Array(ExprArray { elems, .. }) = &pair.value else {
-        errors.push(syn::Error::new(pair.value.span(), USAGE));
-        return None;
-    };
-    let mut tags: Vec<LitStr> = Vec::new();
-    for element in elems {
-        let Expr::Lit(ExprLit {
-            lit: Lit::Str(tag), ..
-        }) = element
-        else {
-            errors.push(syn::Error::new(element.span(), USAGE));
-            continue;
-        };
-        let value = tag.value();
+    let (_, tags) = list.parse(meta, errors, |value| {
         if value.is_empty() {
-            errors.push(syn::Error::new(
-                tag.span(),
-                "a tag cannot be empty; remove `\"\"` from `tags`",
-            ));
+            Some("a tag cannot be empty; remove `\"\"` from `tags`".to_owned())
         } else if !value
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
         {
-            errors.push(syn::Error::new(
-                tag.span(),
-                format!(
-                    "`{value}` is not a valid tag: use one or more ASCII letters, digits, \
-                     `_`, `.` or `-`, e.g. `tags = [\"admin\", \"files.read\"]`"
-                ),
-            ));
-        } else if tags.iter().any(|seen| seen.value() == value) {
-            errors.push(syn::Error::new(
-                tag.span(),
-                format!("tag `{value}` is listed twice in `tags`; keep one"),
-            ));
+            Some(format!(
+                "`{value}` is not a valid tag: use one or more ASCII letters, digits, \
+                 `_`, `.` or `-`, e.g. `tags = [\"admin\", \"files.read\"]`"
+            ))
         } else {
-            tags.push(tag.clone());
+            None
         }
-    }
+    })?;
     Some(tags)
 }
 

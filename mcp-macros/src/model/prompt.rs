@@ -45,13 +45,8 @@ impl<'a> Prompt<'a> {
             name_span,
             title: options.title.as_ref().map(LitStr::value),
             description,
+            scopes: options.scope_names(),
             icons: options.icons,
-            scopes: options
-                .scopes
-                .iter()
-                .flatten()
-                .map(syn::LitStr::value)
-                .collect(),
             krate: options.krate,
         }
     }

@@ -89,6 +89,7 @@ impl<'a> Resource<'a> {
                 ));
             }
         }
+        let scopes = options.scope_names();
         Resource {
             completions: completions(&function.params),
             function,
@@ -102,12 +103,7 @@ impl<'a> Resource<'a> {
             priority: options.priority,
             last_modified: options.last_modified.as_ref().map(LitStr::value),
             icons: options.icons,
-            scopes: options
-                .scopes
-                .iter()
-                .flatten()
-                .map(syn::LitStr::value)
-                .collect(),
+            scopes,
             extractor_checks,
             krate: options.krate,
         }

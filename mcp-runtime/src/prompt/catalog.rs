@@ -53,14 +53,10 @@ impl Entry for CatalogPrompt {
     }
 
     fn scopes(&self) -> impl Iterator<Item = &str> {
-        let (fixed, owned): (&'static [&'static str], &[String]) = match &self.source {
-            PromptSource::Static(descriptor) => (descriptor.scopes, &[]),
-            PromptSource::Dynamic(prompt) => (&[], &prompt.scopes),
-        };
-        fixed
-            .iter()
-            .copied()
-            .chain(owned.iter().map(String::as_str))
+        match &self.source {
+            PromptSource::Static(descriptor) => crate::access::required(descriptor.scopes, &[]),
+            PromptSource::Dynamic(prompt) => crate::access::required(&[], &prompt.scopes),
+        }
     }
 }
 

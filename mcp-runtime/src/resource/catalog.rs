@@ -46,14 +46,10 @@ impl Entry for CatalogResource {
     }
 
     fn scopes(&self) -> impl Iterator<Item = &str> {
-        let (fixed, owned): (&'static [&'static str], &[String]) = match &self.source {
-            ResourceSource::Static(descriptor) => (descriptor.scopes, &[]),
-            ResourceSource::Dynamic(resource) => (&[], &resource.scopes),
-        };
-        fixed
-            .iter()
-            .copied()
-            .chain(owned.iter().map(String::as_str))
+        match &self.source {
+            ResourceSource::Static(descriptor) => crate::access::required(descriptor.scopes, &[]),
+            ResourceSource::Dynamic(resource) => crate::access::required(&[], &resource.scopes),
+        }
     }
 }
 

@@ -177,14 +177,12 @@ impl CatalogTool {
 
     /// The scopes a caller must hold (`scopes = [...]`).
     pub fn scopes(&self) -> impl Iterator<Item = &str> {
-        let (fixed, owned): (&'static [&'static str], &[String]) = match &self.source {
-            ToolSource::Static(descriptor) => (descriptor.policy.scopes, &[]),
-            ToolSource::Dynamic(tool) => (&[], &tool.scopes),
-        };
-        fixed
-            .iter()
-            .copied()
-            .chain(owned.iter().map(String::as_str))
+        match &self.source {
+            ToolSource::Static(descriptor) => {
+                crate::access::required(descriptor.policy.scopes, &[])
+            }
+            ToolSource::Dynamic(tool) => crate::access::required(&[], &tool.scopes),
+        }
     }
 
     /// Whether calling it needs any scope.
