@@ -12,19 +12,18 @@ use axum::routing::{get, post};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
-use super::auth::{AnyPrincipal, AuthRejection, ProtectedResource};
+use super::auth::AnyPrincipal;
 use super::fleet::{Fleet, remote_stream};
 use super::guard::Guard;
 use super::response::{error_response, json_response, refusal, response_json};
+use super::scopes::{required_scopes, scope_refusal};
 use super::sessions::{HttpSession, Sessions};
 use super::sse::{self, StreamSettings};
-use crate::access::refusal_message;
 use crate::fleet::{FleetStore, StoreError, StreamKey};
 use crate::protocol::jsonrpc::{RpcError, code};
 use crate::protocol::meta;
 use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
-use crate::registry::Entry as _;
 use crate::session::{Outcome, Reply, ServerCore, Session, changes_record};
 use crate::transport::calls::{Calls, Running};
 
@@ -38,8 +37,8 @@ const HEADER_MISMATCH: i64 = -32020;
 
 /// Everything the endpoint's handlers share.
 pub(crate) struct Endpoint {
-    core: Arc<ServerCore>,
-    guard: Guard,
+    pub(super) core: Arc<ServerCore>,
+    pub(super) guard: Guard,
     sessions: Sessions,
     running: Running,
     /// How resumable streams behave.
@@ -149,36 +148,6 @@ pub(crate) fn router(path: &str, endpoint: Arc<Endpoint>, body_limit: usize) -> 
         .with_state(endpoint)
 }
 
-/// Every scope a tool, a resource or a prompt requires now, sorted, each once: the
-/// `scopes_supported` of the protected-resource metadata.
-fn required_scopes(core: &ServerCore) -> Vec<String> {
-    let tools = core.tools.catalog();
-    let resources = core.resources.catalog();
-    let prompts = core.prompts.catalog();
-    let mut scopes: Vec<String> = tools
-        .tools()
-        .iter()
-        .flat_map(|tool| tool.scopes())
-        .chain(
-            resources
-                .resources()
-                .iter()
-                .flat_map(|entry| entry.scopes()),
-        )
-        .chain(
-            resources
-                .templates()
-                .iter()
-                .flat_map(|entry| entry.scopes()),
-        )
-        .chain(prompts.prompts().iter().flat_map(|entry| entry.scopes()))
-        .map(str::to_owned)
-        .collect();
-    scopes.sort();
-    scopes.dedup();
-    scopes
-}
-
 fn bad_request(code: i64, message: impl Into<String>) -> Response {
     error_response(StatusCode::BAD_REQUEST, &RpcError::new(code, message))
 }
@@ -227,56 +196,6 @@ async fn post_message(
     } else {
         post_handshake(&endpoint, &headers, message, principal).await
     }
-}
-
-/// A `tools/call`, `resources/read` or `prompts/get` of something whose scopes the
-/// principal does not hold: `403` with the step-up challenge of the 2025-11-25
-/// authorization spec, naming the scopes it needs.
-fn scope_refusal(
-    endpoint: &Endpoint,
-    message: &Value,
-    principal: Option<&AnyPrincipal>,
-) -> Option<Response> {
-    let method = message.get("method").and_then(Value::as_str)?;
-    let access = &endpoint.core.access;
-    // Nothing is allocated for a request that needs no scope (an empty `Vec` holds none).
-    let (kind, target, required): (&str, &str, Vec<String>) = match method {
-        "tools/call" => {
-            let name = message.pointer("/params/name").and_then(Value::as_str)?;
-            let catalog = endpoint.core.tools.catalog();
-            let tool = catalog.get(name)?;
-            ("Tool", name, tool.scopes().map(str::to_owned).collect())
-        }
-        "resources/read" => {
-            let uri = message.pointer("/params/uri").and_then(Value::as_str)?;
-            let catalog = endpoint.core.resources.catalog();
-            let found = catalog.find(uri)?;
-            let scopes = found.resource.scopes().map(str::to_owned).collect();
-            ("Resource", uri, scopes)
-        }
-        "prompts/get" => {
-            let name = message.pointer("/params/name").and_then(Value::as_str)?;
-            let catalog = endpoint.core.prompts.catalog();
-            let prompt = catalog.get(name)?;
-            ("Prompt", name, prompt.scopes().map(str::to_owned).collect())
-        }
-        _ => return None,
-    };
-    if required.is_empty() {
-        return None;
-    }
-    let missing = access.missing(required.iter().map(String::as_str), principal);
-    if missing.is_empty() {
-        return None;
-    }
-    let what = format!("{kind} `{target}`");
-    let description = refusal_message(&what, &missing, principal.is_some());
-    let metadata = endpoint.guard.resource.as_ref().map(ProtectedResource::url);
-    Some(
-        AuthRejection::insufficient_scope(description)
-            .needing_scopes(&missing)
-            .into_refusal(message, metadata.as_deref()),
-    )
 }
 
 /// 2026-07-28: a request that stands alone, served by a session that lives as long as it.

@@ -24,6 +24,7 @@ mod endpoint;
 mod fleet;
 mod guard;
 mod response;
+mod scopes;
 mod sessions;
 mod sse;
 
