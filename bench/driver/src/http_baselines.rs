@@ -16,7 +16,7 @@ use crate::measure::Settings;
 use crate::report::{median, number};
 
 /// The workloads measured (see `mcp-httpload --help`).
-const WORKLOADS: [&str; 3] = ["stateless-json", "stateless-sse", "session"];
+const WORKLOADS: [&str; 4] = ["stateless-json", "stateless-sse", "session", "tools-list"];
 /// Connections (one call in flight on each).
 const CONNECTIONS: [usize; 2] = [1, 64];
 
@@ -230,27 +230,33 @@ const RSS: Read = |r| r.server_peak_rss_kb.map(|kb| kb as f64 / 1024.0);
 impl Cell {
     /// The median of `read` over one server's runs.
     fn value(&self, server: usize, read: Read) -> Option<f64> {
-        median(
-            self.reports[server]
-                .iter()
-                .flatten()
-                .filter_map(read)
-                .collect(),
-        )
+        median(self.values(server, read))
+    }
+
+    /// `read` over one server's runs.
+    fn values(&self, server: usize, read: Read) -> Vec<f64> {
+        self.reports[server]
+            .iter()
+            .flatten()
+            .filter_map(read)
+            .collect()
+    }
+
+    /// Each run's `read`(server) ÷ `read`(limit), both from the same run.
+    fn ratios(&self, server: usize, read: Read) -> Vec<f64> {
+        self.reports[server]
+            .iter()
+            .zip(&self.reports[LIMIT])
+            .filter_map(|(ours, limit)| {
+                let (ours, limit) = (read(ours.as_ref()?)?, read(limit.as_ref()?)?);
+                (limit > 0.0).then(|| ours / limit)
+            })
+            .collect()
     }
 
     /// The median over the runs of `read`(server) ÷ `read`(limit), both from the same run.
     fn ratio(&self, server: usize, read: Read) -> Option<f64> {
-        median(
-            self.reports[server]
-                .iter()
-                .zip(&self.reports[LIMIT])
-                .filter_map(|(ours, limit)| {
-                    let (ours, limit) = (read(ours.as_ref()?)?, read(limit.as_ref()?)?);
-                    (limit > 0.0).then(|| ours / limit)
-                })
-                .collect(),
-        )
+        median(self.ratios(server, read))
     }
 
     /// The median over the runs of `read`(a) ÷ `read`(b), both from the same run.
@@ -268,16 +274,40 @@ impl Cell {
     }
 }
 
-/// `value (ratio×)`, or `–` with a footnote mark.
-fn with_ratio(cell: &Cell, server: usize, read: Read, digits: usize) -> String {
+/// `value (ratio×)`, or `–` with a footnote mark. With `spread` and several runs, the
+/// range over the runs follows: of each run's ratio to the limit, or of the limit's own
+/// figure.
+fn with_ratio(cell: &Cell, server: usize, read: Read, digits: usize, spread: bool) -> String {
     let Some(value) = cell.value(server, read) else {
         return "–".to_owned();
     };
-    match (server, cell.ratio(server, read)) {
-        (LIMIT, _) => number(value, digits),
-        (_, Some(ratio)) => format!("{} ({ratio:.2}×)", number(value, digits)),
-        (_, None) => number(value, digits),
+    let range = |values: &[f64], show: &dyn Fn(f64) -> String| {
+        let (min, max) = min_max(values)?;
+        (spread && values.len() > 1).then(|| format!("{}–{}", show(min), show(max)))
+    };
+    let value_text = number(value, digits);
+    if server == LIMIT {
+        return match range(&cell.values(LIMIT, read), &|v| number(v, digits)) {
+            Some(range) => format!("{value_text} ({range})"),
+            None => value_text,
+        };
     }
+    let ratios = cell.ratios(server, read);
+    match (
+        median(ratios.clone()),
+        range(&ratios, &|r| format!("{r:.2}")),
+    ) {
+        (Some(ratio), Some(range)) => format!("{value_text} ({ratio:.2}×, {range})"),
+        (Some(ratio), None) => format!("{value_text} ({ratio:.2}×)"),
+        (None, _) => value_text,
+    }
+}
+
+/// The smallest and the largest of `values`.
+fn min_max(values: &[f64]) -> Option<(f64, f64)> {
+    let min = values.iter().copied().reduce(f64::min)?;
+    let max = values.iter().copied().reduce(f64::max)?;
+    Some((min, max))
 }
 
 /// The section of the Markdown report.
@@ -297,10 +327,12 @@ pub fn render(out: &mut String, section: &BaselineSection) {
          `StreamableHttpService` as its docs show it: default config, sessions, axum) and \
          `rmcp-http-tuned` (stateless mode, JSON answers, `TCP_NODELAY`). Driven by \
          `mcp-httpload`: `stateless-json` (2026-07-28, JSON), `stateless-sse` (2026-07-28, \
-         accepting SSE), `session` (a 2025-11-25 session per connection, SSE). {} run{}, a \
-         fresh server per measurement, order rotating, warm-up {} s, measured {} s; medians, \
-         in brackets the median of each run's ratio to the limit measured in the same run. \
-         Pinning: {}.\n",
+         accepting SSE), `session` (a 2025-11-25 session per connection, SSE), `tools-list` \
+         (2026-07-28 `tools/list`, accepting SSE). {} run{}, a fresh server per measurement, \
+         order rotating, warm-up {} s, measured {} s; medians, in brackets the median of each \
+         run's ratio to the limit measured in the same run and, for calls/s, p50 and CPU over \
+         several runs, the range (min–max) of those ratios (for the limit, of its own \
+         figure). Pinning: {}.\n",
         runs.runs,
         if runs.runs == 1 { "" } else { "s" },
         runs.warmup,
@@ -341,11 +373,11 @@ pub fn render(out: &mut String, section: &BaselineSection) {
                 cell.workload,
                 cell.connections,
                 label,
-                with_ratio(cell, index, CALLS, 0),
-                with_ratio(cell, index, P50, 1),
-                with_ratio(cell, index, P99, 1),
-                with_ratio(cell, index, CPU, 2),
-                with_ratio(cell, index, RSS, 1),
+                with_ratio(cell, index, CALLS, 0, true),
+                with_ratio(cell, index, P50, 1, true),
+                with_ratio(cell, index, P99, 1, false),
+                with_ratio(cell, index, CPU, 2, true),
+                with_ratio(cell, index, RSS, 1, false),
             );
         }
     }
@@ -459,4 +491,48 @@ fn targets(out: &mut String, runs: &Baselines) {
         };
     }
     out.push('\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(calls_per_sec: f64) -> Option<HttpReport> {
+        serde_json::from_value(serde_json::json!({
+            "target": "t", "workload": "stateless-json", "connections": 1,
+            "in_flight_per_connection": 1, "pinning": "1", "calls": 1, "seconds": 1.0,
+            "calls_per_sec": calls_per_sec, "p50_us": 10.0, "p99_us": 20.0, "max_us": 30.0,
+            "sse_answers": 0, "json_answers": 1, "client_cpu_us_per_call": 1.0,
+        }))
+        .ok()
+    }
+
+    #[test]
+    fn shows_the_spread_of_the_ratios_over_the_runs() {
+        let mut reports = vec![vec![None; 3]; SERVERS.len()];
+        reports[LIMIT] = vec![report(1000.0), report(2000.0), report(1500.0)];
+        reports[OURS] = vec![report(500.0), report(1200.0), report(600.0)];
+        let cell = Cell {
+            workload: "stateless-json",
+            connections: 1,
+            reports,
+            failures: Vec::new(),
+        };
+        // Ratios 0.5, 0.6 and 0.4; the limit's own figures 1,000–2,000.
+        assert_eq!(
+            with_ratio(&cell, OURS, CALLS, 0, true),
+            "600 (0.50×, 0.40–0.60)"
+        );
+        assert_eq!(with_ratio(&cell, OURS, CALLS, 0, false), "600 (0.50×)");
+        assert_eq!(
+            with_ratio(&cell, LIMIT, CALLS, 0, true),
+            "1,500 (1,000–2,000)"
+        );
+        assert_eq!(with_ratio(&cell, TUNED, CALLS, 0, true), "–");
+        let one_run = Cell {
+            reports: cell.reports.iter().map(|runs| runs[..1].to_vec()).collect(),
+            ..cell
+        };
+        assert_eq!(with_ratio(&one_run, OURS, CALLS, 0, true), "500 (0.50×)");
+    }
 }

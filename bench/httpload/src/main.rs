@@ -1,4 +1,5 @@
-//! `mcp-httpload`: drives `tools/call` against an MCP server over Streamable HTTP.
+//! `mcp-httpload`: drives `tools/call` (or `tools/list`) against an MCP server over
+//! Streamable HTTP.
 //!
 //! ```text
 //! mcp-httpload --url http://127.0.0.1:8080/mcp --workload session --connections 64 \
@@ -9,8 +10,9 @@
 //! one session on each), then each connection sends one `tools/call` of the echo tool at a
 //! time, the next as soon as the previous answer has been read and checked, through a
 //! warm-up and a measured window. Every answer is checked: status 200, the response to the
-//! id sent, one text block holding the text sent (SSE bodies are searched for the event
-//! carrying the response); a wrong answer aborts the run. Prints one JSON line
+//! id sent, one text block holding the text sent (for `tools-list`: a list naming the tool;
+//! SSE bodies are searched for the event carrying the response); a wrong answer aborts the
+//! run. Prints one JSON line
 //! ([`mcp_loadgen::HttpReport`]): calls/s, latency, and — with the processes' ids — the
 //! server's and Redis's CPU per call from `/proc/<pid>/stat`, Redis commands per call, and
 //! the server's peak RSS.
@@ -54,7 +56,6 @@ const MCP_METHOD: HeaderName = HeaderName::from_static("mcp-method");
 const MCP_NAME: HeaderName = HeaderName::from_static("mcp-name");
 const MCP_SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
 const APPLICATION_JSON: HeaderValue = HeaderValue::from_static("application/json");
-const TOOLS_CALL: HeaderValue = HeaderValue::from_static("tools/call");
 
 /// Connection number in the high bits of a call's id, the call's sequence in the low ones.
 const CONNECTION_SHIFT: u32 = 40;
@@ -107,7 +108,8 @@ struct Args {
     #[arg(long, default_value_t = 1)]
     threads: usize,
 
-    /// The tool called: it must echo its `text` argument as one text block.
+    /// The tool called: it must echo its `text` argument as one text block (the
+    /// `tools-list` workload checks that the list names it).
     #[arg(long, default_value = "echo")]
     tool: String,
 
@@ -215,6 +217,7 @@ struct Shared {
     template: CallTemplate,
     text: String,
     tool: HeaderValue,
+    tool_name: String,
     timeout: Duration,
     epoch: Instant,
     /// Nanoseconds since `epoch` at which the measured window began and ended
@@ -314,8 +317,11 @@ impl Connection {
                     MCP_PROTOCOL_VERSION,
                     HeaderValue::from_static(workload.protocol_version()),
                 )
-                .header(MCP_METHOD, TOOLS_CALL)
-                .header(MCP_NAME, shared.tool.clone());
+                .header(MCP_METHOD, HeaderValue::from_static(workload.method()));
+            // The routing headers name what the body names: `tools/list` names no tool.
+            if workload != Workload::ToolsList {
+                request = request.header(MCP_NAME, shared.tool.clone());
+            }
         }
         if let Some(session) = &self.session {
             request = request
@@ -414,11 +420,17 @@ async fn drive(shared: Arc<Shared>, index: usize, mut connection: Connection) ->
             .await
             .with_context(|| format!("connection {index}, call {sequence}"))?;
         let done = shared.now_ns();
-        let checked = expect_status(&answer, StatusCode::OK, "tools/call").and_then(|()| {
+        let method = shared.workload.method();
+        let checked = expect_status(&answer, StatusCode::OK, method).and_then(|()| {
             let framing = answer
                 .framing
                 .ok_or_else(|| anyhow!("an answer without a JSON or SSE Content-Type"))?;
-            workload::check_echo(&answer.body, framing, id, &shared.text)?;
+            match shared.workload {
+                Workload::ToolsList => {
+                    workload::check_tools_list(&answer.body, framing, id, &shared.tool_name)?;
+                }
+                _ => workload::check_echo(&answer.body, framing, id, &shared.text)?,
+            }
             Ok(framing)
         });
         match checked.with_context(|| format!("connection {index}, call {sequence}"))? {
@@ -469,6 +481,7 @@ async fn load(args: &Args) -> Result<HttpReport> {
         template: CallTemplate::new(args.workload, &args.tool, &args.text)?,
         text: args.text.clone(),
         tool: HeaderValue::from_str(&args.tool)?,
+        tool_name: args.tool.clone(),
         timeout: Duration::from_secs_f64(args.timeout),
         epoch: Instant::now(),
         window_start: AtomicU64::new(u64::MAX),

@@ -31,6 +31,9 @@ pub enum Workload {
     /// 2025-11-25: `initialize` and `notifications/initialized` open a session per
     /// connection, then `tools/call` on it, accepting SSE.
     Session,
+    /// 2026-07-28 `tools/list`, `Accept: application/json, text/event-stream` (what SDK
+    /// clients send): no session; the answer must list the tool.
+    ToolsList,
 }
 
 impl Workload {
@@ -39,19 +42,22 @@ impl Workload {
             Workload::StatelessJson => "stateless-json",
             Workload::StatelessSse => "stateless-sse",
             Workload::Session => "session",
+            Workload::ToolsList => "tools-list",
         }
     }
 
     pub fn accept(self) -> &'static str {
         match self {
             Workload::StatelessJson => JSON_ONLY,
-            Workload::StatelessSse | Workload::Session => JSON_OR_SSE,
+            Workload::StatelessSse | Workload::Session | Workload::ToolsList => JSON_OR_SSE,
         }
     }
 
     pub fn protocol_version(self) -> &'static str {
         match self {
-            Workload::StatelessJson | Workload::StatelessSse => STATELESS_REVISION,
+            Workload::StatelessJson | Workload::StatelessSse | Workload::ToolsList => {
+                STATELESS_REVISION
+            }
             Workload::Session => SESSION_REVISION,
         }
     }
@@ -59,9 +65,17 @@ impl Workload {
     pub fn stateless(self) -> bool {
         self != Workload::Session
     }
+
+    /// The method each request calls.
+    pub fn method(self) -> &'static str {
+        match self {
+            Workload::ToolsList => "tools/list",
+            Workload::StatelessJson | Workload::StatelessSse | Workload::Session => "tools/call",
+        }
+    }
 }
 
-/// A `tools/call` request body, preformatted around its id.
+/// A request body (`tools/call`, or `tools/list`), preformatted around its id.
 pub struct CallTemplate {
     prefix: Vec<u8>,
     suffix: Vec<u8>,
@@ -69,10 +83,13 @@ pub struct CallTemplate {
 
 impl CallTemplate {
     pub fn new(workload: Workload, tool: &str, text: &str) -> Result<Self> {
-        let mut params = serde_json::json!({
-            "name": tool,
-            "arguments": { "text": text },
-        });
+        let mut params = match workload {
+            Workload::ToolsList => serde_json::json!({}),
+            _ => serde_json::json!({
+                "name": tool,
+                "arguments": { "text": text },
+            }),
+        };
         if workload.stateless() {
             params["_meta"] = serde_json::json!({
                 META_PROTOCOL_VERSION: STATELESS_REVISION,
@@ -83,7 +100,8 @@ impl CallTemplate {
         let params = serde_json::to_string(&params)?;
         Ok(CallTemplate {
             prefix: br#"{"jsonrpc":"2.0","id":"#.to_vec(),
-            suffix: format!(r#","method":"tools/call","params":{params}}}"#).into_bytes(),
+            suffix: format!(r#","method":"{}","params":{params}}}"#, workload.method())
+                .into_bytes(),
         })
     }
 
@@ -141,6 +159,18 @@ struct Block<'a> {
     kind: &'a str,
     #[serde(borrow)]
     text: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct ListResult<'a> {
+    #[serde(borrow)]
+    tools: Vec<ListedTool<'a>>,
+}
+
+#[derive(Deserialize)]
+struct ListedTool<'a> {
+    #[serde(borrow)]
+    name: Cow<'a, str>,
 }
 
 #[derive(Deserialize)]
@@ -226,6 +256,20 @@ pub fn check_echo(body: &[u8], framing: Framing, id: u64, text: &str) -> Result<
     }
     if call.is_error == Some(true) {
         bail!("the answer to id {id} is a tool error: {}", result.get());
+    }
+    Ok(())
+}
+
+/// Checks that `body` answers `tools/list` (id `id`) with a list holding `tool`.
+pub fn check_tools_list(body: &[u8], framing: Framing, id: u64, tool: &str) -> Result<()> {
+    let result = find_result(body, framing, id)?;
+    let list: ListResult<'_> = serde_json::from_str(result.get())
+        .with_context(|| format!("a tools/list result: {}", result.get()))?;
+    if !list.tools.iter().any(|listed| listed.name == tool) {
+        bail!(
+            "the answer to id {id} does not list the tool {tool:?}: {}",
+            excerpt(result.get().as_bytes())
+        );
     }
     Ok(())
 }
@@ -320,6 +364,24 @@ mod tests {
         let body: serde_json::Value = serde_json::from_slice(&template.body(0)).unwrap();
         assert_eq!(body["id"], 0);
         assert!(body["params"].get("_meta").is_none());
+        let template = CallTemplate::new(Workload::ToolsList, "echo", TEXT).unwrap();
+        let body: serde_json::Value = serde_json::from_slice(&template.body(5)).unwrap();
+        assert_eq!(body["method"], "tools/list");
+        assert!(body["params"].get("name").is_none());
+        assert_eq!(
+            body["params"]["_meta"][META_PROTOCOL_VERSION],
+            STATELESS_REVISION
+        );
+    }
+
+    #[test]
+    fn checks_tools_lists() {
+        let list = r#"{"jsonrpc":"2.0","id":4,"result":{"tools":[{"name":"other"},{"name":"echo","inputSchema":{}}]}}"#;
+        check_tools_list(list.as_bytes(), Framing::Json, 4, "echo").unwrap();
+        assert!(check_tools_list(list.as_bytes(), Framing::Json, 4, "missing").is_err());
+        assert!(check_tools_list(list.as_bytes(), Framing::Json, 5, "echo").is_err());
+        let empty = r#"{"jsonrpc":"2.0","id":4,"result":{"tools":[]}}"#;
+        assert!(check_tools_list(empty.as_bytes(), Framing::Json, 4, "echo").is_err());
     }
 
     #[test]

@@ -76,13 +76,13 @@ pub struct PhaseReport {
     pub client_cpu_us_per_call: f64,
 }
 
-/// One `mcp-httpload` run: `tools/call` over keep-alive HTTP connections against a server
-/// that is already running (one JSON line on stdout).
+/// One `mcp-httpload` run: `tools/call` (or `tools/list`) over keep-alive HTTP connections
+/// against a server that is already running (one JSON line on stdout).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct HttpReport {
     /// The label given with `--name`, or the URL.
     pub target: String,
-    /// `stateless-json`, `stateless-sse` or `session`.
+    /// `stateless-json`, `stateless-sse`, `session` or `tools-list`.
     pub workload: String,
     /// Keep-alive connections, each with its own calls (and, for `session`, its own session).
     pub connections: usize,

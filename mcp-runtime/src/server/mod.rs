@@ -400,6 +400,7 @@ impl Server {
             layers: self.layers,
             access: self.access,
             info: self.info,
+            stateless_info: std::sync::OnceLock::new(),
             instructions: self.instructions,
             tools: self.tools,
             resources: self.resources,

@@ -1,7 +1,7 @@
 //! What every connection of one server shares: its identity, its tools, its limits and
 //! settings. Built once by `Server`, then read by every session.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::{Map, Value};
 
@@ -31,6 +31,8 @@ pub(crate) struct ServerInfo {
 /// Everything shared by all connections of one server.
 pub(crate) struct ServerCore {
     pub info: ServerInfo,
+    /// `info` as every 2026-07-28 result carries it, made once.
+    pub stateless_info: OnceLock<Arc<Value>>,
     pub instructions: Option<String>,
     /// The tools offered (changeable at run time).
     pub tools: ToolSet,
@@ -75,6 +77,14 @@ pub(crate) fn supported_versions() -> Value {
         .rev()
         .map(|version| Value::from(version.as_str()))
         .collect()
+}
+
+impl ServerCore {
+    /// The server's identity as every 2026-07-28 result carries it in `_meta`.
+    pub fn stateless_server_info(&self) -> &Arc<Value> {
+        self.stateless_info
+            .get_or_init(|| Arc::new(server_info_json(self, ProtocolVersion::V2026_07_28)))
+    }
 }
 
 pub(crate) fn server_info_json(core: &ServerCore, version: ProtocolVersion) -> Value {

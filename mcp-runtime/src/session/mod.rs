@@ -36,7 +36,7 @@ mod tools;
 
 use std::borrow::Cow;
 use std::collections::HashSet;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
@@ -57,7 +57,6 @@ use crate::protocol::jsonrpc::{
 };
 use crate::protocol::meta;
 use crate::protocol::outbox::Outbox;
-use crate::protocol::random_id::random_id;
 use crate::protocol::version::ProtocolVersion;
 use crate::registry::Entry;
 use crate::task::TaskOwner;
@@ -121,8 +120,9 @@ pub(crate) struct Session {
     /// Where messages unrelated to a request in flight go — a task's, once its request has
     /// been answered: the connection (stdio), the session's standalone stream (HTTP).
     background: Option<Outbox>,
-    /// Who owns the tasks this connection or session makes (a handshake-era client).
-    task_owner: TaskOwner,
+    /// Who owns the tasks this connection or session makes (a handshake-era client):
+    /// minted by the first task, so a 2026-07-28 request's session draws no random id.
+    task_owner: OnceLock<TaskOwner>,
     /// What its requests' spans say about it, and how long it has lived.
     #[cfg(feature = "otel")]
     telemetry: crate::telemetry::Connection,
@@ -142,7 +142,7 @@ impl Session {
             log_level: SessionLogLevel::default(),
             subscriptions: HashSet::new(),
             background: None,
-            task_owner: TaskOwner(format!("connection:{}", random_id())),
+            task_owner: OnceLock::new(),
             #[cfg(feature = "otel")]
             telemetry: crate::telemetry::Connection::new(),
         }
@@ -194,8 +194,8 @@ impl Session {
     /// it could reach, are cancelled. Tasks owned by a principal outlive the session.
     #[cfg(feature = "http")]
     pub fn end_tasks(&self) {
-        if self.offers_tasks() {
-            self.core.tasks.cancel_all_of(self.task_owner.clone());
+        if let (true, Some(owner)) = (self.offers_tasks(), self.task_owner.get()) {
+            self.core.tasks.cancel_all_of(owner.clone());
         }
     }
 
@@ -250,7 +250,8 @@ impl Session {
         self.handle_decoded(Decoded::from_value(message), related)
     }
 
-    fn handle_decoded(&mut self, decoded: Decoded<'_>, related: &Outbox) -> Outcome {
+    /// Handles one message or batch decoded in one pass (an HTTP body, borrowed from it).
+    pub fn handle_decoded(&mut self, decoded: Decoded<'_>, related: &Outbox) -> Outcome {
         match decoded {
             Decoded::Batch(messages) => self.handle_batch(messages, related),
             Decoded::Message(message) => self.handle_message(message, false, related),

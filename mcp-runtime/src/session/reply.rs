@@ -48,6 +48,34 @@ pub(crate) enum Reply {
     },
 }
 
+impl Reply {
+    /// The response, if it is ready now: a pending call is polled once, where it stands,
+    /// so a call that is done at once (a quick `async fn`) is answered without a task of
+    /// its own. A call that is not done is given back, to run as its own task, which polls
+    /// it again and registers its waker then.
+    pub(crate) fn answered_at_once(self) -> Result<Response, Reply> {
+        match self {
+            Reply::Ready(response) => Ok(response),
+            Reply::Pending {
+                id,
+                mut response,
+                request,
+            } => {
+                // A no-op waker: nothing is to be woken by this one poll.
+                let mut first_poll = std::task::Context::from_waker(std::task::Waker::noop());
+                match Pin::new(&mut response).poll(&mut first_poll) {
+                    std::task::Poll::Ready(response) => Ok(response),
+                    std::task::Poll::Pending => Err(Reply::Pending {
+                        id,
+                        response,
+                        request,
+                    }),
+                }
+            }
+        }
+    }
+}
+
 /// What one message asks the connection to do.
 pub(crate) enum Outcome {
     /// Nothing to send (a notification, or a response to the server).

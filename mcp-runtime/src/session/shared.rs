@@ -15,7 +15,7 @@ impl Session {
     /// What the other instances need to serve this session's requests.
     pub fn record(&self) -> Option<SessionRecord> {
         let version = self.negotiated?;
-        let mut record = SessionRecord::new(version.as_str(), self.task_owner.0.clone());
+        let mut record = SessionRecord::new(version.as_str(), self.connection_owner().0.clone());
         record.client_info = self.client_info.as_deref().cloned();
         record.client_capabilities = (*self.client_capabilities).clone();
         record.log_level = Some(self.log_level.get().as_str().to_owned());
@@ -46,7 +46,7 @@ impl Session {
         {
             self.subscriptions = record.subscriptions.iter().cloned().collect();
         }
-        self.task_owner = TaskOwner(record.task_owner.clone());
+        self.task_owner = TaskOwner(record.task_owner.clone()).into();
     }
 
     /// Numbers this session's requests to the client from `first` on: instances of a fleet

@@ -9,7 +9,7 @@ use futures_util::FutureExt as _;
 use serde_json::{Map, Value, json};
 
 use super::Session;
-use super::core::{ServerCore, server_info_json, supported_versions};
+use super::core::{ServerCore, supported_versions};
 use super::reply::{Answer, Body};
 use crate::changes::{Change, next_change};
 use crate::protocol::jsonrpc::{RequestId, RpcError};
@@ -159,14 +159,14 @@ impl Session {
 /// Adds what every 2026-07-28 result carries: `resultType` and the server's identity.
 pub(crate) fn stateless_result(answer: Answer, core: &Arc<ServerCore>) -> Answer {
     let decorate = {
-        let server_info = server_info_json(core, ProtocolVersion::V2026_07_28);
+        let server_info = Arc::clone(core.stateless_server_info());
         move |result: Body| match result {
             Body::Json(Value::Object(mut members)) => {
-                decorate_members(&mut members, server_info);
+                decorate_members(&mut members, (*server_info).clone());
                 Body::Json(Value::Object(members))
             }
             Body::Page { mut members, page } => {
-                decorate_members(&mut members, server_info);
+                decorate_members(&mut members, (*server_info).clone());
                 Body::Page { members, page }
             }
             Body::ToolResult(mut result) => {

@@ -21,6 +21,7 @@ use crate::context::{ClientLink, RequestHandle};
 use crate::protocol::jsonrpc::{RpcError, code};
 use crate::protocol::meta;
 use crate::protocol::outbox::Outbox;
+use crate::protocol::random_id::random_id;
 use crate::protocol::version::ProtocolVersion;
 use crate::task::TaskSupport;
 use crate::task::engine::TaskWork;
@@ -133,8 +134,14 @@ impl Session {
         }
         match era {
             Era::Stateless(_) => TaskOwner("anonymous".to_owned()),
-            Era::Handshake(_) | Era::Unknown => self.task_owner.clone(),
+            Era::Handshake(_) | Era::Unknown => self.connection_owner().clone(),
         }
+    }
+
+    /// The owner of this connection's or session's tasks, minted with its first task.
+    pub(super) fn connection_owner(&self) -> &TaskOwner {
+        self.task_owner
+            .get_or_init(|| TaskOwner(format!("connection:{}", random_id())))
     }
 
     /// `tasks/*`: each reads the store (which may be remote), so each answers later.

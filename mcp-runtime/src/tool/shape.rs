@@ -1,6 +1,8 @@
 //! Shaping results for the protocol revision in use: nothing is sent that the revision's
 //! schema lacks, and content a revision has no block for is sent in the closest form it has.
 
+use std::sync::Arc;
+
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Value, json};
 
@@ -18,8 +20,9 @@ pub(crate) struct ShapedResult {
     is_error: bool,
     /// Structured output is published as `{"result": …}` (see [`crate::Json`]).
     wraps_output: bool,
-    /// 2026-07-28: the server's identity for `_meta`, which also adds `resultType`.
-    server_info: Option<(&'static str, Value)>,
+    /// 2026-07-28: the server's identity for `_meta` (shared by every result), which also
+    /// adds `resultType`.
+    server_info: Option<(&'static str, Arc<Value>)>,
 }
 
 /// The content blocks: the tool's own when they are all plain text (the common case, kept
@@ -76,7 +79,7 @@ impl ShapedResult {
 
     /// Adds what every 2026-07-28 result carries: `resultType` and, in `_meta` under
     /// `key`, the server's identity.
-    pub fn set_server_info(&mut self, key: &'static str, info: Value) {
+    pub fn set_server_info(&mut self, key: &'static str, info: Arc<Value>) {
         self.server_info = Some((key, info));
     }
 
@@ -87,10 +90,16 @@ impl ShapedResult {
     /// written a few bytes at a time).
     pub fn write_json(&self, out: &mut Vec<u8>) {
         match &self.content {
-            Blocks::PlainText(blocks)
-                if self.server_info.is_none() && self.structured_content.is_none() =>
-            {
-                out.extend_from_slice(b"{\"content\":[");
+            Blocks::PlainText(blocks) if self.structured_content.is_none() => {
+                out.push(b'{');
+                if let Some((key, info)) = &self.server_info {
+                    out.extend_from_slice(b"\"_meta\":{");
+                    serde_json::to_writer(&mut *out, key).expect("a string always serializes");
+                    out.push(b':');
+                    serde_json::to_writer(&mut *out, &**info).expect("a value always serializes");
+                    out.extend_from_slice(b"},");
+                }
+                out.extend_from_slice(b"\"content\":[");
                 for (index, text) in blocks.iter().filter_map(plain_text).enumerate() {
                     if index > 0 {
                         out.push(b',');
@@ -102,6 +111,9 @@ impl ShapedResult {
                 out.push(b']');
                 if self.is_error {
                     out.extend_from_slice(b",\"isError\":true");
+                }
+                if self.server_info.is_some() {
+                    out.extend_from_slice(b",\"resultType\":\"complete\"");
                 }
                 out.push(b'}');
             }
@@ -316,7 +328,8 @@ mod tests {
                     // 2026-07-28 adds `resultType` and the server's identity.
                     let info = json!({ "name": "s", "version": "1" });
                     let mut direct = direct;
-                    direct.set_server_info("io.modelcontextprotocol/serverInfo", info.clone());
+                    let shared = Arc::new(info.clone());
+                    direct.set_server_info("io.modelcontextprotocol/serverInfo", shared);
                     let mut value = value;
                     value["resultType"] = "complete".into();
                     value["_meta"] = json!({ "io.modelcontextprotocol/serverInfo": info });

@@ -11,7 +11,9 @@
 //!   `notifications/initialized` (any notification): 202;
 //! - `tools/call` with an `Mcp-Session-Id`: ours' 2025-11-25 SSE answer, a priming event
 //!   (`id: N-0`, `retry: 1000`, empty `data`) then the response (`id: N-1`);
-//! - `tools/list`: a fixed list; `DELETE`: 200.
+//! - `tools/list`: ours' list of the one tool, as a 2026-07-28 result (server identity in
+//!   `_meta`, cache hints, `resultType`) without a session, as a 2025-11-25 one in a session;
+//!   `DELETE`: 200.
 //!
 //! Sessions are neither checked nor stored. One `current_thread` runtime (meant to be pinned
 //! to one core), `TCP_NODELAY` on every accepted socket.
@@ -38,7 +40,8 @@ const MCP_SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
 const X_ACCEL_BUFFERING: HeaderName = HeaderName::from_static("x-accel-buffering");
 
 const INITIALIZE_RESULT: &str = r#"{"capabilities":{"logging":{},"tools":{"listChanged":false}},"protocolVersion":"2025-11-25","serverInfo":{"name":"echo","version":"1.0.0"}}"#;
-const TOOLS_LIST: &str = r#"{"tools":[{"annotations":{"idempotentHint":true,"readOnlyHint":true},"description":"Echo the text back.","inputSchema":{"additionalProperties":false,"properties":{"text":{"description":"The text to echo.","type":"string"}},"required":["text"],"type":"object"},"name":"echo"}]}"#;
+/// The echo tool as ours lists it.
+const ECHO_TOOL: &str = r#"{"annotations":{"idempotentHint":true,"readOnlyHint":true},"description":"Echo the text back.","inputSchema":{"additionalProperties":false,"properties":{"text":{"description":"The text to echo.","type":"string"}},"required":["text"],"type":"object"},"name":"echo"}"#;
 /// What ours adds to a stateless result.
 const SERVER_INFO_META: &str =
     r#""_meta":{"io.modelcontextprotocol/serverInfo":{"name":"echo","version":"1.0.0"}},"#;
@@ -129,6 +132,27 @@ fn echo_response(out: &mut Vec<u8>, id: &RawValue, text: &str, stateless: bool) 
     out.extend_from_slice(b"}}");
 }
 
+/// `{"id":ID,"jsonrpc":"2.0","result":{"tools":[ECHO]}}`, with ours' 2026-07-28 members
+/// (in `serde_json::Map` order) when `stateless`.
+fn tools_list(id: &RawValue, stateless: bool) -> Vec<u8> {
+    let mut out = Vec::with_capacity(480);
+    out.extend_from_slice(b"{\"id\":");
+    out.extend_from_slice(id.get().as_bytes());
+    out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"result\":{");
+    if stateless {
+        out.extend_from_slice(SERVER_INFO_META.as_bytes());
+        out.extend_from_slice(b"\"cacheScope\":\"public\",\"resultType\":\"complete\",");
+    }
+    out.extend_from_slice(b"\"tools\":[");
+    out.extend_from_slice(ECHO_TOOL.as_bytes());
+    out.push(b']');
+    if stateless {
+        out.extend_from_slice(b",\"ttlMs\":60000");
+    }
+    out.extend_from_slice(b"}}");
+    out
+}
+
 fn result(id: &RawValue, result: &str) -> Vec<u8> {
     format!(r#"{{"id":{},"jsonrpc":"2.0","result":{result}}}"#, id.get()).into_bytes()
 }
@@ -200,7 +224,7 @@ async fn handle(request: Request<Incoming>) -> Result<Answer, hyper::Error> {
         "tools/list" => full(
             StatusCode::OK,
             Some("application/json"),
-            result(id, TOOLS_LIST),
+            tools_list(id, !in_session),
         ),
         "ping" => full(StatusCode::OK, Some("application/json"), result(id, "{}")),
         _ => full(StatusCode::NOT_FOUND, None, Vec::new()),

@@ -129,6 +129,73 @@ impl<'a> Params<'a> {
     }
 }
 
+/// What a transport reads of a message before the session handles it (over HTTP: the
+/// routing headers checked against the body, the scopes a call needs, the session it
+/// belongs to), straight from the decoded members.
+#[cfg(feature = "http")]
+impl<'a> Decoded<'a> {
+    /// The message's members, unless this is a batch or not an object.
+    pub fn single(&self) -> Option<&Members<'a>> {
+        match self {
+            Decoded::Message(Message::Object(members)) => Some(members),
+            Decoded::Message(Message::NotObject) | Decoded::Batch(_) => None,
+        }
+    }
+}
+
+#[cfg(feature = "http")]
+impl<'a> Members<'a> {
+    /// `method`, when it is a string.
+    pub fn method(&self) -> Option<&str> {
+        self.method.as_ref().and_then(StringMember::text)
+    }
+
+    /// `id` as sent (`null` included).
+    pub fn id(&self) -> Option<&Value> {
+        self.id.as_ref()
+    }
+
+    /// Whether this is an answer: a `result` or an `error`, and no `method`.
+    pub fn is_answer(&self) -> bool {
+        self.method.is_none() && (self.result.is_some() || self.error.is_some())
+    }
+
+    /// `params`, when it is an object.
+    pub fn params(&self) -> Option<&Params<'a>> {
+        match &self.params {
+            Some(ParamsMember::Object(params)) => Some(params),
+            Some(ParamsMember::NotObject) | None => None,
+        }
+    }
+}
+
+#[cfg(feature = "http")]
+impl Params<'_> {
+    /// `_meta`, when it is an object.
+    pub fn meta(&self) -> Option<&Map<String, Value>> {
+        self.others.get("_meta").and_then(Value::as_object)
+    }
+
+    /// The string member `key`: `name`, or one of the others (`uri`, say).
+    pub fn string(&self, key: &str) -> Option<&str> {
+        match key {
+            "name" => self.name.as_ref().and_then(StringMember::text),
+            _ => self.others.get(key).and_then(Value::as_str),
+        }
+    }
+}
+
+#[cfg(feature = "http")]
+impl StringMember<'_> {
+    /// The text, when the member is a string.
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            StringMember::Text(text) => Some(text),
+            StringMember::Other(_) => None,
+        }
+    }
+}
+
 impl Decoded<'static> {
     /// The same decoding, of a value already parsed (the HTTP transport's bodies).
     pub fn from_value(value: Value) -> Decoded<'static> {

@@ -13,8 +13,8 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-pub(crate) use decode::{Decoded, Message, Params, StringMember};
-use decode::{Members, ParamsMember};
+use decode::ParamsMember;
+pub(crate) use decode::{Decoded, Members, Message, Params, StringMember};
 #[cfg(feature = "http")]
 pub(crate) use response::failure;
 pub(crate) use response::{Response, UnknownId};

@@ -139,8 +139,12 @@ impl AuthRejection {
     }
 
     /// The refusal of a request that was read: its JSON-RPC error answers the request's id.
-    pub(crate) fn into_refusal(self, message: &Value, resource_metadata: Option<&str>) -> Response {
-        let mut response = refusal(self.status, &self.error_for_client(), message);
+    pub(crate) fn into_refusal(
+        self,
+        id: Option<&Value>,
+        resource_metadata: Option<&str>,
+    ) -> Response {
+        let mut response = refusal(self.status, &self.error_for_client(), id);
         self.challenge(&mut response, resource_metadata);
         response
     }

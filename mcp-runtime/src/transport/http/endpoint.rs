@@ -5,35 +5,32 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::extract::{DefaultBodyLimit, FromRequest, Request, State};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::auth::AnyPrincipal;
+use super::checks::{PROTOCOL_VERSION, check_stateless_headers, header_text, is_stateless};
 use super::fleet::{Fleet, remote_stream};
 use super::guard::Guard;
-use super::response::{error_response, json_response, refusal, response_json};
+use super::response::{
+    bad_request, error_response, json_response, refusal, response_json, response_line,
+};
 use super::scopes::{required_scopes, scope_refusal};
 use super::sessions::{HttpSession, Sessions};
 use super::sse::{self, StreamSettings};
 use crate::fleet::{FleetStore, StoreError, StreamKey};
-use crate::protocol::jsonrpc::{RpcError, code};
-use crate::protocol::meta;
+use crate::protocol::jsonrpc::{Decoded, Members, RpcError, code};
 use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
 use crate::session::{Outcome, Reply, ServerCore, Session, changes_record};
 use crate::transport::calls::{Calls, Running};
 
-const SESSION_ID: &str = "mcp-session-id";
-const PROTOCOL_VERSION: &str = "mcp-protocol-version";
-const METHOD: &str = "mcp-method";
-const NAME: &str = "mcp-name";
-const LAST_EVENT_ID: &str = "last-event-id";
-/// 2026-07-28: a header that disagrees with the body, or is missing.
-const HEADER_MISMATCH: i64 = -32020;
+const SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
+const LAST_EVENT_ID: HeaderName = HeaderName::from_static("last-event-id");
 
 /// Everything the endpoint's handlers share.
 pub(crate) struct Endpoint {
@@ -148,14 +145,6 @@ pub(crate) fn router(path: &str, endpoint: Arc<Endpoint>, body_limit: usize) -> 
         .with_state(endpoint)
 }
 
-fn bad_request(code: i64, message: impl Into<String>) -> Response {
-    error_response(StatusCode::BAD_REQUEST, &RpcError::new(code, message))
-}
-
-fn header_text<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
-    headers.get(name).and_then(|value| value.to_str().ok())
-}
-
 fn accepts_event_stream(headers: &HeaderMap) -> bool {
     headers
         .get_all(header::ACCEPT)
@@ -164,37 +153,30 @@ fn accepts_event_stream(headers: &HeaderMap) -> bool {
         .any(|accept| accept.contains("text/event-stream") || accept.contains("*/*"))
 }
 
-/// Whether this request speaks the stateless revision: its header or its `_meta` says so.
-fn is_stateless(headers: &HeaderMap, message: &Value) -> bool {
-    let named_in_meta = message
-        .pointer("/params/_meta")
-        .and_then(Value::as_object)
-        .is_some_and(|meta| meta.contains_key(meta::PROTOCOL_VERSION));
-    named_in_meta
-        || header_text(headers, PROTOCOL_VERSION)
-            .and_then(ProtocolVersion::parse)
-            .is_some_and(ProtocolVersion::is_stateless)
-}
-
-async fn post_message(
-    State(endpoint): State<Arc<Endpoint>>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Response {
+async fn post_message(State(endpoint): State<Arc<Endpoint>>, request: Request) -> Response {
+    // The headers are taken from the request, where axum's `HeaderMap` extractor would
+    // copy them; the body is read as the `Bytes` extractor reads it (within the limit).
+    let (mut parts, body) = request.into_parts();
+    let headers = std::mem::take(&mut parts.headers);
+    let body = match Bytes::from_request(Request::from_parts(parts, body), &()).await {
+        Ok(body) => body,
+        Err(rejection) => return rejection.into_response(),
+    };
     let principal = match endpoint.guard.admit(&headers) {
         Ok(principal) => principal,
         Err(refused) => return *refused,
     };
-    let message: Value = match serde_json::from_slice(&body) {
+    // Decoded in one pass, as stdio decodes a line: no `Value` tree, names borrowed.
+    let message: Decoded<'_> = match serde_json::from_slice(&body) {
         Ok(message) => message,
         Err(error) => {
             return bad_request(code::PARSE_ERROR, format!("Parse error: {error}."));
         }
     };
-    if is_stateless(&headers, &message) {
+    if is_stateless(&headers, message.single()) {
         post_stateless(&endpoint, &headers, message, principal).await
     } else {
-        post_handshake(&endpoint, &headers, message, principal).await
+        post_handshake(&endpoint, &headers, &body, message, principal).await
     }
 }
 
@@ -202,13 +184,13 @@ async fn post_message(
 async fn post_stateless(
     endpoint: &Endpoint,
     headers: &HeaderMap,
-    message: Value,
+    message: Decoded<'_>,
     principal: Option<AnyPrincipal>,
 ) -> Response {
     if let Err(refused) = check_stateless_headers(headers, &message) {
         return refused;
     }
-    if let Some(refused) = scope_refusal(endpoint, &message, principal.as_ref()) {
+    if let Some(refused) = scope_refusal(endpoint, message.single(), principal.as_ref()) {
         return refused;
     }
     let mut session = Session::new(Arc::clone(&endpoint.core), endpoint.closing.clone());
@@ -216,17 +198,29 @@ async fn post_stateless(
     #[cfg(feature = "otel")]
     session.traced_http(headers, None);
     let (outbox, queued) = Outbox::channel();
-    let outcome = session.handle_json(message, &outbox);
-    let calls = Calls::new(endpoint.running.clone());
+    let outcome = session.handle_decoded(message, &outbox);
     match outcome {
         Outcome::Nothing | Outcome::Cancel(_) => StatusCode::ACCEPTED.into_response(),
         Outcome::Reply(Reply::Ready(response)) => {
             response_json(stateless_status(&response), response)
         }
         Outcome::Reply(reply @ Reply::Pending { .. }) => {
-            let Reply::Pending { id, .. } = &reply else {
-                unreachable!("matched as pending")
+            let reply = match reply.answered_at_once() {
+                // Nothing else on its stream: the response goes out alone, as it would
+                // once its call's task had sent it, without that task or the stream.
+                Ok(response) if queued.is_empty() => return respond_at_once(headers, response),
+                Ok(response) => {
+                    // Progress or log messages go before it, on the stream.
+                    outbox.send_response(response);
+                    outbox.end();
+                    return respond_later(headers, queued, StatusCode::OK).await;
+                }
+                Err(pending) => pending,
             };
+            let Reply::Pending { id, .. } = &reply else {
+                unreachable!("given back pending")
+            };
+            let calls = Calls::new(endpoint.running.clone());
             // Closing the stream cancels the request.
             let cancel = {
                 let (calls, outbox, id) = (calls.clone(), outbox.clone(), id.clone());
@@ -256,85 +250,21 @@ fn stateless_status(response: &crate::protocol::jsonrpc::Response) -> StatusCode
     }
 }
 
-/// 2026-07-28: the routing headers must repeat what the body says (-32020 otherwise), so
-/// proxies and load balancers can route on them without reading the body.
-#[allow(clippy::result_large_err)]
-fn check_stateless_headers(headers: &HeaderMap, message: &Value) -> Result<(), Response> {
-    if message.is_array() {
-        return Err(bad_request(
-            code::INVALID_REQUEST,
-            "Invalid request: JSON-RPC batches are not part of protocol revision 2026-07-28.",
-        ));
-    }
-    let Some(method) = message.get("method").and_then(Value::as_str) else {
-        // Responses are never sent to a 2026-07-28 server; the session answers -32600.
-        return Ok(());
-    };
-    let meta_version = message
-        .pointer("/params/_meta")
-        .and_then(|meta| meta.get(meta::PROTOCOL_VERSION))
-        .and_then(Value::as_str);
-    let Some(meta_version) = meta_version else {
-        return Err(refusal(
-            StatusCode::BAD_REQUEST,
-            &RpcError::invalid_params(format!(
-                "Invalid params: params._meta[\"{}\"] is required with MCP-Protocol-Version 2026-07-28.",
-                meta::PROTOCOL_VERSION
-            )),
-            message,
-        ));
-    };
-    let expect = |header: &str, wanted: &str| -> Result<(), Response> {
-        match header_text(headers, header) {
-            Some(sent) if sent == wanted => Ok(()),
-            Some(sent) => Err(refusal(
-                StatusCode::BAD_REQUEST,
-                &RpcError::new(
-                    HEADER_MISMATCH,
-                    format!(
-                        "Header mismatch: the {header} header says `{sent}`, the body `{wanted}`."
-                    ),
-                ),
-                message,
-            )),
-            None => Err(refusal(
-                StatusCode::BAD_REQUEST,
-                &RpcError::new(
-                    HEADER_MISMATCH,
-                    format!(
-                        "Header mismatch: the {header} header is required (the body says `{wanted}`)."
-                    ),
-                ),
-                message,
-            )),
-        }
-    };
-    expect(PROTOCOL_VERSION, meta_version)?;
-    expect(METHOD, method)?;
-    let named = match method {
-        "tools/call" | "prompts/get" => message.pointer("/params/name"),
-        "resources/read" => message.pointer("/params/uri"),
-        _ => None,
-    };
-    if let Some(name) = named.and_then(Value::as_str) {
-        expect(NAME, name)?;
-    }
-    Ok(())
-}
-
 /// 2025-03-26 … 2025-11-25: `initialize` opens a session; everything else belongs to one.
 async fn post_handshake(
     endpoint: &Endpoint,
     headers: &HeaderMap,
-    message: Value,
+    body: &Bytes,
+    message: Decoded<'_>,
     principal: Option<AnyPrincipal>,
 ) -> Response {
-    if message.get("method").and_then(Value::as_str) == Some("initialize") {
+    let members = message.single();
+    if members.and_then(Members::method) == Some("initialize") {
         return initialize(endpoint, headers, message).await;
     }
     let (session_id, session) = match find_session(endpoint, headers).await {
         Ok(found) => found,
-        Err((status, error)) => return refusal(status, &error, &message),
+        Err((status, error)) => return refusal(status, &error, members.and_then(Members::id)),
     };
     if let Some(version) = header_text(headers, PROTOCOL_VERSION)
         && ProtocolVersion::parse(version).is_none_or(ProtocolVersion::is_stateless)
@@ -343,28 +273,32 @@ async fn post_handshake(
             code::INVALID_REQUEST,
             format!("Invalid request: unsupported MCP-Protocol-Version header `{version}`."),
         );
-        return refusal(StatusCode::BAD_REQUEST, &error, &message);
+        return refusal(
+            StatusCode::BAD_REQUEST,
+            &error,
+            members.and_then(Members::id),
+        );
     }
     // Authorization once the session is known, so a stranger to it learns nothing more.
-    if let Some(refused) = scope_refusal(endpoint, &message, principal.as_ref()) {
+    if let Some(refused) = scope_refusal(endpoint, members, principal.as_ref()) {
         return refused;
     }
     let answers_elsewhere = endpoint.fleet.is_some()
-        && client_answer_id(&message).is_some_and(|id| {
+        && members.and_then(client_answer_id).is_some_and(|id| {
             let protocol = session.protocol.lock().expect("session poisoned");
             !protocol.awaits_client_answer(id)
         });
     if let (true, Some(fleet)) = (answers_elsewhere, &endpoint.fleet) {
         // The answer to a request another instance's tool sent: it goes there.
+        let message = serde_json::from_slice(body).expect("the body decoded as JSON already");
         return match fleet.forward_answer(&session_id, message).await {
             Ok(()) => StatusCode::ACCEPTED.into_response(),
             Err(error) => error_response(StatusCode::SERVICE_UNAVAILABLE, &unavailable(&error)),
         };
     }
     let saves_record = endpoint.fleet.is_some()
-        && message
-            .get("method")
-            .and_then(Value::as_str)
+        && members
+            .and_then(Members::method)
             .is_some_and(changes_record);
     let (outbox, queued) = Outbox::channel();
     let (outcome, unknown_id) = {
@@ -374,7 +308,7 @@ async fn post_handshake(
         #[cfg(feature = "otel")]
         protocol.traced_http(headers, Some(&session_id));
         (
-            protocol.handle_json(message, &outbox),
+            protocol.handle_decoded(message, &outbox),
             protocol.unknown_id(),
         )
     };
@@ -400,7 +334,7 @@ async fn post_handshake(
                 return refusal(
                     StatusCode::SERVICE_UNAVAILABLE,
                     &unavailable(&error),
-                    &response_value(&response),
+                    response_value(&response).get("id"),
                 );
             }
             let status = if response.error_code().is_some() && !response.has_id() {
@@ -411,13 +345,27 @@ async fn post_handshake(
             response_json(status, response)
         }
         Outcome::Reply(reply) => {
-            let requests = Value::Array(reply_id(&reply).into_iter().collect());
-            session.calls.spawn(reply, outbox, unknown_id, true);
+            let id = reply_id(&reply);
             let stream = Answered {
                 session_id: &session_id,
-                requests,
+                requests: Value::Array(id.iter().cloned().collect()),
             };
-            respond_resumably(endpoint, &session, headers, queued, stream).await
+            // A call whose id is taken is not run: `spawn` answers it.
+            let reply = match id {
+                Some(id) if session.calls.is_running(&id) => reply,
+                _ => match reply.answered_at_once() {
+                    // Nothing else on its stream: the stream is made with its response.
+                    Ok(response) if queued.is_empty() => {
+                        let fill = Fill::Now(response);
+                        return respond_resumably(endpoint, &session, headers, fill, stream).await;
+                    }
+                    Ok(response) => Reply::Ready(response),
+                    Err(pending) => pending,
+                },
+            };
+            session.calls.spawn(reply, outbox, unknown_id, true);
+            let fill = Fill::Later(queued);
+            respond_resumably(endpoint, &session, headers, fill, stream).await
         }
         Outcome::Batch(replies) => {
             let requests = Value::Array(replies.iter().filter_map(reply_id).collect());
@@ -426,22 +374,22 @@ async fn post_handshake(
                 session_id: &session_id,
                 requests,
             };
-            respond_resumably(endpoint, &session, headers, queued, stream).await
+            respond_resumably(endpoint, &session, headers, Fill::Later(queued), stream).await
         }
     }
 }
 
 /// Answers `initialize` and, when it succeeds, opens a session under a new id.
 #[cfg_attr(not(feature = "otel"), allow(unused_variables))]
-async fn initialize(endpoint: &Endpoint, headers: &HeaderMap, message: Value) -> Response {
-    let request_id = json!({ "id": message.get("id") });
+async fn initialize(endpoint: &Endpoint, headers: &HeaderMap, message: Decoded<'_>) -> Response {
+    let request_id = message.single().and_then(Members::id).cloned();
     let session = endpoint.sessions.create();
     let (outbox, _queued) = Outbox::channel();
     let (outcome, negotiated) = {
         let mut protocol = session.protocol.lock().expect("session poisoned");
         #[cfg(feature = "otel")]
         protocol.traced_http(headers, None);
-        let outcome = protocol.handle_json(message, &outbox);
+        let outcome = protocol.handle_decoded(message, &outbox);
         (outcome, protocol.negotiated())
     };
     let Outcome::Reply(Reply::Ready(response)) = outcome else {
@@ -459,7 +407,7 @@ async fn initialize(endpoint: &Endpoint, headers: &HeaderMap, message: Value) ->
             return refusal(
                 StatusCode::SERVICE_UNAVAILABLE,
                 &unavailable(&error),
-                &request_id,
+                request_id.as_ref(),
             );
         }
     };
@@ -510,10 +458,8 @@ fn unavailable(error: &StoreError) -> RpcError {
 }
 
 /// The id of a client's answer to a request (a response: an id, and a result or error).
-fn client_answer_id(message: &Value) -> Option<&Value> {
-    let answer = message.get("method").is_none()
-        && (message.get("result").is_some() || message.get("error").is_some());
-    answer.then(|| message.get("id")).flatten()
+fn client_answer_id<'a>(message: &'a Members<'_>) -> Option<&'a Value> {
+    message.is_answer().then(|| message.id()).flatten()
 }
 
 /// The id of the request a reply answers.
@@ -533,6 +479,24 @@ fn response_value(response: &crate::protocol::jsonrpc::Response) -> Value {
 struct Answered<'a> {
     session_id: &'a str,
     requests: Value,
+}
+
+/// The response to a 2026-07-28 call answered at once, with nothing else on its stream:
+/// what [`respond_later`] sends once the call's outbox has carried the response alone.
+fn respond_at_once(headers: &HeaderMap, response: crate::protocol::jsonrpc::Response) -> Response {
+    if accepts_event_stream(headers) {
+        sse::only_event(&response)
+    } else {
+        response_line(StatusCode::OK, response)
+    }
+}
+
+/// What fills a handshake-era response stream.
+enum Fill {
+    /// The response of a call answered at once, alone.
+    Now(crate::protocol::jsonrpc::Response),
+    /// The messages its outbox carries, up to its end.
+    Later(tokio::sync::mpsc::UnboundedReceiver<Vec<u8>>),
 }
 
 /// The response to a request answered later: its SSE stream, or, for a client that does
@@ -565,11 +529,14 @@ async fn respond_resumably(
     endpoint: &Endpoint,
     session: &HttpSession,
     headers: &HeaderMap,
-    queued: tokio::sync::mpsc::UnboundedReceiver<Vec<u8>>,
+    fill: Fill,
     answered: Answered<'_>,
 ) -> Response {
     if !accepts_event_stream(headers) {
-        return respond_later(headers, queued, StatusCode::OK).await;
+        return match fill {
+            Fill::Now(response) => response_line(StatusCode::OK, response),
+            Fill::Later(queued) => respond_later(headers, queued, StatusCode::OK).await,
+        };
     }
     let replay = session.new_stream();
     if let Some(fleet) = &endpoint.fleet {
@@ -585,9 +552,18 @@ async fn respond_resumably(
         // The priming event: an id to resume from before anything else is sent.
         replay.push("");
     }
-    replay.pump(queued);
-    // A call answered at once goes out in one write with its headers (and priming event).
-    replay.wait_for_events(u64::from(polls)).await;
+    match fill {
+        Fill::Now(response) => {
+            replay.push_response(&String::from_utf8_lossy(response.json()));
+            replay.end();
+        }
+        Fill::Later(queued) => {
+            replay.pump(queued);
+            // A call answered soon goes out in one write with its headers (and priming
+            // event).
+            replay.wait_for_events(u64::from(polls)).await;
+        }
+    }
     let settings = endpoint.streams;
     replay.respond(
         None,
@@ -609,7 +585,7 @@ fn method_not_allowed(message: &str) -> Response {
 }
 
 fn speaks_stateless(headers: &HeaderMap) -> bool {
-    is_stateless(headers, &Value::Null)
+    is_stateless(headers, None)
 }
 
 /// GET: the session's standalone stream (tool list changes). 2026-07-28 has none.

@@ -80,8 +80,14 @@ impl Guard {
     /// The response that refuses the request, or `None` when it may proceed.
     pub fn refusal(&self, headers: &HeaderMap) -> Option<Response> {
         if let (Some(hosts), Some(host)) = (&self.hosts, headers.get(header::HOST)) {
-            let host = host.to_str().unwrap_or_default().to_ascii_lowercase();
-            if !hosts.iter().any(|allowed| *allowed == host_name(&host)) {
+            // Compared without case (the names allowed are lowercase), with no copy made.
+            let host = host.to_str().unwrap_or_default();
+            let name = host_name(host);
+            if !hosts
+                .iter()
+                .any(|allowed| allowed.eq_ignore_ascii_case(name))
+            {
+                let host = host.to_ascii_lowercase();
                 return Some(forbidden(format!(
                     "Forbidden: the Host header `{host}` is not one this server answers to."
                 )));

@@ -20,6 +20,7 @@
 //! protection), then the optional authentication hook.
 
 mod auth;
+mod checks;
 mod endpoint;
 mod fleet;
 mod guard;

@@ -14,12 +14,15 @@ pub(crate) fn error_response(status: StatusCode, error: &RpcError) -> Response {
     json_response(status, &body)
 }
 
-/// A JSON-RPC error answering `message` (its id echoed when it has one), with an HTTP
-/// status: for requests refused before the protocol sees them.
-pub(crate) fn refusal(status: StatusCode, error: &RpcError, message: &Value) -> Response {
-    let id = message
-        .get("id")
-        .filter(|id| id.is_string() || id.is_i64() || id.is_u64());
+/// A JSON-RPC error without an id, with status 400.
+pub(crate) fn bad_request(code: i64, message: impl Into<String>) -> Response {
+    error_response(StatusCode::BAD_REQUEST, &RpcError::new(code, message))
+}
+
+/// A JSON-RPC error answering the request with this `id` (echoed when it is a valid one),
+/// with an HTTP status: for requests refused before the protocol sees them.
+pub(crate) fn refusal(status: StatusCode, error: &RpcError, id: Option<&Value>) -> Response {
+    let id = id.filter(|id| id.is_string() || id.is_i64() || id.is_u64());
     let body = crate::protocol::jsonrpc::failure(id, error, UnknownId::Omit);
     json_response(status, &body)
 }
@@ -35,6 +38,15 @@ pub(crate) fn response_json(
     response: crate::protocol::jsonrpc::Response,
 ) -> Response {
     bytes_response(status, response.json().to_vec())
+}
+
+/// A call's response as a client that does not accept SSE gets it: the line its outbox
+/// carries (newline included), whether the call was answered at once or later.
+pub(crate) fn response_line(
+    status: StatusCode,
+    response: crate::protocol::jsonrpc::Response,
+) -> Response {
+    bytes_response(status, response.into_line())
 }
 
 fn bytes_response(status: StatusCode, body: Vec<u8>) -> Response {

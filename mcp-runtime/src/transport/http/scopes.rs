@@ -3,42 +3,47 @@
 //! metadata lists every scope required.
 
 use axum::response::Response;
-use serde_json::Value;
 
 use super::auth::{AnyPrincipal, AuthRejection, ProtectedResource};
 use super::endpoint::Endpoint;
 use crate::access::refusal_message;
+use crate::protocol::jsonrpc::Members;
 use crate::registry::Entry as _;
 use crate::session::ServerCore;
 
 /// A `tools/call`, `resources/read` or `prompts/get` of something whose scopes the
 /// principal does not hold: `403` with the step-up challenge of the 2025-11-25
-/// authorization spec, naming the scopes it needs.
+/// authorization spec, naming the scopes it needs, answering the request's id.
 pub(super) fn scope_refusal(
     endpoint: &Endpoint,
-    message: &Value,
+    message: Option<&Members<'_>>,
     principal: Option<&AnyPrincipal>,
 ) -> Option<Response> {
-    let method = message.get("method").and_then(Value::as_str)?;
-    let access = &endpoint.core.access;
+    let core = &endpoint.core;
+    let message = message?;
+    let param = |key: &str| message.params().and_then(|params| params.string(key));
     // Nothing is allocated for a request that needs no scope (an empty `Vec` holds none).
-    let (kind, target, required): (&str, &str, Vec<String>) = match method {
+    let (kind, target, required): (&str, &str, Vec<String>) = match message.method()? {
         "tools/call" => {
-            let name = message.pointer("/params/name").and_then(Value::as_str)?;
-            let catalog = endpoint.core.tools.catalog();
+            let name = param("name")?;
+            let catalog = core.tools.catalog();
+            if !catalog.has_scoped_tools() {
+                // The common server: no tool names a scope, so no lookup per call.
+                return None;
+            }
             let tool = catalog.get(name)?;
             ("Tool", name, tool.scopes().map(str::to_owned).collect())
         }
         "resources/read" => {
-            let uri = message.pointer("/params/uri").and_then(Value::as_str)?;
-            let catalog = endpoint.core.resources.catalog();
+            let uri = param("uri")?;
+            let catalog = core.resources.catalog();
             let found = catalog.find(uri)?;
             let scopes = found.resource.scopes().map(str::to_owned).collect();
             ("Resource", uri, scopes)
         }
         "prompts/get" => {
-            let name = message.pointer("/params/name").and_then(Value::as_str)?;
-            let catalog = endpoint.core.prompts.catalog();
+            let name = param("name")?;
+            let catalog = core.prompts.catalog();
             let prompt = catalog.get(name)?;
             ("Prompt", name, prompt.scopes().map(str::to_owned).collect())
         }
@@ -47,7 +52,9 @@ pub(super) fn scope_refusal(
     if required.is_empty() {
         return None;
     }
-    let missing = access.missing(required.iter().map(String::as_str), principal);
+    let missing = core
+        .access
+        .missing(required.iter().map(String::as_str), principal);
     if missing.is_empty() {
         return None;
     }
@@ -57,7 +64,7 @@ pub(super) fn scope_refusal(
     Some(
         AuthRejection::insufficient_scope(description)
             .needing_scopes(&missing)
-            .into_refusal(message, metadata.as_deref()),
+            .into_refusal(message.id(), metadata.as_deref()),
     )
 }
 

@@ -43,6 +43,59 @@ struct Streams {
 /// The number of the standalone stream.
 const STANDALONE: u64 = 0;
 
+impl Streams {
+    /// Forgets the finished streams beyond the retention bounds: those finished more than
+    /// [`RETAIN_ENDED`] ago, and the oldest beyond [`RETAIN_ENDED_STREAMS`] less one (room
+    /// for the stream about to start). One pass over the streams: a session calling
+    /// steadily has one stream too many each time, its oldest, found without sorting.
+    fn forget_finished(&mut self, now: Instant) {
+        let mut finished = 0_usize;
+        let mut expired = Vec::new();
+        let mut oldest: Option<(Instant, u64)> = None;
+        for replay in self.by_number.values() {
+            let (number, Some(at)) = (replay.number(), replay.ended_at()) else {
+                continue;
+            };
+            if number == STANDALONE {
+                continue;
+            }
+            finished += 1;
+            if now.saturating_duration_since(at) > RETAIN_ENDED {
+                expired.push(number);
+            } else if oldest.is_none_or(|old| (at, number) < old) {
+                oldest = Some((at, number));
+            }
+        }
+        // Expired streams finished before every other: they go first.
+        let beyond = finished.saturating_sub(RETAIN_ENDED_STREAMS - 1);
+        let more = beyond.saturating_sub(expired.len());
+        let mut forget = expired;
+        match more {
+            0 => {}
+            1 => forget.extend(oldest.map(|(_, number)| number)),
+            _ => {
+                // Several at once (streams that finished together): the oldest of those
+                // still within their time, by sorting them.
+                let mut kept: Vec<(Instant, u64)> = self
+                    .by_number
+                    .values()
+                    .filter_map(|replay| {
+                        let at = replay.ended_at()?;
+                        let within = replay.number() != STANDALONE
+                            && now.saturating_duration_since(at) <= RETAIN_ENDED;
+                        within.then_some((at, replay.number()))
+                    })
+                    .collect();
+                kept.sort_unstable();
+                forget.extend(kept.iter().take(more).map(|(_, number)| *number));
+            }
+        }
+        for number in forget {
+            self.by_number.remove(&number);
+        }
+    }
+}
+
 impl HttpSession {
     /// Whether this session's streams prime clients for reconnection and may be closed
     /// mid-call (SSE polling): 2025-11-25 on.
@@ -56,19 +109,7 @@ impl HttpSession {
     /// retention bounds are forgotten first.
     pub fn new_stream(&self) -> Arc<Replay> {
         let mut streams = self.streams.lock().expect("session poisoned");
-        let mut ended: Vec<(Instant, u64)> = streams
-            .by_number
-            .values()
-            .filter(|replay| replay.number() != STANDALONE)
-            .filter_map(|replay| Some((replay.ended_at()?, replay.number())))
-            .collect();
-        ended.sort_unstable();
-        let excess = ended.len().saturating_sub(RETAIN_ENDED_STREAMS - 1);
-        for (index, (at, number)) in ended.into_iter().enumerate() {
-            if index < excess || at.elapsed() > RETAIN_ENDED {
-                streams.by_number.remove(&number);
-            }
-        }
+        streams.forget_finished(Instant::now());
         streams.next = if self.random_numbers {
             // 53 bits: exact in every JSON number, never 0 (the standalone stream).
             u64::from_str_radix(&random_id()[..13], 16).unwrap_or(1) | 1
@@ -452,4 +493,93 @@ fn forward_changes(session: Weak<HttpSession>, core: &Arc<ServerCore>) {
             }
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    /// What `forget_finished` replaced: every finished stream sorted by when it finished,
+    /// the oldest beyond the bound and the expired ones forgotten.
+    fn forget_by_sorting(streams: &mut Streams, now: Instant) {
+        let mut ended: Vec<(Instant, u64)> = streams
+            .by_number
+            .values()
+            .filter(|replay| replay.number() != STANDALONE)
+            .filter_map(|replay| Some((replay.ended_at()?, replay.number())))
+            .collect();
+        ended.sort_unstable();
+        let excess = ended.len().saturating_sub(RETAIN_ENDED_STREAMS - 1);
+        for (index, (at, number)) in ended.into_iter().enumerate() {
+            if index < excess || now.saturating_duration_since(at) > RETAIN_ENDED {
+                streams.by_number.remove(&number);
+            }
+        }
+    }
+
+    /// Streams 1..=`count` besides the standalone one, those in `finish` finished in that
+    /// order.
+    fn streams(count: u64, finish: &[u64]) -> Streams {
+        let mut by_number: HashMap<u64, Arc<Replay>> = (0..=count)
+            .map(|number| (number, Replay::new(number)))
+            .collect();
+        by_number[&STANDALONE].end();
+        for number in finish {
+            std::thread::sleep(Duration::from_micros(50));
+            by_number.get_mut(number).expect("a stream").end();
+        }
+        Streams {
+            next: count,
+            by_number,
+        }
+    }
+
+    fn numbers(streams: &Streams) -> Vec<u64> {
+        let mut numbers: Vec<u64> = streams.by_number.keys().copied().collect();
+        numbers.sort_unstable();
+        numbers
+    }
+
+    #[test]
+    fn finished_streams_are_forgotten_as_sorting_them_would() {
+        let orders: [Vec<u64>; 5] = [
+            (1..=20).collect(),
+            (1..=20).rev().collect(),
+            vec![3, 1, 2],
+            (1..=16).collect(),
+            vec![5, 17, 2, 9, 11, 1, 14, 3, 8, 16, 6, 12, 4, 15, 13, 10, 7],
+        ];
+        let now = Instant::now() + Duration::from_secs(1);
+        for later in [Duration::ZERO, RETAIN_ENDED + Duration::from_secs(1)] {
+            for order in &orders {
+                let mut fast = streams(20, order);
+                let mut sorted = Streams {
+                    next: fast.next,
+                    by_number: fast.by_number.clone(),
+                };
+                fast.forget_finished(now + later);
+                forget_by_sorting(&mut sorted, now + later);
+                assert_eq!(numbers(&fast), numbers(&sorted), "{order:?} {later:?}");
+            }
+        }
+        // Some expired, some not: a moment just after the `expired`th stream's time ran out.
+        for order in &orders {
+            for expired in [1, 2, order.len() / 2] {
+                let mut fast = streams(20, order);
+                let last_expired = fast.by_number[&order[expired - 1]]
+                    .ended_at()
+                    .expect("finished");
+                let now = last_expired + RETAIN_ENDED + Duration::from_micros(20);
+                let mut sorted = Streams {
+                    next: fast.next,
+                    by_number: fast.by_number.clone(),
+                };
+                fast.forget_finished(now);
+                forget_by_sorting(&mut sorted, now);
+                assert_eq!(numbers(&fast), numbers(&sorted), "{order:?} {expired}");
+            }
+        }
+    }
 }

@@ -15,6 +15,7 @@
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
+use std::fmt::Write as _;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -73,6 +74,19 @@ pub(crate) async fn response(
         Some((Ok::<_, Infallible>(event), (None, queued, until)))
     });
     sse_response(events)
+}
+
+/// The SSE response of a 2026-07-28 request answered at once: what [`response`] sends once
+/// the call's outbox carried only its response (a `message` event without an id), built
+/// without the outbox.
+pub(crate) fn only_event(answer: &crate::protocol::jsonrpc::Response) -> Response {
+    let mut event = Vec::with_capacity(answer.json().len() + 8);
+    event.extend_from_slice(b"data: ");
+    // A response is one line of JSON: one `data` line.
+    event.extend_from_slice(answer.json());
+    event.extend_from_slice(b"\n\n");
+    let frames = futures_util::stream::once(std::future::ready(Ok(Bytes::from(event))));
+    framed_response(frames)
 }
 
 fn sse_response(
@@ -180,8 +194,17 @@ impl Replay {
 
     /// Appends an event; the oldest ones go once the buffer is over its bounds.
     pub fn push(&self, data: &str) {
+        self.push_event(data, is_response(data));
+    }
+
+    /// Appends the response of the stream's request (what [`push`](Self::push) would find
+    /// it is, without reading it).
+    pub fn push_response(&self, data: &str) {
+        self.push_event(data, true);
+    }
+
+    fn push_event(&self, data: &str, response: bool) {
         let data: Arc<str> = Arc::from(data);
-        let response = is_response(&data);
         let mut seq = 0;
         self.log.send_modify(|log| {
             seq = log.next_seq;
@@ -363,9 +386,13 @@ pub(crate) fn is_response(data: &str) -> bool {
 /// One SSE event: its id, the `retry` field if any, and `data` (an empty `data:` line for
 /// a priming event).
 pub(crate) fn frame(id: &str, retry: Option<Duration>, data: &str) -> Bytes {
-    let mut event = format!("id: {id}\n");
+    // Sized once: `retry: N\n` and the `data: ` prefixes fit in the slack.
+    let mut event = String::with_capacity(id.len() + data.len() + 48);
+    event.push_str("id: ");
+    event.push_str(id);
+    event.push('\n');
     if let Some(retry) = retry {
-        event.push_str(&format!("retry: {}\n", retry.as_millis()));
+        writeln!(event, "retry: {}", retry.as_millis()).expect("writing to a String cannot fail");
     }
     for line in data.split('\n') {
         event.push_str("data: ");

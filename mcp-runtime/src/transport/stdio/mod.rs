@@ -17,7 +17,7 @@ use std::future::Future;
 use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Poll, Waker};
+use std::task::Poll;
 
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::{broadcast, mpsc, watch};
@@ -286,28 +286,20 @@ impl Connection {
     /// Runs a tool call: polled here first, so a call that is done at once is answered
     /// without a hand-off; otherwise it goes on as a task of its own.
     fn run(&mut self, reply: Reply, unknown_id: UnknownId) {
-        let Reply::Pending {
-            id,
-            mut response,
-            request,
-        } = reply
-        else {
+        let Reply::Pending { id, .. } = &reply else {
             unreachable!("only pending replies run")
         };
         // A call whose id is taken is not run: `spawn` answers it.
-        if !self.calls.is_running(&id) {
-            // A no-op waker: if the call is not done, its task polls it again and registers
-            // its own waker then.
-            let mut first_poll = std::task::Context::from_waker(Waker::noop());
-            if let Poll::Ready(response) = Pin::new(&mut response).poll(&mut first_poll) {
-                self.answer(&response);
-                return;
+        let reply = if self.calls.is_running(id) {
+            reply
+        } else {
+            match reply.answered_at_once() {
+                Ok(response) => {
+                    self.answer(&response);
+                    return;
+                }
+                Err(pending) => pending,
             }
-        }
-        let reply = Reply::Pending {
-            id,
-            response,
-            request,
         };
         self.calls
             .spawn(reply, self.outbox.clone(), unknown_id, false);

@@ -1,0 +1,109 @@
+//! What the endpoint checks of a POST once its body is decoded, before a session answers
+//! it: whether it speaks the stateless revision, whether its 2026-07-28 routing headers
+//! agree with the body.
+
+use axum::http::header::AsHeaderName;
+use axum::http::{HeaderMap, HeaderName, StatusCode};
+use axum::response::Response;
+use serde_json::Value;
+
+use super::response::{bad_request, refusal};
+use crate::protocol::jsonrpc::{Decoded, Members, RpcError, code};
+use crate::protocol::meta;
+use crate::protocol::version::ProtocolVersion;
+
+// Names made once: a lookup by `&str` parses the name each time.
+pub(super) const PROTOCOL_VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
+const METHOD: HeaderName = HeaderName::from_static("mcp-method");
+const NAME: HeaderName = HeaderName::from_static("mcp-name");
+/// 2026-07-28: a header that disagrees with the body, or is missing.
+const HEADER_MISMATCH: i64 = -32020;
+
+/// A header's value, when it is visible ASCII.
+pub(super) fn header_text(headers: &HeaderMap, name: impl AsHeaderName) -> Option<&str> {
+    headers.get(name).and_then(|value| value.to_str().ok())
+}
+
+/// Whether this request speaks the stateless revision: its header or its `_meta` says so.
+pub(super) fn is_stateless(headers: &HeaderMap, message: Option<&Members<'_>>) -> bool {
+    let named_in_meta = message
+        .and_then(Members::params)
+        .and_then(|params| params.meta())
+        .is_some_and(|meta| meta.contains_key(meta::PROTOCOL_VERSION));
+    named_in_meta
+        || header_text(headers, PROTOCOL_VERSION)
+            .and_then(ProtocolVersion::parse)
+            .is_some_and(ProtocolVersion::is_stateless)
+}
+
+/// 2026-07-28: the routing headers must repeat what the body says (-32020 otherwise), so
+/// proxies and load balancers can route on them without reading the body.
+#[allow(clippy::result_large_err)]
+pub(super) fn check_stateless_headers(
+    headers: &HeaderMap,
+    message: &Decoded<'_>,
+) -> Result<(), Response> {
+    if let Decoded::Batch(_) = message {
+        return Err(bad_request(
+            code::INVALID_REQUEST,
+            "Invalid request: JSON-RPC batches are not part of protocol revision 2026-07-28.",
+        ));
+    }
+    let message = message.single();
+    let Some(method) = message.and_then(Members::method) else {
+        // Responses are never sent to a 2026-07-28 server; the session answers -32600.
+        return Ok(());
+    };
+    let params = message.and_then(Members::params);
+    let id = message.and_then(Members::id);
+    let meta_version = params
+        .and_then(|params| params.meta())
+        .and_then(|meta| meta.get(meta::PROTOCOL_VERSION))
+        .and_then(Value::as_str);
+    let Some(meta_version) = meta_version else {
+        return Err(refusal(
+            StatusCode::BAD_REQUEST,
+            &RpcError::invalid_params(format!(
+                "Invalid params: params._meta[\"{}\"] is required with MCP-Protocol-Version 2026-07-28.",
+                meta::PROTOCOL_VERSION
+            )),
+            id,
+        ));
+    };
+    let expect = |header: HeaderName, wanted: &str| -> Result<(), Response> {
+        match header_text(headers, &header) {
+            Some(sent) if sent == wanted => Ok(()),
+            Some(sent) => Err(refusal(
+                StatusCode::BAD_REQUEST,
+                &RpcError::new(
+                    HEADER_MISMATCH,
+                    format!(
+                        "Header mismatch: the {header} header says `{sent}`, the body `{wanted}`."
+                    ),
+                ),
+                id,
+            )),
+            None => Err(refusal(
+                StatusCode::BAD_REQUEST,
+                &RpcError::new(
+                    HEADER_MISMATCH,
+                    format!(
+                        "Header mismatch: the {header} header is required (the body says `{wanted}`)."
+                    ),
+                ),
+                id,
+            )),
+        }
+    };
+    expect(PROTOCOL_VERSION, meta_version)?;
+    expect(METHOD, method)?;
+    let named = match method {
+        "tools/call" | "prompts/get" => params.and_then(|params| params.string("name")),
+        "resources/read" => params.and_then(|params| params.string("uri")),
+        _ => None,
+    };
+    if let Some(name) = named {
+        expect(NAME, name)?;
+    }
+    Ok(())
+}
