@@ -14,6 +14,32 @@ use mcp_tests::{RECEIVE_TIMEOUT, STATELESS_REVISION, check_server_message, state
 
 pub mod fleet;
 
+/// A server of every tool linked in, over HTTP on a free loopback port, in this process;
+/// it stops when this is dropped.
+pub struct InProcessServer {
+    /// The MCP endpoint.
+    pub url: String,
+    _stop: tokio::sync::oneshot::Sender<()>,
+}
+
+impl InProcessServer {
+    /// Starts one named `name`, with the `Server` builder's defaults.
+    pub async fn start(name: &str) -> InProcessServer {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("a loopback port");
+        let url = format!("http://{}/mcp", listener.local_addr().expect("an address"));
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let http = mcp_runtime::Server::new(name, "1.0.0")
+            .http()
+            .shutdown_on(async move {
+                let _ = stopped.await;
+            });
+        tokio::spawn(http.serve_on(listener));
+        InProcessServer { url, _stop: stop }
+    }
+}
+
 /// The `progress` of every progress notification among `messages`, in order.
 pub fn progress_of(messages: &[Value]) -> Vec<f64> {
     messages

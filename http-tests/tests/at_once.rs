@@ -6,12 +6,11 @@
 
 use std::time::Duration;
 
-use mcp_http_tests::{HttpClient, progress_of};
-use mcp_runtime::{Context, LogLevel, Server, mcp_tool};
+use mcp_http_tests::{HttpClient, InProcessServer, progress_of};
+use mcp_runtime::{Context, LogLevel, mcp_tool};
 use reqwest::StatusCode;
 use reqwest::header::HeaderValue;
 use serde_json::{Value, json};
-use tokio::sync::oneshot;
 
 /// Echo the text back.
 #[mcp_tool]
@@ -28,26 +27,6 @@ async fn tell(ctx: Context) -> String {
     ctx.log(LogLevel::Info, "telling");
     ctx.progress(1.0, Some(1.0), Some("told"));
     "told".to_owned()
-}
-
-struct Served {
-    url: String,
-    _stop: oneshot::Sender<()>,
-}
-
-async fn serve() -> Served {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("a loopback port");
-    let url = format!("http://{}/mcp", listener.local_addr().expect("an address"));
-    let (stop, stopped) = oneshot::channel::<()>();
-    let http = Server::new("at-once", "1.0.0")
-        .http()
-        .shutdown_on(async move {
-            let _ = stopped.await;
-        });
-    tokio::spawn(http.serve_on(listener));
-    Served { url, _stop: stop }
 }
 
 /// The `tell` call, asking for its progress (and, under 2026-07-28, its log messages).
@@ -78,7 +57,7 @@ const JSON_ONLY: &str = "application/json";
 
 #[tokio::test]
 async fn a_call_done_at_once_is_answered_as_when_it_ran_as_a_task() {
-    let served = serve().await;
+    let served = InProcessServer::start("at-once").await;
     for revision in ["2026-07-28", "2025-11-25"] {
         let mut client = HttpClient::new(&served.url, revision);
         if revision != "2026-07-28" {
@@ -135,7 +114,7 @@ async fn a_call_done_at_once_is_answered_as_when_it_ran_as_a_task() {
 
 #[tokio::test]
 async fn a_session_call_answered_at_once_can_be_resumed() {
-    let served = serve().await;
+    let served = InProcessServer::start("at-once").await;
     let mut client = HttpClient::new(&served.url, "2025-11-25");
     client.initialize(json!({})).await;
     let mut stream = client

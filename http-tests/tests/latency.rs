@@ -11,10 +11,10 @@
 
 use std::time::{Duration, Instant};
 
-use mcp_runtime::{Server, mcp_tool};
+use mcp_http_tests::InProcessServer;
+use mcp_runtime::mcp_tool;
 use reqwest::header::{HeaderMap, HeaderValue};
 use serde_json::{Value, json};
-use tokio::sync::oneshot;
 
 /// Echo the text back.
 #[mcp_tool]
@@ -33,26 +33,6 @@ const MAX_SSE_TO_JSON: f64 = 5.0;
 
 const JSON_ONLY: &str = "application/json";
 const JSON_OR_SSE: &str = "application/json, text/event-stream";
-
-struct Served {
-    url: String,
-    _stop: oneshot::Sender<()>,
-}
-
-async fn serve() -> Served {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("a loopback port");
-    let url = format!("http://{}/mcp", listener.local_addr().expect("an address"));
-    let (stop, stopped) = oneshot::channel::<()>();
-    let http = Server::new("latency", "1.0.0")
-        .http()
-        .shutdown_on(async move {
-            let _ = stopped.await;
-        });
-    tokio::spawn(http.serve_on(listener));
-    Served { url, _stop: stop }
-}
 
 /// One client with one keep-alive connection, as the SDK clients hold it.
 fn one_connection_client() -> reqwest::Client {
@@ -148,7 +128,7 @@ fn check_ratio(era: &str, (json, sse): (Duration, Duration)) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stateless_call_answered_over_sse_does_not_stall() {
-    let served = serve().await;
+    let served = InProcessServer::start("latency").await;
     let client = one_connection_client();
     let mut base = HeaderMap::new();
     base.insert("content-type", HeaderValue::from_static("application/json"));
@@ -176,7 +156,7 @@ async fn a_stateless_call_answered_over_sse_does_not_stall() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_session_call_answered_over_sse_does_not_stall() {
-    let served = serve().await;
+    let served = InProcessServer::start("latency").await;
     let client = one_connection_client();
     let mut session = mcp_http_tests::HttpClient::new(served.url.clone(), "2025-11-25");
     session.initialize(json!({})).await;

@@ -117,12 +117,7 @@ fn sse(body: Vec<u8>) -> Answer {
 
 /// `{"id":ID,"jsonrpc":"2.0","result":{…,"content":[{"text":TEXT,"type":"text"}]…}}`.
 fn echo_response(out: &mut Vec<u8>, id: &RawValue, text: &str, stateless: bool) {
-    out.extend_from_slice(b"{\"id\":");
-    out.extend_from_slice(id.get().as_bytes());
-    out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"result\":{");
-    if stateless {
-        out.extend_from_slice(SERVER_INFO_META.as_bytes());
-    }
+    open_result(out, id, stateless);
     out.extend_from_slice(b"\"content\":[{\"text\":");
     serde_json::to_writer(&mut *out, text).expect("a string serializes");
     out.extend_from_slice(b",\"type\":\"text\"}]");
@@ -132,15 +127,22 @@ fn echo_response(out: &mut Vec<u8>, id: &RawValue, text: &str, stateless: bool) 
     out.extend_from_slice(b"}}");
 }
 
-/// `{"id":ID,"jsonrpc":"2.0","result":{"tools":[ECHO]}}`, with ours' 2026-07-28 members
-/// (in `serde_json::Map` order) when `stateless`.
-fn tools_list(id: &RawValue, stateless: bool) -> Vec<u8> {
-    let mut out = Vec::with_capacity(480);
+/// `{"id":ID,"jsonrpc":"2.0","result":{` and, when `stateless`, the server's identity.
+fn open_result(out: &mut Vec<u8>, id: &RawValue, stateless: bool) {
     out.extend_from_slice(b"{\"id\":");
     out.extend_from_slice(id.get().as_bytes());
     out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"result\":{");
     if stateless {
         out.extend_from_slice(SERVER_INFO_META.as_bytes());
+    }
+}
+
+/// `{"id":ID,"jsonrpc":"2.0","result":{"tools":[ECHO]}}`, with ours' 2026-07-28 members
+/// (in `serde_json::Map` order) when `stateless`.
+fn tools_list(id: &RawValue, stateless: bool) -> Vec<u8> {
+    let mut out = Vec::with_capacity(480);
+    open_result(&mut out, id, stateless);
+    if stateless {
         out.extend_from_slice(b"\"cacheScope\":\"public\",\"resultType\":\"complete\",");
     }
     out.extend_from_slice(b"\"tools\":[");
