@@ -244,7 +244,8 @@ impl Session {
         self.error_without_id(RpcError::new(code::PARSE_ERROR, message))
     }
 
-    /// Handles one decoded message or, where the revision allows, a batch.
+    /// Handles one message already parsed into a `Value` (a client's answer that another
+    /// instance of a fleet received) or, where the revision allows, a batch.
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub fn handle_json(&mut self, message: Value, related: &Outbox) -> Outcome {
         self.handle_decoded(Decoded::from_value(message), related)

@@ -197,7 +197,8 @@ impl StringMember<'_> {
 }
 
 impl Decoded<'static> {
-    /// The same decoding, of a value already parsed (the HTTP transport's bodies).
+    /// The same decoding, of a value already parsed (a client's answer forwarded by
+    /// another instance of a fleet).
     pub fn from_value(value: Value) -> Decoded<'static> {
         match value {
             Value::Array(messages) => {
