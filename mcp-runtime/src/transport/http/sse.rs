@@ -142,6 +142,9 @@ pub(crate) struct StreamSettings {
 pub(crate) struct Replay {
     number: u64,
     log: watch::Sender<Log>,
+    /// When the stream finished (also in `log`): read without the log's lock by the
+    /// session, which looks at every retained stream's whenever it starts one.
+    ended: OnceLock<Instant>,
     /// Where a fleet copies each event as it is added (see `fleet::streams`).
     mirror: OnceLock<mpsc::UnboundedSender<StreamEvent>>,
 }
@@ -179,8 +182,19 @@ impl Replay {
         Arc::new(Replay {
             number,
             log,
+            ended: OnceLock::new(),
             mirror: OnceLock::new(),
         })
+    }
+
+    /// Changes the log, waking the readers subscribed now if `modify` says it changed
+    /// something. A reader that subscribes later reads the log as it is then, so with no
+    /// reader nobody is woken: `watch` would take eight locks to find that out. (The
+    /// count is read under the log's write lock, so a reader subscribing meanwhile reads
+    /// the log after this change.)
+    fn change(&self, modify: impl FnOnce(&mut Log) -> bool) {
+        self.log
+            .send_if_modified(|log| modify(log) && self.log.receiver_count() > 0);
     }
 
     /// Copies every event added from now on to `mirror`, in order.
@@ -206,7 +220,7 @@ impl Replay {
     fn push_event(&self, data: &str, response: bool) {
         let data: Arc<str> = Arc::from(data);
         let mut seq = 0;
-        self.log.send_modify(|log| {
+        self.change(|log| {
             seq = log.next_seq;
             log.answered |= response;
             log.bytes += data.len();
@@ -219,6 +233,7 @@ impl Replay {
                     log.bytes -= dropped.len();
                 }
             }
+            true
         });
         if let Some(mirror) = self.mirror.get() {
             let _ = mirror.send(StreamEvent::new(seq, data, response));
@@ -227,14 +242,13 @@ impl Replay {
 
     /// Marks the stream finished: readers end after the last event.
     pub fn end(&self) {
-        self.log.send_modify(|log| {
-            log.ended.get_or_insert_with(Instant::now);
-        });
+        let ended = *self.ended.get_or_init(Instant::now);
+        self.change(|log| log.ended.replace(ended).is_none());
     }
 
     /// When the stream finished, if it did.
     pub fn ended_at(&self) -> Option<Instant> {
-        self.log.borrow().ended
+        self.ended.get().copied()
     }
 
     /// Whether the stream carried its response and holds nothing after `seq`: resuming it
@@ -290,10 +304,11 @@ impl Replay {
         retry: Option<Duration>,
     ) -> Response {
         let mut reader = 0;
-        self.log.send_modify(|log| {
+        self.change(|log| {
             log.reader += 1;
             log.attached = true;
             reader = log.reader;
+            true
         });
         let state = ReaderState {
             guard: ReaderGuard {
@@ -341,7 +356,7 @@ struct ReaderGuard {
 impl Drop for ReaderGuard {
     fn drop(&mut self) {
         let reader = self.reader;
-        self.replay.log.send_if_modified(|log| {
+        self.replay.change(|log| {
             let mine = log.reader == reader && log.attached;
             if mine {
                 log.attached = false;
@@ -352,8 +367,10 @@ impl Drop for ReaderGuard {
 }
 
 struct ReaderState {
-    guard: ReaderGuard,
+    /// Dropped before `guard` (fields drop in order), so that a reader going away wakes
+    /// only the others.
     changes: watch::Receiver<Log>,
+    guard: ReaderGuard,
     /// The sequence number of the last event this connection (or the one it resumes)
     /// delivered.
     cursor: Option<u64>,
