@@ -20,7 +20,7 @@ impl Session {
         era: Era,
         version: ProtocolVersion,
         id: &RequestId,
-        params: Map<String, Value>,
+        mut params: Map<String, Value>,
         related: &Outbox,
     ) -> Answer {
         let request = match CompletionRequest::read(&params) {
@@ -87,12 +87,17 @@ impl Session {
                 json!({ "completion": completion_json(Vec::new()) }),
             )));
         };
-        let prepared =
-            match self.served_context(era, version, id, request.argument.clone(), &params, related)
-            {
-                Ok(prepared) => prepared,
-                Err(error) => return Answer::Now(Err(error)),
-            };
+        let prepared = match self.served_context(
+            era,
+            version,
+            id,
+            request.argument.clone(),
+            &mut params,
+            related,
+        ) {
+            Ok(prepared) => prepared,
+            Err(error) => return Answer::Now(Err(error)),
+        };
         let named = match &request.reference {
             Reference::Prompt(name) => name.as_str(),
             Reference::Resource(uri) => uri.as_str(),

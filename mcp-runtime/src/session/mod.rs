@@ -656,11 +656,14 @@ impl Session {
         version: ProtocolVersion,
         id: &RequestId,
         tool: Cow<'static, str>,
-        params: &Map<String, Value>,
+        params: &mut Map<String, Value>,
         client: ClientLink,
     ) -> RequestInfo {
-        let meta = params.get("_meta").and_then(Value::as_object);
-        let from_meta = |key: &str| meta.and_then(|meta| meta.get(key)).cloned();
+        // Taken out of `_meta`, not copied: nothing reads them there after this, and a
+        // 2026-07-28 request's client info and capabilities are objects copied per request
+        // otherwise.
+        let mut meta = params.get_mut("_meta").and_then(Value::as_object_mut);
+        let mut from_meta = |key: &str| meta.as_mut().and_then(|meta| meta.remove(key));
         let (client_info, client_capabilities, log_filter) = match era {
             Era::Stateless(_) => {
                 let level = from_meta(meta::LOG_LEVEL);

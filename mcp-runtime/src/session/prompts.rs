@@ -31,7 +31,7 @@ impl Session {
         era: Era,
         version: ProtocolVersion,
         id: &RequestId,
-        params: Map<String, Value>,
+        mut params: Map<String, Value>,
         related: &Outbox,
     ) -> Answer {
         let name =
@@ -57,11 +57,17 @@ impl Session {
             Err(error) => return Answer::Now(Err(error)),
         };
         let prompt_name = prompt.name().to_owned();
-        let prepared =
-            match self.served_context(era, version, id, prompt_name.clone(), &params, related) {
-                Ok(prepared) => prepared,
-                Err(error) => return Answer::Now(Err(error)),
-            };
+        let prepared = match self.served_context(
+            era,
+            version,
+            id,
+            prompt_name.clone(),
+            &mut params,
+            related,
+        ) {
+            Ok(prepared) => prepared,
+            Err(error) => return Answer::Now(Err(error)),
+        };
         let layered = self.served_request("prompts/get", &prompt_name, || arguments.clone());
         let running = prompt.render(
             arguments,

@@ -52,7 +52,7 @@ impl Session {
         era: Era,
         version: ProtocolVersion,
         id: &RequestId,
-        params: Map<String, Value>,
+        mut params: Map<String, Value>,
         related: &Outbox,
     ) -> Answer {
         let uri = match required_string(
@@ -76,7 +76,7 @@ impl Session {
             return Answer::Now(Err(refused));
         }
         let name = resource.name().to_owned();
-        let prepared = match self.served_context(era, version, id, name, &params, related) {
+        let prepared = match self.served_context(era, version, id, name, &mut params, related) {
             Ok(prepared) => prepared,
             Err(error) => return Answer::Now(Err(error)),
         };

@@ -71,7 +71,7 @@ impl Session {
         version: ProtocolVersion,
         id: &RequestId,
         name: String,
-        params: &Map<String, Value>,
+        params: &mut Map<String, Value>,
         related: &Outbox,
     ) -> Result<Prepared, RpcError> {
         let (round, client) = self.client_link(era, &name, params)?;

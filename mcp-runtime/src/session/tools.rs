@@ -53,7 +53,7 @@ impl Session {
         let Params {
             name,
             arguments,
-            others: params,
+            others: mut params,
         } = params;
         let name = match name {
             Some(StringMember::Text(name)) => name,
@@ -130,7 +130,7 @@ impl Session {
         let Value::Object(arguments) = arguments else {
             unreachable!("arguments were built as an object")
         };
-        let info = self.request_info(era, version, id, name.clone(), &params, client);
+        let info = self.request_info(era, version, id, name.clone(), &mut params, client);
         // A task's messages outlive the request's stream: they go where messages unrelated
         // to a request go (2025-11-25), or nowhere (2026-07-28 has no stream for them).
         let outbox = match (&task, era) {
