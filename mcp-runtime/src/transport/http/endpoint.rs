@@ -146,14 +146,22 @@ pub(crate) fn router(path: &str, endpoint: Arc<Endpoint>, body_limit: usize) -> 
 }
 
 fn accepts_event_stream(headers: &HeaderMap) -> bool {
+    // `memmem` searches a short header by a rolling hash; `str::contains` sets up a two-way
+    // searcher for each pattern, which cost more than the rest of a call's header checks.
+    let mentions = |accept: &str, pattern: &str| {
+        memchr::memmem::find(accept.as_bytes(), pattern.as_bytes()).is_some()
+    };
     headers
         .get_all(header::ACCEPT)
         .iter()
         .filter_map(|value| value.to_str().ok())
-        .any(|accept| accept.contains("text/event-stream") || accept.contains("*/*"))
+        .any(|accept| mentions(accept, "text/event-stream") || mentions(accept, "*/*"))
 }
 
-async fn post_message(State(endpoint): State<Arc<Endpoint>>, request: Request) -> Response {
+pub(super) async fn post_message(
+    State(endpoint): State<Arc<Endpoint>>,
+    request: Request,
+) -> Response {
     // The headers are taken from the request, where axum's `HeaderMap` extractor would
     // copy them; the body is read as the `Bytes` extractor reads it (within the limit).
     let (mut parts, body) = request.into_parts();

@@ -26,6 +26,7 @@ mod fleet;
 mod guard;
 mod response;
 mod scopes;
+mod service;
 mod sessions;
 mod sse;
 
@@ -33,4 +34,5 @@ pub(crate) use auth::erase;
 pub use auth::{AuthRejection, Authenticate, ProtectedResource, bearer_token};
 pub(crate) use endpoint::{Endpoint, router};
 pub(crate) use guard::Guard;
+pub(crate) use service::EndpointService;
 pub(crate) use sse::StreamSettings;

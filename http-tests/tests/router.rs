@@ -1,0 +1,117 @@
+//! `HttpServer::router()` served by the application's own `axum::serve` answers exactly as
+//! `serve_on` does. `serve_on` hands POSTs to the endpoint straight to their handler,
+//! skipping the router's dispatch; everything else goes through the router in both.
+
+use std::net::SocketAddr;
+
+use mcp_http_tests::HttpClient;
+use mcp_runtime::{HttpServer, Server, mcp_tool};
+use reqwest::StatusCode;
+use reqwest::header::HeaderValue;
+use serde_json::{Value, json};
+use tokio::net::TcpListener;
+
+/// Echo the text back.
+#[mcp_tool]
+async fn echo(
+    /// What to echo.
+    text: String,
+) -> String {
+    text
+}
+
+fn configured() -> HttpServer {
+    Server::new("router-tests", "1.0.0")
+        .max_message_size(64 * 1024)
+        .http()
+}
+
+/// Serves the endpoint with `serve_on`, and as `router()` through `axum::serve`.
+async fn both() -> [SocketAddr; 2] {
+    let serve_on = TcpListener::bind("127.0.0.1:0").await.expect("a port");
+    let routed = TcpListener::bind("127.0.0.1:0").await.expect("a port");
+    let addresses = [
+        serve_on.local_addr().expect("an address"),
+        routed.local_addr().expect("an address"),
+    ];
+    tokio::spawn(
+        configured()
+            .shutdown_on(std::future::pending())
+            .serve_on(serve_on),
+    );
+    let router = configured().router().expect("a router");
+    tokio::spawn(async move { axum::serve(routed, router).await });
+    addresses
+}
+
+/// What a reply says, with what differs between any two servers (session ids) left out.
+fn seen(reply: &mcp_http_tests::Reply) -> (StatusCode, Option<HeaderValue>, bool, Vec<Value>) {
+    (
+        reply.status,
+        reply.headers.get("content-type").cloned(),
+        reply.event_stream,
+        reply.messages.clone(),
+    )
+}
+
+#[tokio::test]
+async fn the_router_answers_as_serve_on_does() {
+    let mut answers = Vec::new();
+    for address in both().await {
+        let url = format!("http://{address}/mcp");
+        let mut seen_here = Vec::new();
+
+        // 2026-07-28, answered with SSE (the client accepts it) and with JSON.
+        let mut stateless = HttpClient::new(url.clone(), "2026-07-28");
+        let call = stateless
+            .request(
+                "tools/call",
+                json!({ "name": "echo", "arguments": { "text": "routed" } }),
+            )
+            .await;
+        assert_eq!(call.response()["result"]["content"][0]["text"], "routed");
+        seen_here.push(seen(&call));
+        let body = stateless.request_body(
+            "tools/call",
+            json!({ "name": "echo", "arguments": { "text": "as JSON" } }),
+        );
+        let mut headers = stateless.request_headers(&body);
+        headers.insert("accept", HeaderValue::from_static("application/json"));
+        seen_here.push(seen(&stateless.post_with(headers, &body).await));
+        // Refused: a header that disagrees with the body.
+        let mut headers = stateless.request_headers(&body);
+        headers.insert("mcp-name", HeaderValue::from_static("other"));
+        seen_here.push(seen(&stateless.post_with(headers, &body).await));
+
+        // A session (2025-11-25).
+        let mut session = HttpClient::new(url.clone(), "2025-11-25");
+        assert!(session.initialize(json!({})).await.status.is_success());
+        let call = session
+            .request(
+                "tools/call",
+                json!({ "name": "echo", "arguments": { "text": "in a session" } }),
+            )
+            .await;
+        seen_here.push(seen(&call));
+
+        // Over the body limit, under the router's 2 MB default: the server's own limit holds.
+        let big = json!({ "jsonrpc": "2.0", "id": 9, "method": "ping", "params": { "pad": "x".repeat(70_000) } });
+        let too_big = stateless.post_raw(stateless.base_headers(), &big).await;
+        assert_eq!(too_big.status(), StatusCode::PAYLOAD_TOO_LARGE, "{url}");
+
+        // What only the router serves: other methods and paths.
+        let http = reqwest::Client::new();
+        let put = http.put(&url).send().await.expect("a response");
+        let elsewhere = http
+            .post(format!("http://{address}/elsewhere"))
+            .body("{}")
+            .send()
+            .await
+            .expect("a response");
+        answers.push((seen_here, put.status(), elsewhere.status()));
+    }
+    let [served, routed] = <[_; 2]>::try_from(answers).expect("two servers");
+    assert_eq!(served.1, StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(served.2, StatusCode::NOT_FOUND);
+    assert_eq!(served, routed);
+}
