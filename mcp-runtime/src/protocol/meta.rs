@@ -2,7 +2,13 @@
 //!
 //! The stateless revision (2026-07-28) carries in every request what a handshake carried
 //! before (protocol version, client capabilities and identity, log level), and the server
-//! answers with its identity; these are the keys of those members.
+//! answers with its identity; these are the keys of those members, and a request's
+//! `_meta` as decoded ([`RequestMeta`]).
+
+use std::fmt;
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
+use serde_json::{Map, Value};
 
 /// The protocol revision a 2026-07-28 request is served under.
 pub(crate) const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
@@ -18,3 +24,146 @@ pub(crate) const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
 pub(crate) const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 /// The token a request's progress notifications carry (every revision).
 pub(crate) const PROGRESS_TOKEN: &str = "progressToken";
+
+/// The members of a request's `_meta` the server reads on every request.
+const READ_EVERY_REQUEST: [&str; 5] = [
+    PROTOCOL_VERSION,
+    CLIENT_CAPABILITIES,
+    CLIENT_INFO,
+    LOG_LEVEL,
+    PROGRESS_TOKEN,
+];
+
+/// A request's `_meta` object as decoded, read like a `serde_json::Map` (`get`, `remove`).
+/// The members the server reads on every request (the protocol version, the client's
+/// capabilities and identity, the log level, the progress token) are held apart: decoding
+/// them makes no `String` key and no map entry. With the map they cost about 3,000 of the
+/// 51,000 instructions the server spent on a 2026-07-28 `tools/call` over HTTP (callgrind).
+#[derive(Debug, Default, Clone, PartialEq)]
+pub(crate) struct RequestMeta {
+    /// By their place in [`READ_EVERY_REQUEST`].
+    read: [Option<Value>; READ_EVERY_REQUEST.len()],
+    others: Map<String, Value>,
+}
+
+impl RequestMeta {
+    fn slot(key: &str) -> Option<usize> {
+        READ_EVERY_REQUEST.iter().position(|read| *read == key)
+    }
+
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        match RequestMeta::slot(key) {
+            Some(slot) => self.read[slot].as_ref(),
+            None => self.others.get(key),
+        }
+    }
+
+    pub fn remove(&mut self, key: &str) -> Option<Value> {
+        match RequestMeta::slot(key) {
+            Some(slot) => self.read[slot].take(),
+            None => self.others.remove(key),
+        }
+    }
+
+    #[cfg(feature = "http")]
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// Every member's name.
+    #[cfg(feature = "otel")]
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        let read = READ_EVERY_REQUEST
+            .iter()
+            .zip(&self.read)
+            .filter(|(_, value)| value.is_some())
+            .map(|(key, _)| *key);
+        read.chain(self.others.keys().map(String::as_str))
+    }
+
+    /// A member as a `serde_json::Map` inserts it: the last of a repeated one counts.
+    fn insert(&mut self, key: MetaKey, value: Value) {
+        match key {
+            MetaKey::Read(slot) => self.read[slot] = Some(value),
+            MetaKey::Other(key) => {
+                self.others.insert(key, value);
+            }
+        }
+    }
+
+    /// The object as a `serde_json::Map`.
+    pub fn into_map(self) -> Map<String, Value> {
+        let mut members = self.others;
+        for (key, value) in READ_EVERY_REQUEST.iter().zip(self.read) {
+            if let Some(value) = value {
+                members.insert((*key).to_owned(), value);
+            }
+        }
+        members
+    }
+
+    pub fn from_map(members: Map<String, Value>) -> RequestMeta {
+        let mut meta = RequestMeta::default();
+        for (key, value) in members {
+            meta.insert(MetaKey::from_string(key), value);
+        }
+        meta
+    }
+}
+
+/// A member name of `_meta`: one the server reads on every request (by its slot), or any
+/// other.
+enum MetaKey {
+    Read(usize),
+    Other(String),
+}
+
+impl MetaKey {
+    fn from_string(key: String) -> MetaKey {
+        RequestMeta::slot(&key).map_or(MetaKey::Other(key), MetaKey::Read)
+    }
+}
+
+impl<'de> Deserialize<'de> for MetaKey {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyName;
+        impl Visitor<'_> for KeyName {
+            type Value = MetaKey;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a member name")
+            }
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<MetaKey, E> {
+                Ok(RequestMeta::slot(name)
+                    .map_or_else(|| MetaKey::Other(name.to_owned()), MetaKey::Read))
+            }
+            fn visit_string<E: de::Error>(self, name: String) -> Result<MetaKey, E> {
+                Ok(MetaKey::from_string(name))
+            }
+        }
+        deserializer.deserialize_str(KeyName)
+    }
+}
+
+impl<'de> Deserialize<'de> for RequestMeta {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(MetaObject)
+    }
+}
+
+/// Visits a `_meta` object's members.
+pub(crate) struct MetaObject;
+
+impl<'de> Visitor<'de> for MetaObject {
+    type Value = RequestMeta;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RequestMeta, A::Error> {
+        let mut meta = RequestMeta::default();
+        while let Some(key) = map.next_key::<MetaKey>()? {
+            let value = map.next_value()?;
+            meta.insert(key, value);
+        }
+        Ok(meta)
+    }
+}

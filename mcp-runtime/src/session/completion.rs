@@ -10,6 +10,7 @@ use super::served::Served;
 use super::{Era, Session};
 use crate::completion::{ArgumentCompletion, Completing, completion_json};
 use crate::protocol::jsonrpc::{RequestId, RpcError};
+use crate::protocol::meta::RequestMeta;
 use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
 use crate::registry::Entry as _;
@@ -20,7 +21,8 @@ impl Session {
         era: Era,
         version: ProtocolVersion,
         id: &RequestId,
-        mut params: Map<String, Value>,
+        params: Map<String, Value>,
+        mut meta: Option<RequestMeta>,
         related: &Outbox,
     ) -> Answer {
         let request = match CompletionRequest::read(&params) {
@@ -92,7 +94,7 @@ impl Session {
             version,
             id,
             request.argument.clone(),
-            &mut params,
+            (&params, meta.as_mut()),
             related,
         ) {
             Ok(prepared) => prepared,

@@ -55,7 +55,7 @@ use crate::protocol::cursor;
 use crate::protocol::jsonrpc::{
     Decoded, Incoming, Message, Params, RequestId, Response, RpcError, UnknownId, code,
 };
-use crate::protocol::meta;
+use crate::protocol::meta::{self, RequestMeta};
 use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
 use crate::registry::Entry;
@@ -353,8 +353,7 @@ impl Session {
             }
             return self.initialize(&params.into_map()).into();
         }
-        // `_meta` is among the other members.
-        let era = match self.era(&params.others) {
+        let era = match self.era(params.meta()) {
             Ok(era) => era,
             Err(error) => return Answer::Now(Err(error)),
         };
@@ -391,7 +390,8 @@ impl Session {
             (Era::Handshake(version) | Era::Stateless(version), "resources/read")
                 if self.offers_resources() =>
             {
-                self.read_resource(era, version, id, params.into_map(), related)
+                let (meta, params) = params.split_meta();
+                self.read_resource(era, version, id, params, meta, related)
             }
             (Era::Handshake(version), "resources/subscribe") if self.offers_resources() => {
                 self.subscribe(version, &params.into_map(), true).into()
@@ -407,12 +407,14 @@ impl Session {
             (Era::Handshake(version) | Era::Stateless(version), "prompts/get")
                 if self.offers_prompts() =>
             {
-                self.get_prompt(era, version, id, params.into_map(), related)
+                let (meta, params) = params.split_meta();
+                self.get_prompt(era, version, id, params, meta, related)
             }
             (Era::Handshake(version) | Era::Stateless(version), "completion/complete")
                 if self.offers_completions() =>
             {
-                self.complete(era, version, id, params.into_map(), related)
+                let (meta, params) = params.split_meta();
+                self.complete(era, version, id, params, meta, related)
             }
             (
                 Era::Handshake(version),
@@ -458,8 +460,7 @@ impl Session {
     }
 
     /// Which revision serves this request.
-    fn era(&self, params: &Map<String, Value>) -> Result<Era, RpcError> {
-        let meta = params.get("_meta").and_then(Value::as_object);
+    fn era(&self, meta: Option<&RequestMeta>) -> Result<Era, RpcError> {
         let Some(requested) = meta.and_then(|meta| meta.get(meta::PROTOCOL_VERSION)) else {
             return Ok(self.negotiated.map_or(Era::Unknown, Era::Handshake));
         };
@@ -656,13 +657,12 @@ impl Session {
         version: ProtocolVersion,
         id: &RequestId,
         tool: Cow<'static, str>,
-        params: &mut Map<String, Value>,
+        mut meta: Option<&mut RequestMeta>,
         client: ClientLink,
     ) -> RequestInfo {
         // Taken out of `_meta`, not copied: nothing reads them there after this, and a
         // 2026-07-28 request's client info and capabilities are objects copied per request
         // otherwise.
-        let mut meta = params.get_mut("_meta").and_then(Value::as_object_mut);
         let mut from_meta = |key: &str| meta.as_mut().and_then(|meta| meta.remove(key));
         let (client_info, client_capabilities, log_filter) = match era {
             Era::Stateless(_) => {

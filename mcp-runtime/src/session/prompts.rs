@@ -9,6 +9,7 @@ use super::served::Served;
 use super::{Era, Session, required_string};
 use crate::prompt::message::PromptOutcome;
 use crate::protocol::jsonrpc::{RequestId, RpcError};
+use crate::protocol::meta::RequestMeta;
 use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
 use crate::registry::Entry as _;
@@ -31,7 +32,8 @@ impl Session {
         era: Era,
         version: ProtocolVersion,
         id: &RequestId,
-        mut params: Map<String, Value>,
+        params: Map<String, Value>,
+        mut meta: Option<RequestMeta>,
         related: &Outbox,
     ) -> Answer {
         let name =
@@ -62,7 +64,7 @@ impl Session {
             version,
             id,
             prompt_name.clone(),
-            &mut params,
+            (&params, meta.as_mut()),
             related,
         ) {
             Ok(prepared) => prepared,

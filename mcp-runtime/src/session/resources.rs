@@ -9,6 +9,7 @@ use super::reply::{Answer, Body};
 use super::served::Served;
 use super::{Era, Session, required_string};
 use crate::protocol::jsonrpc::{RequestId, RpcError, code};
+use crate::protocol::meta::RequestMeta;
 use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
 use crate::registry::Entry as _;
@@ -52,7 +53,8 @@ impl Session {
         era: Era,
         version: ProtocolVersion,
         id: &RequestId,
-        mut params: Map<String, Value>,
+        params: Map<String, Value>,
+        mut meta: Option<RequestMeta>,
         related: &Outbox,
     ) -> Answer {
         let uri = match required_string(
@@ -76,10 +78,11 @@ impl Session {
             return Answer::Now(Err(refused));
         }
         let name = resource.name().to_owned();
-        let prepared = match self.served_context(era, version, id, name, &mut params, related) {
-            Ok(prepared) => prepared,
-            Err(error) => return Answer::Now(Err(error)),
-        };
+        let prepared =
+            match self.served_context(era, version, id, name, (&params, meta.as_mut()), related) {
+                Ok(prepared) => prepared,
+                Err(error) => return Answer::Now(Err(error)),
+            };
         let layered = self.served_request("resources/read", &uri, || {
             found
                 .variables

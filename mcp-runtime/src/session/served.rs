@@ -17,6 +17,7 @@ use crate::context::client_requests::InputRound;
 use crate::context::{Context, RequestHandle};
 use crate::middleware::{RequestError, ServedFuture, ServedRequest, SharedLayer, run_chain};
 use crate::protocol::jsonrpc::{RequestId, RpcError, code};
+use crate::protocol::meta::RequestMeta;
 use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
 use crate::tool::result::ToolError;
@@ -64,18 +65,19 @@ pub(super) struct Prepared {
 }
 
 impl Session {
-    /// The context of a read, a prompt or a completion: as a tool call's, named `name`.
+    /// The context of a read, a prompt or a completion: as a tool call's, named `name`,
+    /// from the request's `params` and, apart, its `_meta`.
     pub(super) fn served_context(
         &self,
         era: Era,
         version: ProtocolVersion,
         id: &RequestId,
         name: String,
-        params: &mut Map<String, Value>,
+        (params, meta): (&Map<String, Value>, Option<&mut RequestMeta>),
         related: &Outbox,
     ) -> Result<Prepared, RpcError> {
         let (round, client) = self.client_link(era, &name, params)?;
-        let info = self.request_info(era, version, id, name.into(), params, client);
+        let info = self.request_info(era, version, id, name.into(), meta, client);
         let (context, request) = Context::new(info, related.clone());
         Ok(Prepared {
             context,

@@ -19,7 +19,7 @@ use super::reply::{Answer, Body};
 use super::{Era, Session, required_string};
 use crate::context::{ClientLink, RequestHandle};
 use crate::protocol::jsonrpc::{RpcError, code};
-use crate::protocol::meta;
+use crate::protocol::meta::{self, RequestMeta};
 use crate::protocol::outbox::Outbox;
 use crate::protocol::random_id::random_id;
 use crate::protocol::version::ProtocolVersion;
@@ -53,9 +53,10 @@ impl Session {
         tool: &str,
         support: TaskSupport,
         params: &Map<String, Value>,
+        meta: Option<&RequestMeta>,
     ) -> Result<Option<TaskRequest>, RpcError> {
         if version.is_stateless() {
-            let declared = client_declares_tasks(params);
+            let declared = client_declares_tasks(meta);
             return match (support, declared) {
                 (TaskSupport::Forbidden, _) | (TaskSupport::Optional, false) => Ok(None),
                 (TaskSupport::Optional | TaskSupport::Required, true) => {
@@ -237,10 +238,8 @@ impl Session {
 }
 
 /// Whether a 2026-07-28 request's client declared the tasks extension.
-fn client_declares_tasks(params: &Map<String, Value>) -> bool {
-    params
-        .get("_meta")
-        .and_then(|meta| meta.get(meta::CLIENT_CAPABILITIES))
+fn client_declares_tasks(meta: Option<&RequestMeta>) -> bool {
+    meta.and_then(|meta| meta.get(meta::CLIENT_CAPABILITIES))
         .and_then(|capabilities| capabilities.get("extensions"))
         .and_then(|extensions| extensions.get(EXTENSION))
         .is_some_and(Value::is_object)

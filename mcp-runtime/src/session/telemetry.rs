@@ -62,7 +62,7 @@ impl Session {
             id,
             method,
             target,
-            meta: params.others.get("_meta").and_then(Value::as_object),
+            meta: params.meta(),
         };
         Request::start(arrival, &self.telemetry, &self.core.metrics)
     }

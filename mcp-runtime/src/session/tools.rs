@@ -13,7 +13,7 @@ use crate::access::refusal_message;
 use crate::context::Context;
 use crate::middleware::ToolRequest;
 use crate::protocol::cursor;
-use crate::protocol::jsonrpc::{Params, RequestId, RpcError, StringMember};
+use crate::protocol::jsonrpc::{MetaMember, Params, RequestId, RpcError, StringMember};
 use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
 use crate::tool::catalog::Catalog;
@@ -53,8 +53,13 @@ impl Session {
         let Params {
             name,
             arguments,
-            others: mut params,
+            meta,
+            others: params,
         } = params;
+        let mut meta = match meta {
+            Some(MetaMember::Object(meta)) => Some(*meta),
+            Some(MetaMember::Other(_)) | None => None,
+        };
         let name = match name {
             Some(StringMember::Text(name)) => name,
             Some(StringMember::Other(_)) => {
@@ -75,7 +80,14 @@ impl Session {
         };
         // The catalogue's copy of the name: shared, where the request's may be borrowed.
         let name = tool.shared_name();
-        let task = match self.task_request(era, version, &name, tool.policy().task, &params) {
+        let task = match self.task_request(
+            era,
+            version,
+            &name,
+            tool.policy().task,
+            &params,
+            meta.as_ref(),
+        ) {
             Ok(task) => task.map(|task| {
                 let owner = self.task_owner(era);
                 self.core.tasks.new_record(owner, version, &name, task.ttl)
@@ -130,7 +142,7 @@ impl Session {
         let Value::Object(arguments) = arguments else {
             unreachable!("arguments were built as an object")
         };
-        let info = self.request_info(era, version, id, name.clone(), &mut params, client);
+        let info = self.request_info(era, version, id, name.clone(), meta.as_mut(), client);
         // A task's messages outlive the request's stream: they go where messages unrelated
         // to a request go (2025-11-25), or nowhere (2026-07-28 has no stream for them).
         let outbox = match (&task, era) {

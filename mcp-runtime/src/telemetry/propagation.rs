@@ -7,13 +7,15 @@ use opentelemetry::Context;
 use opentelemetry::propagation::{Extractor, TextMapPropagator};
 use opentelemetry::trace::TraceContextExt as _;
 use opentelemetry_sdk::propagation::TraceContextPropagator;
-use serde_json::{Map, Value};
+use serde_json::Value;
+
+use crate::protocol::meta::RequestMeta;
 
 /// The key every carrier must have for there to be anything to extract.
 const TRACEPARENT: &str = "traceparent";
 
 /// The remote parent named in a request's `_meta`, if it names a valid one.
-pub(crate) fn from_meta(meta: Option<&Map<String, Value>>) -> Option<Context> {
+pub(crate) fn from_meta(meta: Option<&RequestMeta>) -> Option<Context> {
     let meta = meta.filter(|meta| meta.contains_key(TRACEPARENT))?;
     extract(&MetaCarrier(meta))
 }
@@ -34,7 +36,7 @@ fn extract(carrier: &dyn Extractor) -> Option<Context> {
     context.span().span_context().is_valid().then_some(context)
 }
 
-struct MetaCarrier<'a>(&'a Map<String, Value>);
+struct MetaCarrier<'a>(&'a RequestMeta);
 
 impl Extractor for MetaCarrier<'_> {
     fn get(&self, key: &str) -> Option<&str> {
@@ -42,7 +44,7 @@ impl Extractor for MetaCarrier<'_> {
     }
 
     fn keys(&self) -> Vec<&str> {
-        self.0.keys().map(String::as_str).collect()
+        self.0.keys().collect()
     }
 }
 
@@ -69,10 +71,14 @@ mod tests {
 
     const PARENT: &str = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
 
+    fn decoded(meta: Value) -> RequestMeta {
+        serde_json::from_value(meta).expect("an object")
+    }
+
     #[test]
     fn a_traceparent_in_meta_is_the_remote_parent() {
         let meta = json!({ "traceparent": PARENT, "tracestate": "rojo=00f067aa0ba902b7" });
-        let context = from_meta(meta.as_object()).expect("a valid parent");
+        let context = from_meta(Some(&decoded(meta))).expect("a valid parent");
         let parent = context.span().span_context().clone();
         assert_eq!(
             parent.trace_id().to_string(),
@@ -86,9 +92,13 @@ mod tests {
     #[test]
     fn nothing_or_nonsense_gives_no_parent() {
         assert!(from_meta(None).is_none());
-        assert!(from_meta(json!({ "progressToken": 1 }).as_object()).is_none());
-        assert!(from_meta(json!({ "traceparent": "00-zz-yy-01" }).as_object()).is_none());
-        assert!(from_meta(json!({ "traceparent": 7 }).as_object()).is_none());
+        for meta in [
+            json!({ "progressToken": 1 }),
+            json!({ "traceparent": "00-zz-yy-01" }),
+            json!({ "traceparent": 7 }),
+        ] {
+            assert!(from_meta(Some(&decoded(meta))).is_none());
+        }
     }
 
     #[cfg(feature = "http")]

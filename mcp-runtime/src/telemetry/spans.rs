@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use opentelemetry::trace::{Status, TraceContextExt as _};
 use opentelemetry::{Context, KeyValue};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use tracing::Span;
 use tracing::span::EnteredSpan;
 use tracing_opentelemetry::OpenTelemetrySpanExt as _;
@@ -19,6 +19,7 @@ use tracing_opentelemetry::OpenTelemetrySpanExt as _;
 use super::attributes as key;
 use super::metrics::Metrics;
 use super::propagation;
+use crate::protocol::meta::RequestMeta;
 use crate::protocol::version::ProtocolVersion;
 
 /// How a connection's messages travel (`network.transport`).
@@ -121,7 +122,7 @@ pub(crate) struct Arrival<'a> {
     pub method: &'a str,
     pub target: Target<'a>,
     /// The request's `params._meta`.
-    pub meta: Option<&'a Map<String, Value>>,
+    pub meta: Option<&'a RequestMeta>,
 }
 
 /// How a request ended.
@@ -334,7 +335,7 @@ pub(crate) fn task_span(tool: &str, task_id: &str) -> Span {
 /// The request's remote parent: the trace context in its `_meta`, else its HTTP request's.
 /// The context the span would otherwise have had (the HTTP request's, an application's
 /// span around the endpoint) is linked, as the conventions ask.
-fn adopt_parent(span: &Span, meta: Option<&Map<String, Value>>, connection: &Connection) {
+fn adopt_parent(span: &Span, meta: Option<&RequestMeta>, connection: &Connection) {
     let from_meta = propagation::from_meta(meta);
     let parent = from_meta.clone().or_else(|| connection.http_parent.clone());
     let Some(parent) = parent else {

@@ -8,6 +8,8 @@ use std::fmt;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
+use crate::protocol::meta::{MetaObject, RequestMeta};
+
 /// Every visitor here accepts any JSON: scalars become this value.
 macro_rules! scalars_are {
     ($value:expr) => {
@@ -38,6 +40,8 @@ macro_rules! scalars_are {
 /// `serde_json::Value` (nesting depth, number range, string escapes), so a line is exactly
 /// as valid either way; only the members a message is classified by are kept.
 #[derive(Debug)]
+// On the stack for the one line being handled, as `Message` is.
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Decoded<'a> {
     Message(Message<'a>),
     Batch(Vec<Message<'a>>),
@@ -75,14 +79,42 @@ pub(super) enum ParamsMember<'a> {
 }
 
 /// A message's `params` object, decoded once: `tools/call`'s `name` (borrowed from the line
-/// when it can be) and `arguments` apart, since every call reads them, and the other members
-/// as they are. Nothing is lost: [`Params::into_map`] gives back the object as sent.
+/// when it can be), `arguments` and `_meta` apart, since every call reads them, and the
+/// other members as they are. Nothing is lost: [`Params::into_map`] gives back the object
+/// as sent.
 #[derive(Debug, Default)]
 pub(crate) struct Params<'a> {
     pub name: Option<StringMember<'a>>,
     pub arguments: Option<Value>,
-    /// Every member but `name` and `arguments` (`_meta` among them).
+    pub meta: Option<MetaMember>,
+    /// Every member but `name`, `arguments` and `_meta`.
     pub others: Map<String, Value>,
+}
+
+/// The `_meta` member of `params`.
+#[derive(Debug)]
+pub(crate) enum MetaMember {
+    /// Boxed: the members read on every request are held inline, which would make every
+    /// `params` that much larger.
+    Object(Box<RequestMeta>),
+    /// Not an object: kept as sent (and read as no `_meta` at all).
+    Other(Value),
+}
+
+impl MetaMember {
+    fn from_value(value: Value) -> MetaMember {
+        match value {
+            Value::Object(members) => MetaMember::Object(Box::new(RequestMeta::from_map(members))),
+            other => MetaMember::Other(other),
+        }
+    }
+
+    fn into_value(self) -> Value {
+        match self {
+            MetaMember::Object(meta) => Value::Object(meta.into_map()),
+            MetaMember::Other(value) => value,
+        }
+    }
 }
 
 /// A member that should be a string (a message's `method`, a call's tool `name`): borrowed
@@ -108,13 +140,39 @@ impl<'a> Params<'a> {
         Params {
             name: members.remove("name").map(StringMember::from_value),
             arguments: members.remove("arguments"),
+            meta: members.remove("_meta").map(MetaMember::from_value),
             others: members,
         }
+    }
+
+    /// `_meta`, when it is an object.
+    pub fn meta(&self) -> Option<&RequestMeta> {
+        match &self.meta {
+            Some(MetaMember::Object(meta)) => Some(meta),
+            Some(MetaMember::Other(_)) | None => None,
+        }
+    }
+
+    /// `_meta` when it is an object, and every other member: the object as the client sent
+    /// it, for what reads `_meta` only through [`RequestMeta`].
+    pub fn split_meta(mut self) -> (Option<RequestMeta>, Map<String, Value>) {
+        let meta = match self.meta.take() {
+            Some(MetaMember::Object(meta)) => Some(*meta),
+            Some(other @ MetaMember::Other(_)) => {
+                self.meta = Some(other);
+                None
+            }
+            None => None,
+        };
+        (meta, self.into_map())
     }
 
     /// The `params` object as the client sent it.
     pub fn into_map(self) -> Map<String, Value> {
         let mut members = self.others;
+        if let Some(meta) = self.meta {
+            members.insert("_meta".to_owned(), meta.into_value());
+        }
         if let Some(name) = self.name {
             let name = match name {
                 StringMember::Text(name) => Value::String(name.into_owned()),
@@ -171,11 +229,6 @@ impl<'a> Members<'a> {
 
 #[cfg(feature = "http")]
 impl Params<'_> {
-    /// `_meta`, when it is an object.
-    pub fn meta(&self) -> Option<&Map<String, Value>> {
-        self.others.get("_meta").and_then(Value::as_object)
-    }
-
     /// The string member `key`: `name`, or one of the others (`uri`, say).
     pub fn string(&self, key: &str) -> Option<&str> {
         match key {
@@ -342,6 +395,7 @@ impl<'de> Deserialize<'de> for ParamsMember<'de> {
                     match key {
                         ParamsKey::Name => params.name = Some(map.next_value()?),
                         ParamsKey::Arguments => params.arguments = Some(map.next_value()?),
+                        ParamsKey::Meta => params.meta = Some(map.next_value()?),
                         ParamsKey::Other(key) => {
                             params.others.insert(key, map.next_value()?);
                         }
@@ -358,6 +412,7 @@ impl<'de> Deserialize<'de> for ParamsMember<'de> {
 enum ParamsKey {
     Name,
     Arguments,
+    Meta,
     Other(String),
 }
 
@@ -373,6 +428,7 @@ impl<'de> Deserialize<'de> for ParamsKey {
                 Ok(match name {
                     "name" => ParamsKey::Name,
                     "arguments" => ParamsKey::Arguments,
+                    "_meta" => ParamsKey::Meta,
                     other => ParamsKey::Other(other.to_owned()),
                 })
             }
@@ -380,6 +436,7 @@ impl<'de> Deserialize<'de> for ParamsKey {
                 Ok(match name.as_str() {
                     "name" => ParamsKey::Name,
                     "arguments" => ParamsKey::Arguments,
+                    "_meta" => ParamsKey::Meta,
                     _ => ParamsKey::Other(name),
                 })
             }
@@ -508,4 +565,51 @@ fn check_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
         map.next_value::<Checked>()?;
     }
     Ok(())
+}
+
+impl<'de> Deserialize<'de> for MetaMember {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        /// An object as [`RequestMeta`], anything else as the `Value` it is.
+        struct AnyMeta;
+        impl<'de> Visitor<'de> for AnyMeta {
+            type Value = MetaMember;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("_meta")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<MetaMember, A::Error> {
+                MetaObject
+                    .visit_map(map)
+                    .map(|meta| MetaMember::Object(Box::new(meta)))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<MetaMember, A::Error> {
+                let mut items = Vec::new();
+                while let Some(item) = seq.next_element()? {
+                    items.push(item);
+                }
+                Ok(MetaMember::Other(Value::Array(items)))
+            }
+            fn visit_bool<E: de::Error>(self, value: bool) -> Result<MetaMember, E> {
+                Ok(MetaMember::Other(value.into()))
+            }
+            fn visit_i64<E: de::Error>(self, value: i64) -> Result<MetaMember, E> {
+                Ok(MetaMember::Other(value.into()))
+            }
+            fn visit_u64<E: de::Error>(self, value: u64) -> Result<MetaMember, E> {
+                Ok(MetaMember::Other(value.into()))
+            }
+            fn visit_f64<E: de::Error>(self, value: f64) -> Result<MetaMember, E> {
+                Ok(MetaMember::Other(value.into()))
+            }
+            fn visit_str<E: de::Error>(self, value: &str) -> Result<MetaMember, E> {
+                Ok(MetaMember::Other(value.into()))
+            }
+            fn visit_string<E: de::Error>(self, value: String) -> Result<MetaMember, E> {
+                Ok(MetaMember::Other(value.into()))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<MetaMember, E> {
+                Ok(MetaMember::Other(Value::Null))
+            }
+        }
+        deserializer.deserialize_any(AnyMeta)
+    }
 }

@@ -14,7 +14,7 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use decode::ParamsMember;
-pub(crate) use decode::{Decoded, Members, Message, Params, StringMember};
+pub(crate) use decode::{Decoded, Members, Message, MetaMember, Params, StringMember};
 #[cfg(feature = "http")]
 pub(crate) use response::failure;
 pub(crate) use response::{Response, UnknownId};
@@ -252,6 +252,11 @@ mod tests {
             "[".repeat(126),
             "]".repeat(126)
         );
+        let deep_meta = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"_meta":{{"progressToken":{}1{}}}}}}}"#,
+            "[".repeat(125),
+            "]".repeat(125)
+        );
         for line in [
             r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}"#,
             r#"{"method":"ping","id":"a","jsonrpc":"2.0"}"#,
@@ -272,6 +277,15 @@ mod tests {
             r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}"#,
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","name":"b","arguments":{"x":1},"arguments":null,"_meta":{"progressToken":1}}}"#,
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"e\u0063ho\n"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/logLevel":"debug","traceparent":"t"}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":1,"progressToken":"two","x":1,"x":[2]}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progress\u0054oken":1},"\u005fmeta":{"y":null}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"a":1},"_meta":[1,{"b":2}]}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":"text"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":null}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":1e400}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":1,}}}"#,
+            &deep_meta,
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":[1,{"a":null}]}}"#,
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":{"x":true}}}"#,
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":2.5,"arguments":"x"}}"#,
@@ -306,6 +320,9 @@ mod tests {
         for params in [
             json!({}),
             json!({"name": "echo", "arguments": {"text": "hi"}, "_meta": {"progressToken": "p"}}),
+            json!({"_meta": {"io.modelcontextprotocol/clientInfo": {"name": "c"}, "traceparent": "t", "progressToken": 3}}),
+            json!({"_meta": [1, 2], "x": 1}),
+            json!({"_meta": null}),
             json!({"name": 5, "arguments": [1], "requestState": "s"}),
             json!({"name": {"a": [null]}, "other": {"b": 1}}),
             json!({"arguments": null}),
@@ -347,7 +364,7 @@ mod tests {
         );
         assert!(matches!(
             note,
-            Incoming::Notification { params: Params { name: None, arguments: None, ref others }, .. }
+            Incoming::Notification { params: Params { name: None, arguments: None, meta: None, ref others }, .. }
                 if others.is_empty()
         ));
     }
