@@ -142,8 +142,8 @@ pub(crate) struct StreamSettings {
 pub(crate) struct Replay {
     number: u64,
     log: watch::Sender<Log>,
-    /// When the stream finished (also in `log`): read without the log's lock by the
-    /// session, which looks at every retained stream's whenever it starts one.
+    /// When the stream finished: read without the log's lock by the session, which looks
+    /// at every retained stream's whenever it starts one. The log says only whether.
     ended: OnceLock<Instant>,
     /// Where a fleet copies each event as it is added (see `fleet::streams`).
     mirror: OnceLock<mpsc::UnboundedSender<StreamEvent>>,
@@ -156,8 +156,8 @@ struct Log {
     /// event).
     events: VecDeque<(u64, Arc<str>)>,
     bytes: usize,
-    /// When the outbox ended: nothing more will come.
-    ended: Option<Instant>,
+    /// Whether the outbox ended: nothing more will come (when: `Replay::ended`).
+    ended: bool,
     /// Whether the stream carried its request's response. One that ended without it (the
     /// request was cancelled) is left open, idle, until its client or session goes: ending it
     /// would only make the client reconnect to get the response that never comes.
@@ -174,7 +174,7 @@ impl Replay {
             next_seq: 0,
             events: VecDeque::new(),
             bytes: 0,
-            ended: None,
+            ended: false,
             answered: false,
             reader: 0,
             attached: false,
@@ -242,8 +242,8 @@ impl Replay {
 
     /// Marks the stream finished: readers end after the last event.
     pub fn end(&self) {
-        let ended = *self.ended.get_or_init(Instant::now);
-        self.change(|log| log.ended.replace(ended).is_none());
+        self.ended.get_or_init(Instant::now);
+        self.change(|log| !std::mem::replace(&mut log.ended, true));
     }
 
     /// When the stream finished, if it did.
@@ -255,7 +255,7 @@ impl Replay {
     /// would only give an empty stream.
     pub fn finished_after(&self, seq: u64) -> bool {
         let log = self.log.borrow();
-        log.ended.is_some() && log.answered && log.next_seq <= seq + 1
+        log.ended && log.answered && log.next_seq <= seq + 1
     }
 
     /// Whether a connection is reading the stream now.
@@ -273,7 +273,7 @@ impl Replay {
     /// to end), so that a response made now goes out with them in one write.
     pub async fn wait_for_events(&self, events: u64) {
         let mut changes = self.log.subscribe();
-        let more = changes.wait_for(|log| log.next_seq > events || log.ended.is_some());
+        let more = changes.wait_for(|log| log.next_seq > events || log.ended);
         let _ = tokio::time::timeout(FIRST_EVENT_WAIT, more).await;
     }
 
@@ -435,9 +435,9 @@ impl ReaderState {
                     Step::Finish
                 } else if let Some((seq, data)) = next {
                     Step::Send(*seq, Arc::clone(data))
-                } else if log.ended.is_some() && (log.answered || self.session_over) {
+                } else if log.ended && (log.answered || self.session_over) {
                     Step::Finish
-                } else if log.ended.is_some() {
+                } else if log.ended {
                     // Cancelled: nothing will come, so polling would only bring the client
                     // back; the stream idles until the client or the session goes.
                     self.close_at = None;
