@@ -56,10 +56,7 @@ impl Session {
             meta,
             others: params,
         } = params;
-        let mut meta = match meta {
-            Some(MetaMember::Object(meta)) => Some(*meta),
-            Some(MetaMember::Other(_)) | None => None,
-        };
+        let mut meta = meta.and_then(MetaMember::into_object);
         let name = match name {
             Some(StringMember::Text(name)) => name,
             Some(StringMember::Other(_)) => {

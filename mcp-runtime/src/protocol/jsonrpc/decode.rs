@@ -109,6 +109,14 @@ impl MetaMember {
         }
     }
 
+    /// The object, when `_meta` is one.
+    pub fn into_object(self) -> Option<RequestMeta> {
+        match self {
+            MetaMember::Object(meta) => Some(*meta),
+            MetaMember::Other(_) => None,
+        }
+    }
+
     fn into_value(self) -> Value {
         match self {
             MetaMember::Object(meta) => Value::Object(meta.into_map()),
@@ -147,23 +155,20 @@ impl<'a> Params<'a> {
 
     /// `_meta`, when it is an object.
     pub fn meta(&self) -> Option<&RequestMeta> {
-        match &self.meta {
-            Some(MetaMember::Object(meta)) => Some(meta),
-            Some(MetaMember::Other(_)) | None => None,
+        match self.meta.as_ref()? {
+            MetaMember::Object(meta) => Some(meta),
+            MetaMember::Other(_) => None,
         }
     }
 
     /// `_meta` when it is an object, and every other member: the object as the client sent
     /// it, for what reads `_meta` only through [`RequestMeta`].
     pub fn split_meta(mut self) -> (Option<RequestMeta>, Map<String, Value>) {
-        let meta = match self.meta.take() {
-            Some(MetaMember::Object(meta)) => Some(*meta),
-            Some(other @ MetaMember::Other(_)) => {
-                self.meta = Some(other);
-                None
-            }
-            None => None,
-        };
+        // A `_meta` that is not an object stays among the members, as sent.
+        let meta = self
+            .meta
+            .take_if(|meta| matches!(meta, MetaMember::Object(_)))
+            .and_then(MetaMember::into_object);
         (meta, self.into_map())
     }
 
