@@ -162,6 +162,10 @@ impl Extract for Notifier {
             .map(|notifier| (*notifier).clone())
             .ok_or_else(|| Rejection::new("this server has no notifier"))
     }
+
+    fn argument_kind() -> crate::tool::typed::ArgumentKind {
+        crate::tool::typed::ArgumentKind::Supplied
+    }
 }
 
 /// The next change a connection receives, skipping (and logging) any it fell behind on;

@@ -1,7 +1,8 @@
 //! The parameters' share of the expansion: one `ParamDescriptor` each (name, description,
-//! whether required, default, schema), the functions that produce the defaults, and the
-//! statements of the `invoke` closure that extract each parameter from the call. A method's
-//! `&self` comes first: a parameter named `self`, the value of the type the server holds.
+//! whether required, default, schema, whether its type is decoded straight from the
+//! arguments), the functions that produce the defaults, and the statements of the `invoke`
+//! closure that extract each parameter from the call. A method's `&self` comes first: a
+//! parameter named `self`, the value of the type the server holds.
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -94,6 +95,7 @@ fn receiver(function: &Function<'_>, private: &TokenStream) -> Option<(TokenStre
             default: ::core::option::Option::None,
             schema: #schema,
             check: #check,
+            typed: #private::TypedParam::RECEIVER,
         }
     };
     let value = self_value();
@@ -147,6 +149,7 @@ fn descriptor(
     let ty = without_self(param.ty, function.self_ty);
     let schema = quote_spanned!(span=> #private::param_schema::<#ty>);
     let check = quote_spanned!(span=> #private::param_check::<#ty>);
+    let typed = quote_spanned!(span=> #private::TypedParam::of::<#ty>());
     let default = match default {
         Some(default) => quote_spanned! {span=>
             ::core::option::Option::Some(|| #private::default_json::<#ty>(#default()))
@@ -161,6 +164,7 @@ fn descriptor(
             default: #default,
             schema: #schema,
             check: #check,
+            typed: #typed,
         }
     }
 }

@@ -45,6 +45,7 @@ const __mcp_tool_search__needs_mcp_tools_on_its_impl_block: () = {
                     default: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<String>,
                     check: ::mcp_runtime::__private::param_check::<String>,
+                    typed: ::mcp_runtime::__private::TypedParam::of::<String>(),
                 },
                 ::mcp_runtime::__private::ParamDescriptor {
                     name: "limit",
@@ -55,6 +56,7 @@ const __mcp_tool_search__needs_mcp_tools_on_its_impl_block: () = {
                     >(__mcp_default_1())),
                     schema: ::mcp_runtime::__private::param_schema::<u32>,
                     check: ::mcp_runtime::__private::param_check::<u32>,
+                    typed: ::mcp_runtime::__private::TypedParam::of::<u32>(),
                 },
                 ::mcp_runtime::__private::ParamDescriptor {
                     name: "exact",
@@ -65,6 +67,7 @@ const __mcp_tool_search__needs_mcp_tools_on_its_impl_block: () = {
                     >(__mcp_default_2())),
                     schema: ::mcp_runtime::__private::param_schema::<bool>,
                     check: ::mcp_runtime::__private::param_check::<bool>,
+                    typed: ::mcp_runtime::__private::TypedParam::of::<bool>(),
                 },
                 ::mcp_runtime::__private::ParamDescriptor {
                     name: "ctx",
@@ -73,6 +76,7 @@ const __mcp_tool_search__needs_mcp_tools_on_its_impl_block: () = {
                     default: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<Context>,
                     check: ::mcp_runtime::__private::param_check::<Context>,
+                    typed: ::mcp_runtime::__private::TypedParam::of::<Context>(),
                 },
             ],
             output_schema: ::mcp_runtime::__private::output_schema::<Vec<String>>,

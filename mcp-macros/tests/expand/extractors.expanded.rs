@@ -37,6 +37,7 @@ const __mcp_tool_import__needs_mcp_tools_on_its_impl_block: () = {
                     default: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<Vec<String>>,
                     check: ::mcp_runtime::__private::param_check::<Vec<String>>,
+                    typed: ::mcp_runtime::__private::TypedParam::of::<Vec<String>>(),
                 },
                 ::mcp_runtime::__private::ParamDescriptor {
                     name: "db",
@@ -45,6 +46,7 @@ const __mcp_tool_import__needs_mcp_tools_on_its_impl_block: () = {
                     default: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<State<Database>>,
                     check: ::mcp_runtime::__private::param_check::<State<Database>>,
+                    typed: ::mcp_runtime::__private::TypedParam::of::<State<Database>>(),
                 },
                 ::mcp_runtime::__private::ParamDescriptor {
                     name: "ctx",
@@ -53,6 +55,7 @@ const __mcp_tool_import__needs_mcp_tools_on_its_impl_block: () = {
                     default: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<Context>,
                     check: ::mcp_runtime::__private::param_check::<Context>,
+                    typed: ::mcp_runtime::__private::TypedParam::of::<Context>(),
                 },
             ],
             output_schema: ::mcp_runtime::__private::output_schema::<Result<String, String>>,

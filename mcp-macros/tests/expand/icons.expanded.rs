@@ -51,6 +51,7 @@ const __mcp_tool_add__needs_mcp_tools_on_its_impl_block: () = {
                     default: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<i64>,
                     check: ::mcp_runtime::__private::param_check::<i64>,
+                    typed: ::mcp_runtime::__private::TypedParam::of::<i64>(),
                 },
                 ::mcp_runtime::__private::ParamDescriptor {
                     name: "b",
@@ -59,6 +60,7 @@ const __mcp_tool_add__needs_mcp_tools_on_its_impl_block: () = {
                     default: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<i64>,
                     check: ::mcp_runtime::__private::param_check::<i64>,
+                    typed: ::mcp_runtime::__private::TypedParam::of::<i64>(),
                 },
             ],
             output_schema: ::mcp_runtime::__private::output_schema::<i64>,

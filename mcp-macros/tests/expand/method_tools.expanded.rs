@@ -54,6 +54,7 @@ const _: () = {
                     default: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::self_schema::<Notes>,
                     check: ::mcp_runtime::__private::self_check::<Notes>,
+                    typed: ::mcp_runtime::__private::TypedParam::RECEIVER,
                 },
                 ::mcp_runtime::__private::ParamDescriptor {
                     name: "text",
@@ -62,6 +63,7 @@ const _: () = {
                     default: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<String>,
                     check: ::mcp_runtime::__private::param_check::<String>,
+                    typed: ::mcp_runtime::__private::TypedParam::of::<String>(),
                 },
             ],
             output_schema: ::mcp_runtime::__private::output_schema::<usize>,
@@ -123,6 +125,7 @@ const _: () = {
                     default: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::self_schema::<Notes>,
                     check: ::mcp_runtime::__private::self_check::<Notes>,
+                    typed: ::mcp_runtime::__private::TypedParam::RECEIVER,
                 },
             ],
             output_schema: ::mcp_runtime::__private::output_schema::<usize>,
@@ -230,6 +233,7 @@ const _: () = {
                     default: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::self_schema::<Notes>,
                     check: ::mcp_runtime::__private::self_check::<Notes>,
+                    typed: ::mcp_runtime::__private::TypedParam::RECEIVER,
                 },
                 ::mcp_runtime::__private::ParamDescriptor {
                     name: "limit",
@@ -240,6 +244,7 @@ const _: () = {
                     >(__mcp_default_0())),
                     schema: ::mcp_runtime::__private::param_schema::<usize>,
                     check: ::mcp_runtime::__private::param_check::<usize>,
+                    typed: ::mcp_runtime::__private::TypedParam::of::<usize>(),
                 },
                 ::mcp_runtime::__private::ParamDescriptor {
                     name: "ctx",
@@ -248,6 +253,7 @@ const _: () = {
                     default: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<Context>,
                     check: ::mcp_runtime::__private::param_check::<Context>,
+                    typed: ::mcp_runtime::__private::TypedParam::of::<Context>(),
                 },
             ],
             output_schema: ::mcp_runtime::__private::output_schema::<Json<Vec<String>>>,

@@ -47,6 +47,7 @@ const __mcp_prompt_review__must_be_a_free_function_outside_any_impl_block: () = 
                     default: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<String>,
                     check: ::mcp_runtime::__private::param_check::<String>,
+                    typed: ::mcp_runtime::__private::TypedParam::of::<String>(),
                 },
                 ::mcp_runtime::__private::ParamDescriptor {
                     name: "language",
@@ -55,6 +56,7 @@ const __mcp_prompt_review__must_be_a_free_function_outside_any_impl_block: () = 
                     default: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<Option<String>>,
                     check: ::mcp_runtime::__private::param_check::<Option<String>>,
+                    typed: ::mcp_runtime::__private::TypedParam::of::<Option<String>>(),
                 },
                 ::mcp_runtime::__private::ParamDescriptor {
                     name: "max-findings",
@@ -65,6 +67,7 @@ const __mcp_prompt_review__must_be_a_free_function_outside_any_impl_block: () = 
                     >(__mcp_default_2())),
                     schema: ::mcp_runtime::__private::param_schema::<u32>,
                     check: ::mcp_runtime::__private::param_check::<u32>,
+                    typed: ::mcp_runtime::__private::TypedParam::of::<u32>(),
                 },
                 ::mcp_runtime::__private::ParamDescriptor {
                     name: "ctx",
@@ -73,6 +76,7 @@ const __mcp_prompt_review__must_be_a_free_function_outside_any_impl_block: () = 
                     default: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<Context>,
                     check: ::mcp_runtime::__private::param_check::<Context>,
+                    typed: ::mcp_runtime::__private::TypedParam::of::<Context>(),
                 },
             ],
             completions: &[

@@ -37,6 +37,7 @@ const __mcp_tool_convert__needs_mcp_tools_on_its_impl_block: () = {
                     default: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<f64>,
                     check: ::mcp_runtime::__private::param_check::<f64>,
+                    typed: ::mcp_runtime::__private::TypedParam::of::<f64>(),
                 },
                 ::mcp_runtime::__private::ParamDescriptor {
                     name: "units",
@@ -45,6 +46,7 @@ const __mcp_tool_convert__needs_mcp_tools_on_its_impl_block: () = {
                     default: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<Option<String>>,
                     check: ::mcp_runtime::__private::param_check::<Option<String>>,
+                    typed: ::mcp_runtime::__private::TypedParam::of::<Option<String>>(),
                 },
                 ::mcp_runtime::__private::ParamDescriptor {
                     name: "precision",
@@ -55,6 +57,7 @@ const __mcp_tool_convert__needs_mcp_tools_on_its_impl_block: () = {
                     >(__mcp_default_2())),
                     schema: ::mcp_runtime::__private::param_schema::<u32>,
                     check: ::mcp_runtime::__private::param_check::<u32>,
+                    typed: ::mcp_runtime::__private::TypedParam::of::<u32>(),
                 },
             ],
             output_schema: ::mcp_runtime::__private::output_schema::<String>,

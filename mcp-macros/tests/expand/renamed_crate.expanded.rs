@@ -35,6 +35,7 @@ const __mcp_tool_find__needs_mcp_tools_on_its_impl_block: () = {
                     default: ::core::option::Option::None,
                     schema: mcp::__private::param_schema::<String>,
                     check: mcp::__private::param_check::<String>,
+                    typed: mcp::__private::TypedParam::of::<String>(),
                 },
                 mcp::__private::ParamDescriptor {
                     name: "limit",
@@ -43,6 +44,7 @@ const __mcp_tool_find__needs_mcp_tools_on_its_impl_block: () = {
                     default: ::core::option::Option::None,
                     schema: mcp::__private::param_schema::<Option<u32>>,
                     check: mcp::__private::param_check::<Option<u32>>,
+                    typed: mcp::__private::TypedParam::of::<Option<u32>>(),
                 },
             ],
             output_schema: mcp::__private::output_schema::<

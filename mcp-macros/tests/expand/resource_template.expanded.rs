@@ -33,6 +33,7 @@ const __mcp_resource_file__must_be_a_free_function_outside_any_impl_block: () = 
                     default: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<String>,
                     check: ::mcp_runtime::__private::param_check::<String>,
+                    typed: ::mcp_runtime::__private::TypedParam::of::<String>(),
                 },
                 ::mcp_runtime::__private::ParamDescriptor {
                     name: "path",
@@ -41,6 +42,7 @@ const __mcp_resource_file__must_be_a_free_function_outside_any_impl_block: () = 
                     default: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<String>,
                     check: ::mcp_runtime::__private::param_check::<String>,
+                    typed: ::mcp_runtime::__private::TypedParam::of::<String>(),
                 },
                 ::mcp_runtime::__private::ParamDescriptor {
                     name: "ctx",
@@ -49,6 +51,7 @@ const __mcp_resource_file__must_be_a_free_function_outside_any_impl_block: () = 
                     default: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<Context>,
                     check: ::mcp_runtime::__private::param_check::<Context>,
+                    typed: ::mcp_runtime::__private::TypedParam::of::<Context>(),
                 },
                 ::mcp_runtime::__private::ParamDescriptor {
                     name: "who",
@@ -57,6 +60,7 @@ const __mcp_resource_file__must_be_a_free_function_outside_any_impl_block: () = 
                     default: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<Caller>,
                     check: ::mcp_runtime::__private::param_check::<Caller>,
+                    typed: ::mcp_runtime::__private::TypedParam::of::<Caller>(),
                 },
             ],
             completions: &[

@@ -37,6 +37,7 @@ const __mcp_tool_write_note__needs_mcp_tools_on_its_impl_block: () = {
                     default: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<String>,
                     check: ::mcp_runtime::__private::param_check::<String>,
+                    typed: ::mcp_runtime::__private::TypedParam::of::<String>(),
                 },
             ],
             output_schema: ::mcp_runtime::__private::output_schema::<String>,

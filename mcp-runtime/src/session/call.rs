@@ -24,6 +24,7 @@ use crate::middleware::{LayerFuture, SharedLayer, ToolRequest, run_chain};
 use serde_json::{Map, Value};
 
 use crate::context::Context;
+use crate::protocol::jsonrpc::TypedArguments;
 use crate::protocol::version::ProtocolVersion;
 use crate::tool::catalog::CatalogTool;
 use crate::tool::extract::States;
@@ -143,21 +144,36 @@ impl ToolCallPipeline {
     }
 }
 
+/// A call's arguments: a map, checked against the input schema, or decoded straight into
+/// the tool's parameters (`tool::typed`).
+pub(super) enum ToolArguments {
+    Map(Map<String, Value>),
+    Typed(TypedArguments),
+}
+
+impl From<Map<String, Value>> for ToolArguments {
+    fn from(arguments: Map<String, Value>) -> Self {
+        ToolArguments::Map(arguments)
+    }
+}
+
 /// Starts `tool` with these arguments (forwarding its `tracing` events to the client when
 /// the server says so).
 pub(super) fn invoke(
     tool: &CatalogTool,
-    arguments: Map<String, Value>,
+    arguments: impl Into<ToolArguments>,
     context: Context,
     states: Arc<States>,
     forward_tracing: bool,
 ) -> ToolFuture {
-    if forward_tracing {
-        let current = context.clone();
-        let invoked = tool.invoke(arguments, context, states);
-        Box::pin(log_layer::forwarding(invoked, current))
-    } else {
-        tool.invoke(arguments, context, states)
+    let current = forward_tracing.then(|| context.clone());
+    let invoked = match arguments.into() {
+        ToolArguments::Map(arguments) => tool.invoke(arguments, context, states),
+        ToolArguments::Typed(arguments) => tool.invoke_typed(arguments, context, states),
+    };
+    match current {
+        Some(current) => Box::pin(log_layer::forwarding(invoked, current)),
+        None => invoked,
     }
 }
 

@@ -53,7 +53,7 @@ use crate::context::client_requests::{InputRound, PendingClientRequests};
 use crate::context::{ClientLink, LogFilter, LogLevel, RequestInfo, SessionLogLevel};
 use crate::protocol::cursor;
 use crate::protocol::jsonrpc::{
-    Decoded, Incoming, Message, Params, RequestId, Response, RpcError, UnknownId, code,
+    Decoded, Incoming, JsonInput, Message, Params, RequestId, Response, RpcError, UnknownId, code,
 };
 use crate::protocol::meta::{self, RequestMeta};
 use crate::protocol::outbox::Outbox;
@@ -226,6 +226,9 @@ impl Session {
     /// Handles one line of input: a message or, where the revision allows, a batch.
     /// Messages related to the requests in it go to `related`.
     pub fn handle_line(&mut self, line: &str, related: &Outbox) -> Outcome {
+        if let Some(decoded) = self.core.decode_typed(JsonInput::Line(line)) {
+            return self.handle_decoded(decoded, related);
+        }
         match serde_json::from_str(line) {
             Ok(decoded) => self.handle_decoded(decoded, related),
             Err(error) => Outcome::Reply(Reply::Ready(self.parse_error(&error))),

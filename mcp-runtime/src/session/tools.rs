@@ -6,14 +6,14 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use super::call::{ToolCallPipeline, ToolWork, invoke};
+use super::call::{ToolArguments, ToolCallPipeline, ToolWork, invoke};
 use super::reply::{Answer, Body};
 use super::{Era, Session};
 use crate::access::refusal_message;
 use crate::context::Context;
 use crate::middleware::ToolRequest;
 use crate::protocol::cursor;
-use crate::protocol::jsonrpc::{MetaMember, Params, RequestId, RpcError, StringMember};
+use crate::protocol::jsonrpc::{Arguments, MetaMember, Params, RequestId, RpcError, StringMember};
 use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
 use crate::tool::catalog::Catalog;
@@ -98,18 +98,18 @@ impl Session {
                 Err(error) => return Answer::Now(Err(error)),
             },
         };
-        let mut arguments = match arguments {
-            None | Some(Value::Null) => Map::new(),
-            Some(Value::Object(arguments)) => arguments,
-            Some(_) => {
+        let arguments = match arguments {
+            None | Some(Arguments::Value(Value::Null)) => ToolArguments::Map(Map::new()),
+            Some(Arguments::Value(Value::Object(arguments))) => ToolArguments::Map(arguments),
+            // Decoded straight into the parameters: already as checked as the schema would.
+            Some(Arguments::Typed(arguments)) => ToolArguments::Typed(arguments),
+            Some(Arguments::Value(_)) => {
                 return Answer::Now(Err(RpcError::invalid_params(
                     "Invalid params: `arguments` must be an object.",
                 )));
             }
         };
         let wraps_output = tool.wraps_output();
-        tool.drop_null_optionals(&mut arguments);
-        let arguments = Value::Object(arguments);
         // Refused before the tool runs: a caller without the tool's scopes (HTTP answers
         // 403 before this; stdio and in-process clients get the `isError`), or invalid
         // arguments.
@@ -117,15 +117,28 @@ impl Session {
             .core
             .access
             .missing(tool.scopes(), self.principal.as_ref());
-        let refused = if !missing.is_empty() {
-            Err(refusal_message(
+        let (arguments, refused) = if !missing.is_empty() {
+            let refused = refusal_message(
                 &format!("Tool `{name}`"),
                 &missing,
                 self.principal.is_some(),
-            ))
+            );
+            (arguments, Err(refused))
         } else {
-            tool.validate_arguments(&arguments)
-                .map_err(|problems| format!("Invalid arguments for tool `{name}`: {problems}"))
+            match arguments {
+                ToolArguments::Map(mut arguments) => {
+                    tool.drop_null_optionals(&mut arguments);
+                    let arguments = Value::Object(arguments);
+                    let checked = tool.validate_arguments(&arguments).map_err(|problems| {
+                        format!("Invalid arguments for tool `{name}`: {problems}")
+                    });
+                    let Value::Object(arguments) = arguments else {
+                        unreachable!("arguments were built as an object")
+                    };
+                    (ToolArguments::Map(arguments), checked)
+                }
+                typed @ ToolArguments::Typed(_) => (typed, Ok(())),
+            }
         };
         if let Err(message) = refused {
             let result = CallToolResult::error(message);
@@ -136,9 +149,6 @@ impl Session {
                 None => Answer::Now(Ok(result)),
             };
         }
-        let Value::Object(arguments) = arguments else {
-            unreachable!("arguments were built as an object")
-        };
         let info = self.request_info(era, version, id, name.clone(), meta.as_mut(), client);
         // A task's messages outlive the request's stream: they go where messages unrelated
         // to a request go (2025-11-25), or nowhere (2026-07-28 has no stream for them).
@@ -156,6 +166,9 @@ impl Session {
         let work = if layers.is_empty() {
             ToolWork::Direct(invoke(&tool, arguments, context, states, forward_tracing))
         } else {
+            let ToolArguments::Map(arguments) = arguments else {
+                unreachable!("a tool with layers has no typed decoding")
+            };
             ToolWork::Layered {
                 layers: Arc::clone(layers),
                 call: ToolRequest {

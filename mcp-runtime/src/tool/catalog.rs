@@ -17,6 +17,7 @@ use crate::icon::{Icon, IconDescriptor, icons_json};
 use crate::middleware::{ServerLayers, SharedLayer};
 use crate::protocol::cursor;
 use crate::protocol::jsonrpc::RpcError;
+use crate::protocol::jsonrpc::{ArgumentShape, TypedArguments};
 use crate::protocol::version::ProtocolVersion;
 use crate::task::TaskSupport;
 use crate::tool::descriptor::{ToolDescriptor, ToolHints, ToolPolicy};
@@ -25,6 +26,7 @@ use crate::tool::extract::{States, ToolCall};
 use crate::tool::invoke::ToolFuture;
 use crate::tool::rate::Limiter;
 use crate::tool::schema;
+use crate::tool::typed;
 
 /// The list a `tools/list` cursor belongs to.
 const TOOLS: &str = "tool";
@@ -93,6 +95,9 @@ pub(crate) struct CatalogTool {
     /// first call.
     layers: OnceLock<Arc<[SharedLayer]>>,
     validator: OnceLock<Result<jsonschema::Validator, String>>,
+    /// Whether its calls' arguments are decoded straight into its parameters, decided on
+    /// its first call.
+    typed: OnceLock<Option<ArgumentShape>>,
     listings: [OnceLock<Box<RawValue>>; 5],
 }
 
@@ -111,6 +116,7 @@ impl CatalogTool {
             schemas: OnceLock::new(),
             layers: OnceLock::new(),
             validator: OnceLock::new(),
+            typed: OnceLock::new(),
             listings: Default::default(),
         }
     }
@@ -201,6 +207,38 @@ impl CatalogTool {
     /// The layers its calls go through, made once per server.
     pub fn layers(&self, server: &ServerLayers) -> &Arc<[SharedLayer]> {
         self.layers.get_or_init(|| server.chain_for(self))
+    }
+
+    /// How this tool's calls have their arguments decoded straight into its parameters
+    /// (`tool::typed`), if they do: a static tool whose every parameter allows it, and no
+    /// layer, since layers see the arguments as a map. Decided on its first call.
+    pub fn argument_shape(&self, server: &ServerLayers) -> Option<&ArgumentShape> {
+        self.typed
+            .get_or_init(|| match &self.source {
+                ToolSource::Static(descriptor) if self.layers(server).is_empty() => {
+                    typed::argument_shape(descriptor.params)
+                }
+                _ => None,
+            })
+            .as_ref()
+    }
+
+    /// Starts a call whose arguments were decoded straight into the parameters.
+    pub fn invoke_typed(
+        &self,
+        arguments: TypedArguments,
+        context: Context,
+        states: Arc<States>,
+    ) -> ToolFuture {
+        match &self.source {
+            ToolSource::Static(descriptor) => (descriptor.invoke)(ToolCall::typed(
+                arguments,
+                descriptor.params,
+                context,
+                states,
+            )),
+            ToolSource::Dynamic(_) => unreachable!("dynamic tools have no typed decoding"),
+        }
     }
 
     /// Starts a call: the arguments were validated already.

@@ -13,6 +13,23 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::context::Context;
+use crate::protocol::jsonrpc::{TypedArguments, kind_of_type};
+use crate::tool::descriptor::ParamDescriptor;
+use crate::tool::typed::ArgumentKind;
+
+/// A call's arguments decoded straight into its tool's parameters, taken by name.
+struct TypedCall {
+    arguments: TypedArguments,
+    params: &'static [ParamDescriptor],
+}
+
+impl TypedCall {
+    /// The value of parameter `name` (`None` if the client left it out).
+    fn take<T: 'static>(&mut self, name: &str) -> Option<T> {
+        let index = self.params.iter().position(|param| param.name == name)?;
+        self.arguments.take(index)
+    }
+}
 
 /// Shared values registered with [`Server::state`](crate::Server::state), by type.
 #[derive(Clone, Default)]
@@ -48,6 +65,9 @@ impl fmt::Debug for States {
 /// request's [`Context`], and the server's shared state.
 pub struct ToolCall {
     arguments: Map<String, Value>,
+    /// The arguments decoded straight into the parameters (`tool::typed`), when the tool
+    /// takes that path: then `arguments` is empty.
+    typed: Option<TypedCall>,
     context: Context,
     states: Arc<States>,
     /// Whether the arguments are text to parse (a resource's variables, a prompt's
@@ -63,9 +83,23 @@ impl ToolCall {
     ) -> Self {
         ToolCall {
             arguments,
+            typed: None,
             context,
             states,
             text_arguments: false,
+        }
+    }
+
+    /// A call whose arguments were decoded straight into the tool's parameters.
+    pub(crate) fn typed(
+        arguments: TypedArguments,
+        params: &'static [ParamDescriptor],
+        context: Context,
+        states: Arc<States>,
+    ) -> Self {
+        ToolCall {
+            typed: Some(TypedCall { arguments, params }),
+            ..ToolCall::new(Map::new(), context, states)
         }
     }
 
@@ -100,6 +134,9 @@ impl ToolCall {
     /// Produces parameter `name` of type `T`: the macro calls this once per parameter.
     #[doc(hidden)]
     pub fn extract<T: Extract>(&mut self, name: &'static str) -> Result<T, crate::CallToolResult> {
+        if let Some(value) = self.typed.as_mut().and_then(|typed| typed.take::<T>(name)) {
+            return Ok(value);
+        }
         let extracted = if self.text_arguments {
             T::extract_from_text(self, name)
         } else {
@@ -116,6 +153,9 @@ impl ToolCall {
         name: &'static str,
         default: impl FnOnce() -> T,
     ) -> Result<T, crate::CallToolResult> {
+        if let Some(value) = self.typed.as_mut().and_then(|typed| typed.take::<T>(name)) {
+            return Ok(value);
+        }
         match self.arguments.get(name) {
             None | Some(Value::Null) => Ok(default()),
             Some(_) => self.extract(name),
@@ -196,6 +236,14 @@ pub trait Extract: Sized + Send + 'static {
     fn check(_states: &States) -> Result<(), String> {
         Ok(())
     }
+
+    /// How this type takes part in decoding arguments straight into parameters (see
+    /// `tool::typed`): an extractor of the user's may read the arguments itself, so its
+    /// tool keeps the general path.
+    #[doc(hidden)]
+    fn argument_kind() -> ArgumentKind {
+        ArgumentKind::Other
+    }
 }
 
 #[diagnostic::do_not_recommend]
@@ -253,6 +301,10 @@ where
     fn argument_schema(generator: &mut SchemaGenerator) -> Option<Schema> {
         Some(generator.subschema_for::<T>())
     }
+
+    fn argument_kind() -> ArgumentKind {
+        kind_of_type::<T>().map_or(ArgumentKind::Other, ArgumentKind::Typed)
+    }
 }
 
 /// An argument type that can have a default (`#[mcp(default = ...)]`): the default is
@@ -272,6 +324,10 @@ impl<T> DefaultArgument for T where T: DeserializeOwned + Serialize + JsonSchema
 impl Extract for Context {
     fn extract(call: &mut ToolCall, _parameter: &'static str) -> Result<Self, Rejection> {
         Ok(call.context.clone())
+    }
+
+    fn argument_kind() -> ArgumentKind {
+        ArgumentKind::Supplied
     }
 }
 
@@ -369,6 +425,10 @@ impl<T: Send + Sync + 'static> Extract for State<T> {
             ))
         }
     }
+
+    fn argument_kind() -> ArgumentKind {
+        ArgumentKind::Supplied
+    }
 }
 
 /// The authenticated principal of an HTTP request, as the HTTP transport's authentication
@@ -392,5 +452,9 @@ impl<T: Send + Sync + 'static> Extract for Principal<T> {
             .principal::<T>()
             .map(Principal)
             .ok_or_else(|| Rejection::new("this call is not authenticated"))
+    }
+
+    fn argument_kind() -> ArgumentKind {
+        ArgumentKind::Supplied
     }
 }

@@ -7,6 +7,7 @@
 //!   [`DynamicTool`](crate::DynamicTool), tools defined at run time;
 //! - `schema`: `inputSchema` and `outputSchema` from Rust types;
 //! - `extract`: parameters from arguments and from the server ([`Extract`](crate::Extract));
+//!   `typed`: which tools have their arguments decoded straight into their parameters;
 //! - `invoke` and `blocking`: calling the user's function, async or on a thread of its own;
 //! - `result` and `shape`: what a tool returns, and how a result is written per revision;
 //! - `rate`: rate values and their limiters.
@@ -25,3 +26,4 @@ pub(crate) mod result;
 pub(crate) mod schema;
 pub(crate) mod set;
 pub(crate) mod shape;
+pub(crate) mod typed;

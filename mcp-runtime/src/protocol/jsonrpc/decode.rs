@@ -5,9 +5,10 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
+use super::typed_arguments::{ArgumentShape, TypedArguments};
 use crate::protocol::meta::{MetaObject, RequestMeta};
 
 /// Every visitor here accepts any JSON: scalars become this value.
@@ -85,11 +86,25 @@ pub(super) enum ParamsMember<'a> {
 #[derive(Debug, Default)]
 pub(crate) struct Params<'a> {
     pub name: Option<StringMember<'a>>,
-    pub arguments: Option<Value>,
+    pub arguments: Option<Arguments>,
     pub meta: Option<MetaMember>,
     /// Every member but `name`, `arguments` and `_meta`.
     pub others: Map<String, Value>,
 }
+
+/// A call's `arguments` member.
+#[derive(Debug)]
+pub(crate) enum Arguments {
+    /// As sent, parsed.
+    Value(Value),
+    /// Decoded straight into the tool's parameters, in the same pass as the line
+    /// (`tool::typed`).
+    Typed(TypedArguments),
+}
+
+/// How the `arguments` of a call of the named tool are decoded straight into its
+/// parameters, if they are: asked when `arguments` follows `name` in a `tools/call`.
+pub(crate) type TypedLookup<'p> = &'p dyn Fn(&str) -> Option<&'p ArgumentShape>;
 
 /// The `_meta` member of `params`.
 #[derive(Debug)]
@@ -147,7 +162,7 @@ impl<'a> Params<'a> {
     fn from_map(mut members: Map<String, Value>) -> Params<'a> {
         Params {
             name: members.remove("name").map(StringMember::from_value),
-            arguments: members.remove("arguments"),
+            arguments: members.remove("arguments").map(Arguments::Value),
             meta: members.remove("_meta").map(MetaMember::from_value),
             others: members,
         }
@@ -172,7 +187,8 @@ impl<'a> Params<'a> {
         (meta, self.into_map())
     }
 
-    /// The `params` object as the client sent it.
+    /// The `params` object as the client sent it (but for `arguments` decoded into a
+    /// tool's parameters: only `tools/call` has them, and it does not ask for this).
     pub fn into_map(self) -> Map<String, Value> {
         let mut members = self.others;
         if let Some(meta) = self.meta {
@@ -185,7 +201,7 @@ impl<'a> Params<'a> {
             };
             members.insert("name".to_owned(), name);
         }
-        if let Some(arguments) = self.arguments {
+        if let Some(Arguments::Value(arguments)) = self.arguments {
             members.insert("arguments".to_owned(), arguments);
         }
         members
@@ -286,27 +302,82 @@ impl Message<'static> {
     }
 }
 
+impl<'a> Decoded<'a> {
+    /// Decodes a message, the `arguments` of a `tools/call` decoded straight into its
+    /// tool's parameters where `typed` says how. A message decodes as it does with
+    /// `serde_json::from_slice` otherwise, but is refused where the typed decoding refuses
+    /// the arguments, and where a `method` or `name` follows arguments decoded that way (so
+    /// the tool they were decoded for is the one called): decode it again the general way
+    /// then.
+    pub fn decode_with_typed_arguments(
+        json: JsonInput<'a>,
+        typed: TypedLookup<'_>,
+    ) -> Result<Decoded<'a>, serde_json::Error> {
+        match json {
+            JsonInput::Line(line) => decode_from(serde_json::Deserializer::from_str(line), typed),
+            JsonInput::Body(body) => decode_from(serde_json::Deserializer::from_slice(body), typed),
+        }
+    }
+}
+
+impl Decoded<'_> {
+    /// Whether a call's arguments were decoded straight into its tool's parameters.
+    pub fn has_typed_arguments(&self) -> bool {
+        matches!(self, Decoded::Message(Message::Object(members)) if members.has_typed_arguments())
+    }
+}
+
+/// A message's JSON: a line of stdio (text already), or a body over HTTP (bytes).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum JsonInput<'a> {
+    Line(&'a str),
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    Body(&'a [u8]),
+}
+
+fn decode_from<'a, R: serde_json::de::Read<'a>>(
+    mut deserializer: serde_json::Deserializer<R>,
+    typed: TypedLookup<'_>,
+) -> Result<Decoded<'a>, serde_json::Error> {
+    let decoded = Line { typed: Some(typed) }.deserialize(&mut deserializer)?;
+    deserializer.end()?;
+    Ok(decoded)
+}
+
+/// A line: a message or a batch.
+struct Line<'p> {
+    typed: Option<TypedLookup<'p>>,
+}
+
+impl<'de> DeserializeSeed<'de> for Line<'_> {
+    type Value = Decoded<'de>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Decoded<'de>, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Line<'_> {
+    type Value = Decoded<'de>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON-RPC message or batch")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut messages = Vec::new();
+        while let Some(message) = seq.next_element()? {
+            messages.push(message);
+        }
+        Ok(Decoded::Batch(messages))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        Members::visit(map, self.typed).map(|members| Decoded::Message(Message::Object(members)))
+    }
+    scalars_are!(Decoded::Message(Message::NotObject));
+}
+
 impl<'de> Deserialize<'de> for Decoded<'de> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Line;
-        impl<'de> Visitor<'de> for Line {
-            type Value = Decoded<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a JSON-RPC message or batch")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                let mut messages = Vec::new();
-                while let Some(message) = seq.next_element()? {
-                    messages.push(message);
-                }
-                Ok(Decoded::Batch(messages))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-                Members::visit(map).map(|members| Decoded::Message(Message::Object(members)))
-            }
-            scalars_are!(Decoded::Message(Message::NotObject));
-        }
-        deserializer.deserialize_any(Line)
+        Line { typed: None }.deserialize(deserializer)
     }
 }
 
@@ -322,7 +393,7 @@ impl<'de> Deserialize<'de> for Message<'de> {
                 check_seq(seq).map(|()| Message::NotObject)
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-                Members::visit(map).map(Message::Object)
+                Members::visit(map, None).map(Message::Object)
             }
             scalars_are!(Message::NotObject);
         }
@@ -331,20 +402,42 @@ impl<'de> Deserialize<'de> for Message<'de> {
 }
 
 impl<'de> Members<'de> {
-    fn visit<A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+    fn visit<A: MapAccess<'de>>(
+        mut map: A,
+        typed: Option<TypedLookup<'_>>,
+    ) -> Result<Self, A::Error> {
         let mut members = Members::default();
         while let Some(key) = map.next_key::<Key>()? {
             match key {
                 Key::Jsonrpc => members.is_jsonrpc_2_0 = map.next_value::<IsVersion2>()?.0,
                 Key::Id => members.id = Some(map.next_value()?),
-                Key::Method => members.method = Some(map.next_value()?),
-                Key::Params => members.params = Some(map.next_value()?),
+                Key::Method => {
+                    if members.has_typed_arguments() {
+                        return Err(de::Error::custom("`method` after typed arguments"));
+                    }
+                    members.method = Some(map.next_value()?);
+                }
+                Key::Params => {
+                    let is_call = matches!(&members.method, Some(StringMember::Text(method)) if method == "tools/call");
+                    let typed = typed.filter(|_| is_call);
+                    members.params = Some(map.next_value_seed(ParamsSeed { typed })?);
+                }
                 Key::Result => members.result = Some(map.next_value()?),
                 Key::Error => members.error = Some(map.next_value()?),
                 Key::Other => map.next_value::<Checked>().map(drop)?,
             }
         }
         Ok(members)
+    }
+
+    fn has_typed_arguments(&self) -> bool {
+        matches!(
+            &self.params,
+            Some(ParamsMember::Object(Params {
+                arguments: Some(Arguments::Typed(_)),
+                ..
+            }))
+        )
     }
 }
 
@@ -384,34 +477,62 @@ impl<'de> Deserialize<'de> for Key {
 
 impl<'de> Deserialize<'de> for ParamsMember<'de> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct ParamsObject;
-        impl<'de> Visitor<'de> for ParamsObject {
-            type Value = ParamsMember<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("params")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-                check_seq(seq).map(|()| ParamsMember::NotObject)
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut params = Params::default();
-                // Keys as a `serde_json::Map` reads them: the last of a repeated one counts.
-                while let Some(key) = map.next_key::<ParamsKey>()? {
-                    match key {
-                        ParamsKey::Name => params.name = Some(map.next_value()?),
-                        ParamsKey::Arguments => params.arguments = Some(map.next_value()?),
-                        ParamsKey::Meta => params.meta = Some(map.next_value()?),
-                        ParamsKey::Other(key) => {
-                            params.others.insert(key, map.next_value()?);
-                        }
-                    }
-                }
-                Ok(ParamsMember::Object(params))
-            }
-            scalars_are!(ParamsMember::NotObject);
-        }
-        deserializer.deserialize_any(ParamsObject)
+        ParamsSeed { typed: None }.deserialize(deserializer)
     }
+}
+
+/// A message's `params`, with how a call's arguments are decoded into its tool's
+/// parameters.
+struct ParamsSeed<'p> {
+    typed: Option<TypedLookup<'p>>,
+}
+
+impl<'de> DeserializeSeed<'de> for ParamsSeed<'_> {
+    type Value = ParamsMember<'de>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ParamsSeed<'_> {
+    type Value = ParamsMember<'de>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("params")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+        check_seq(seq).map(|()| ParamsMember::NotObject)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut params = Params::default();
+        // Keys as a `serde_json::Map` reads them: the last of a repeated one counts.
+        while let Some(key) = map.next_key::<ParamsKey>()? {
+            match key {
+                ParamsKey::Name => {
+                    if matches!(params.arguments, Some(Arguments::Typed(_))) {
+                        return Err(de::Error::custom("`name` after typed arguments"));
+                    }
+                    params.name = Some(map.next_value()?);
+                }
+                ParamsKey::Arguments => {
+                    let typed = match (self.typed, &params.name) {
+                        (Some(typed), Some(StringMember::Text(name))) => typed(name),
+                        _ => None,
+                    };
+                    params.arguments = Some(match typed {
+                        Some(typed) => Arguments::Typed(map.next_value_seed(typed)?),
+                        None => Arguments::Value(map.next_value()?),
+                    });
+                }
+                ParamsKey::Meta => params.meta = Some(map.next_value()?),
+                ParamsKey::Other(key) => {
+                    params.others.insert(key, map.next_value()?);
+                }
+            }
+        }
+        Ok(ParamsMember::Object(params))
+    }
+    scalars_are!(ParamsMember::NotObject);
 }
 
 enum ParamsKey {

@@ -8,16 +8,21 @@
 
 mod decode;
 mod response;
+mod typed_arguments;
 
 use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
 use decode::ParamsMember;
-pub(crate) use decode::{Decoded, Members, Message, MetaMember, Params, StringMember};
+pub(crate) use decode::{
+    Arguments, Decoded, JsonInput, Members, Message, MetaMember, Params, StringMember,
+};
 #[cfg(feature = "http")]
 pub(crate) use response::failure;
 pub(crate) use response::{Response, UnknownId};
+pub use typed_arguments::TypedKind;
+pub(crate) use typed_arguments::{ArgumentShape, TypedArguments, kind_of_type};
 /// Standard JSON-RPC and MCP error codes.
 pub(crate) mod code {
     pub const PARSE_ERROR: i64 = -32700;

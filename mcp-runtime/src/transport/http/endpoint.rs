@@ -23,7 +23,7 @@ use super::scopes::{required_scopes, scope_refusal};
 use super::sessions::{HttpSession, Sessions};
 use super::sse::{self, StreamSettings};
 use crate::fleet::{FleetStore, StoreError, StreamKey};
-use crate::protocol::jsonrpc::{Decoded, Members, RpcError, code};
+use crate::protocol::jsonrpc::{Decoded, JsonInput, Members, RpcError, code};
 use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
 use crate::session::{Outcome, Reply, ServerCore, Session, changes_record};
@@ -174,12 +174,16 @@ pub(super) async fn post_message(
         Ok(principal) => principal,
         Err(refused) => return *refused,
     };
-    // Decoded in one pass, as stdio decodes a line: no `Value` tree, names borrowed.
-    let message: Decoded<'_> = match serde_json::from_slice(&body) {
-        Ok(message) => message,
-        Err(error) => {
-            return bad_request(code::PARSE_ERROR, format!("Parse error: {error}."));
-        }
+    // Decoded in one pass, as stdio decodes a line: no `Value` tree, names borrowed, a
+    // call's arguments straight into its tool's parameters where they can be.
+    let message = match endpoint.core.decode_typed(JsonInput::Body(&body)) {
+        Some(message) => message,
+        None => match serde_json::from_slice::<Decoded<'_>>(&body) {
+            Ok(message) => message,
+            Err(error) => {
+                return bad_request(code::PARSE_ERROR, format!("Parse error: {error}."));
+            }
+        },
     };
     if is_stateless(&headers, message.single()) {
         post_stateless(&endpoint, &headers, message, principal).await

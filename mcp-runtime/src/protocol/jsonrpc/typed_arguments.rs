@@ -1,0 +1,364 @@
+//! A call's `arguments` decoded straight into the tool's parameter types, in the same pass
+//! as the message: no `Value` is built, nothing is parsed twice.
+//!
+//! Only for parameters of the types below ([`kind_of_type`]): text, booleans, numbers, and
+//! lists and options of them, whose serde decoding from JSON accepts exactly what their
+//! generated schema accepts, and decodes a value as it does from a `Value`. Anything the
+//! decoding does not take (a member no parameter has, a repeated member, a missing required
+//! argument, a value of the wrong type) is refused, not judged: the message is then decoded
+//! again the general way, so every refusal and its message stay the general path's.
+//! `tool::typed` says which tools take this path; `tests/tests/typed_arguments.rs` holds it
+//! to the general one.
+
+use std::any::{Any, TypeId};
+use std::fmt;
+use std::sync::{Mutex, PoisonError};
+
+use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, Visitor};
+
+/// The most parameters a tool may have to take the typed path.
+const MAX_PARAMS: usize = 16;
+
+/// A type arguments are decoded into here: a scalar, a list of them, and either in an
+/// `Option`.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TypedKind {
+    scalar: Scalar,
+    list: bool,
+    /// An `Option`: it decodes `null`.
+    nullable: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Scalar {
+    String,
+    Bool,
+    I8,
+    I16,
+    I32,
+    I64,
+    Isize,
+    U8,
+    U16,
+    U32,
+    U64,
+    Usize,
+    F32,
+    F64,
+}
+
+/// Runs `$each!` on the scalar types, each with its `Scalar`.
+macro_rules! for_each_scalar {
+    ($each:ident) => {
+        $each!(
+            String => String, bool => Bool, i8 => I8, i16 => I16, i32 => I32, i64 => I64,
+            isize => Isize, u8 => U8, u16 => U16, u32 => U32, u64 => U64, usize => Usize,
+            f32 => F32, f64 => F64
+        )
+    };
+}
+
+/// The kind of argument type `T`, if it is one decoded here: its serde decoding from JSON
+/// accepts exactly the values its generated schema accepts (with `Option`'s `null` dropped
+/// as for any optional argument). Not `Vec<Option<_>>`: an item's `null` is refused by the
+/// schema.
+pub(crate) fn kind_of_type<T: 'static>() -> Option<TypedKind> {
+    macro_rules! known {
+        ($($ty:ty => $scalar:ident),*) => {
+            [$(
+                (TypeId::of::<$ty>(), Scalar::$scalar, false, false),
+                (TypeId::of::<Vec<$ty>>(), Scalar::$scalar, true, false),
+                (TypeId::of::<Option<$ty>>(), Scalar::$scalar, false, true),
+                (TypeId::of::<Option<Vec<$ty>>>(), Scalar::$scalar, true, true),
+            )*]
+        };
+    }
+    let id = TypeId::of::<T>();
+    for_each_scalar!(known)
+        .into_iter()
+        .find(|(known, ..)| *known == id)
+        .map(|(_, scalar, list, nullable)| TypedKind {
+            scalar,
+            list,
+            nullable,
+        })
+}
+
+/// A tool's parameters as typed decoding sees them, worked out once per tool.
+pub(crate) struct ArgumentShape {
+    names: Box<[&'static str]>,
+    /// Each parameter's type; `None` for one the runtime supplies (never an argument).
+    kinds: Box<[Option<TypedKind>]>,
+    /// The required arguments, by index.
+    required: u16,
+}
+
+impl ArgumentShape {
+    /// The shape of these parameters (name, kind, whether required), if they allow typed
+    /// decoding: none that is required decodes `null` (its schema refuses it), and there
+    /// are at most [`MAX_PARAMS`].
+    pub fn new(
+        params: impl ExactSizeIterator<Item = (&'static str, Option<TypedKind>, bool)>,
+    ) -> Option<ArgumentShape> {
+        if params.len() > MAX_PARAMS {
+            return None;
+        }
+        let (mut names, mut kinds, mut required) = (Vec::new(), Vec::new(), 0_u16);
+        for (index, (name, kind, is_required)) in params.enumerate() {
+            if let Some(kind) = kind {
+                if is_required && kind.nullable {
+                    return None;
+                }
+                if is_required {
+                    required |= 1 << index;
+                }
+            }
+            names.push(name);
+            kinds.push(kind);
+        }
+        Some(ArgumentShape {
+            names: names.into(),
+            kinds: kinds.into(),
+            required,
+        })
+    }
+}
+
+impl fmt::Debug for ArgumentShape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ArgumentShape")
+            .field("names", &self.names)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A decoded argument, of its parameter's type.
+type Decoded = Box<dyn Any + Send>;
+
+/// A call's arguments, decoded into its tool's parameters: one slot per parameter, in their
+/// order, empty where the client left it out and for every supplied parameter.
+pub(crate) struct TypedArguments {
+    /// In a `Mutex` only to be `Sync` (a parameter's type need only be `Send`), as the
+    /// decoded message holding it is over HTTP; taken through `get_mut`, never locked.
+    slots: Mutex<Box<[Option<Decoded>]>>,
+}
+
+impl TypedArguments {
+    /// Takes the value of the parameter at `index` (`None` if the client left it out).
+    pub fn take<T: 'static>(&mut self, index: usize) -> Option<T> {
+        let slots = self.slots.get_mut().unwrap_or_else(PoisonError::into_inner);
+        let slot = slots.get_mut(index)?;
+        match slot.take()?.downcast::<T>() {
+            Ok(value) => Some(*value),
+            Err(other) => {
+                // Not the parameter's type: put it back for whoever asks with it.
+                *slot = Some(other);
+                None
+            }
+        }
+    }
+}
+
+impl fmt::Debug for TypedArguments {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TypedArguments").finish_non_exhaustive()
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for &ArgumentShape {
+    type Value = TypedArguments;
+
+    /// The arguments decoded into the tool's parameters; refused (an error) if the general
+    /// path must judge them: not an object, a member no argument has, a repeated member, a
+    /// value its parameter does not decode, or a required argument missing.
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        let slots = deserializer.deserialize_map(Members(self))?;
+        Ok(TypedArguments {
+            slots: Mutex::new(slots),
+        })
+    }
+}
+
+/// The arguments object, each member decoded into its parameter's slot.
+struct Members<'s>(&'s ArgumentShape);
+
+impl<'de> Visitor<'de> for Members<'_> {
+    type Value = Box<[Option<Decoded>]>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an arguments object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let shape = self.0;
+        let mut slots: Box<[Option<Decoded>]> = shape.names.iter().map(|_| None).collect();
+        let mut given = 0_u16;
+        while let Some(index) = map.next_key_seed(ParamIndex(&shape.names))? {
+            if given & (1 << index) != 0 {
+                return Err(de::Error::custom("a repeated member"));
+            }
+            given |= 1 << index;
+            // A member named like a parameter the runtime supplies is for the general
+            // path to judge.
+            let kind =
+                shape.kinds[index].ok_or_else(|| de::Error::custom("a supplied parameter"))?;
+            let required = shape.required & (1 << index) != 0;
+            slots[index] = map.next_value_seed(ParamValue { kind, required })?;
+        }
+        if shape.required & !given != 0 {
+            return Err(de::Error::custom("a required argument is missing"));
+        }
+        Ok(slots)
+    }
+}
+
+/// A member name, as the index of the parameter it names.
+struct ParamIndex<'s>(&'s [&'static str]);
+
+impl<'de> DeserializeSeed<'de> for ParamIndex<'_> {
+    type Value = usize;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<usize, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl Visitor<'_> for ParamIndex<'_> {
+    type Value = usize;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a parameter's name")
+    }
+
+    fn visit_str<E: de::Error>(self, name: &str) -> Result<usize, E> {
+        self.0
+            .iter()
+            .position(|param| *param == name)
+            .ok_or_else(|| E::custom("a member no parameter has"))
+    }
+}
+
+/// A member's value, decoded by its parameter's type.
+struct ParamValue {
+    kind: TypedKind,
+    required: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for ParamValue {
+    /// `None` for `null` given to an argument that is not required, which means "absent"
+    /// as in the general path (its default, or `None`).
+    type Value = Option<Decoded>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        let ParamValue { kind, required } = self;
+        macro_rules! decode {
+            ($($ty:ty => $scalar:ident),*) => {
+                match (kind.scalar, kind.list) {
+                    $(
+                        (Scalar::$scalar, false) => decode::<$ty, D>(deserializer, required, kind.nullable),
+                        (Scalar::$scalar, true) => decode::<Vec<$ty>, D>(deserializer, required, kind.nullable),
+                    )*
+                }
+            };
+        }
+        for_each_scalar!(decode)
+    }
+}
+
+/// A member decoded as an `X`, boxed as the parameter's type: `X`, or `Option<X>` if
+/// `nullable`. A required argument is never nullable (see [`ArgumentShape::new`]).
+fn decode<'de, X, D>(
+    deserializer: D,
+    required: bool,
+    nullable: bool,
+) -> Result<Option<Decoded>, D::Error>
+where
+    X: Deserialize<'de> + Send + 'static,
+    D: Deserializer<'de>,
+{
+    if required {
+        return X::deserialize(deserializer).map(|value| Some(Box::new(value) as Decoded));
+    }
+    Ok(match Option::<X>::deserialize(deserializer)? {
+        None => None,
+        Some(value) if nullable => Some(Box::new(Some(value))),
+        Some(value) => Some(Box::new(value)),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decode(shape: &ArgumentShape, json: &str) -> Option<TypedArguments> {
+        let mut deserializer = serde_json::Deserializer::from_str(json);
+        shape.deserialize(&mut deserializer).ok()
+    }
+
+    #[test]
+    fn only_types_whose_decoding_matches_their_schema_are_typed() {
+        let kind = |scalar, list, nullable| {
+            Some(TypedKind {
+                scalar,
+                list,
+                nullable,
+            })
+        };
+        assert_eq!(kind_of_type::<String>(), kind(Scalar::String, false, false));
+        assert_eq!(kind_of_type::<Vec<u8>>(), kind(Scalar::U8, true, false));
+        assert_eq!(
+            kind_of_type::<Option<Vec<f64>>>(),
+            kind(Scalar::F64, true, true)
+        );
+        assert_eq!(kind_of_type::<char>(), None);
+        assert_eq!(kind_of_type::<Vec<Option<String>>>(), None);
+        assert_eq!(kind_of_type::<serde_json::Value>(), None);
+    }
+
+    #[test]
+    fn a_shape_refuses_a_required_option_and_too_many_parameters() {
+        let optional = kind_of_type::<Option<String>>();
+        assert!(ArgumentShape::new([("s", optional, true)].into_iter()).is_none());
+        assert!(ArgumentShape::new([("s", optional, false)].into_iter()).is_some());
+        let many = (0..MAX_PARAMS + 1).map(|_| ("n", kind_of_type::<i64>(), false));
+        assert!(ArgumentShape::new(many).is_none());
+    }
+
+    #[test]
+    fn arguments_land_in_their_slots_and_anything_else_is_refused() {
+        let shape = ArgumentShape::new(
+            [
+                ("n", kind_of_type::<u8>(), true),
+                ("context", None, true),
+                ("tags", kind_of_type::<Option<Vec<String>>>(), false),
+                ("limit", kind_of_type::<u32>(), false),
+            ]
+            .into_iter(),
+        )
+        .expect("a typed shape");
+        let mut arguments = decode(&shape, r#"{"tags":["a"],"n":7,"limit":null}"#).expect("typed");
+        assert_eq!(arguments.take::<u8>(0), Some(7));
+        assert_eq!(arguments.take::<u8>(0), None, "taken once");
+        assert_eq!(arguments.take::<u32>(3), None, "`null` is absent");
+        assert_eq!(arguments.take::<u32>(2), None, "not the parameter's type");
+        assert_eq!(
+            arguments.take::<Option<Vec<String>>>(2),
+            Some(Some(vec!["a".to_owned()]))
+        );
+        for refused in [
+            r#"{"n":256}"#,
+            r#"{"n":1.0}"#,
+            r#"{"n":null}"#,
+            r#"{"limit":1}"#,
+            r#"{"n":1,"n":2}"#,
+            r#"{"n":1,"other":2}"#,
+            r#"{"n":1,"context":{}}"#,
+            r#"{"n":1,"tags":[null]}"#,
+            r#"[1]"#,
+            r#"null"#,
+        ] {
+            assert!(decode(&shape, refused).is_none(), "{refused}");
+        }
+    }
+}
