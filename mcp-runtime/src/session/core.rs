@@ -10,7 +10,7 @@ use crate::changes::Notifier;
 use crate::icon::{Icon, icons_json};
 use crate::middleware::ServerLayers;
 use crate::prompt::set::PromptSet;
-use crate::protocol::jsonrpc::{Decoded, JsonInput};
+use crate::protocol::jsonrpc::{Decoded, JsonInput, ToolHandle, TypedDecoding};
 use crate::protocol::version::ProtocolVersion;
 use crate::resource::set::ResourceSet;
 use crate::server::OwnerOfPrincipal;
@@ -94,7 +94,12 @@ impl ServerCore {
             return None;
         }
         let catalog = self.tools.catalog();
-        let typed = |name: &str| catalog.get(name)?.argument_shape(&self.layers);
+        let typed = |name: &str| {
+            let tool = catalog.get(name)?;
+            let shape = tool.argument_shape(&self.layers)?;
+            let tool: ToolHandle = Arc::clone(tool) as _;
+            Some(TypedDecoding { shape, tool })
+        };
         let decoded = Decoded::decode_with_typed_arguments(json, &typed).ok()?;
         if decoded.has_typed_arguments() {
             tracing::trace!(target: "mcp_runtime::typed_arguments", "arguments decoded straight into the parameters");

@@ -16,7 +16,7 @@ use crate::protocol::cursor;
 use crate::protocol::jsonrpc::{Arguments, MetaMember, Params, RequestId, RpcError, StringMember};
 use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
-use crate::tool::catalog::Catalog;
+use crate::tool::catalog::{Catalog, CatalogTool};
 use crate::tool::result::CallToolResult;
 use crate::tool::shape::ShapedResult;
 
@@ -70,7 +70,16 @@ impl Session {
                 )));
             }
         };
-        let Some(tool) = self.core.tools.catalog().get(&name).cloned() else {
+        // Arguments decoded into a tool's parameters go to that very tool (the catalogue
+        // may have changed since); any other call looks its tool up now.
+        let decoded_for = match &arguments {
+            Some(Arguments::Typed(typed)) => {
+                Arc::clone(typed.tool()).downcast::<CatalogTool>().ok()
+            }
+            _ => None,
+        };
+        let Some(tool) = decoded_for.or_else(|| self.core.tools.catalog().get(&name).cloned())
+        else {
             return Answer::Now(Err(RpcError::invalid_params(format!(
                 "Unknown tool: {name}"
             ))));

@@ -8,7 +8,7 @@ use std::fmt;
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
-use super::typed_arguments::{ArgumentShape, TypedArguments};
+use super::typed_arguments::{TypedArguments, TypedDecoding};
 use crate::protocol::meta::{MetaObject, RequestMeta};
 
 /// Every visitor here accepts any JSON: scalars become this value.
@@ -104,7 +104,7 @@ pub(crate) enum Arguments {
 
 /// How the `arguments` of a call of the named tool are decoded straight into its
 /// parameters, if they are: asked when `arguments` follows `name` in a `tools/call`.
-pub(crate) type TypedLookup<'p> = &'p dyn Fn(&str) -> Option<&'p ArgumentShape>;
+pub(crate) type TypedLookup<'p> = &'p dyn Fn(&str) -> Option<TypedDecoding<'p>>;
 
 /// The `_meta` member of `params`.
 #[derive(Debug)]

@@ -22,7 +22,9 @@ pub(crate) use decode::{
 pub(crate) use response::failure;
 pub(crate) use response::{Response, UnknownId};
 pub use typed_arguments::TypedKind;
-pub(crate) use typed_arguments::{ArgumentShape, TypedArguments, kind_of_type};
+pub(crate) use typed_arguments::{
+    ArgumentShape, ToolHandle, TypedArguments, TypedDecoding, kind_of_type,
+};
 /// Standard JSON-RPC and MCP error codes.
 pub(crate) mod code {
     pub const PARSE_ERROR: i64 = -32700;

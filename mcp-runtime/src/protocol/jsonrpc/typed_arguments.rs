@@ -12,7 +12,7 @@
 
 use std::any::{Any, TypeId};
 use std::fmt;
-use std::sync::{Mutex, PoisonError};
+use std::sync::Arc;
 
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, Visitor};
 
@@ -133,22 +133,37 @@ impl fmt::Debug for ArgumentShape {
     }
 }
 
-/// A decoded argument, of its parameter's type.
-type Decoded = Box<dyn Any + Send>;
+/// A decoded argument, of its parameter's type (every type decoded here is `Sync`, as a
+/// message held across an `await` over HTTP must be).
+type Decoded = Box<dyn Any + Send + Sync>;
+
+/// What a tool, opaque here, is to the session that calls it.
+pub(crate) type ToolHandle = Arc<dyn Any + Send + Sync>;
+
+/// How the arguments of a call of one tool are decoded: its shape, and the tool itself.
+pub(crate) struct TypedDecoding<'s> {
+    pub shape: &'s ArgumentShape,
+    pub tool: ToolHandle,
+}
 
 /// A call's arguments, decoded into its tool's parameters: one slot per parameter, in their
 /// order, empty where the client left it out and for every supplied parameter.
 pub(crate) struct TypedArguments {
-    /// In a `Mutex` only to be `Sync` (a parameter's type need only be `Send`), as the
-    /// decoded message holding it is over HTTP; taken through `get_mut`, never locked.
-    slots: Mutex<Box<[Option<Decoded>]>>,
+    slots: Box<[Option<Decoded>]>,
+    /// The tool they were decoded for: the one the call runs, even if the catalogue has
+    /// changed since.
+    tool: ToolHandle,
 }
 
 impl TypedArguments {
+    /// The tool the arguments were decoded for.
+    pub fn tool(&self) -> &ToolHandle {
+        &self.tool
+    }
+
     /// Takes the value of the parameter at `index` (`None` if the client left it out).
     pub fn take<T: 'static>(&mut self, index: usize) -> Option<T> {
-        let slots = self.slots.get_mut().unwrap_or_else(PoisonError::into_inner);
-        let slot = slots.get_mut(index)?;
+        let slot = self.slots.get_mut(index)?;
         match slot.take()?.downcast::<T>() {
             Ok(value) => Some(*value),
             Err(other) => {
@@ -166,16 +181,17 @@ impl fmt::Debug for TypedArguments {
     }
 }
 
-impl<'de> DeserializeSeed<'de> for &ArgumentShape {
+impl<'de> DeserializeSeed<'de> for TypedDecoding<'_> {
     type Value = TypedArguments;
 
     /// The arguments decoded into the tool's parameters; refused (an error) if the general
     /// path must judge them: not an object, a member no argument has, a repeated member, a
     /// value its parameter does not decode, or a required argument missing.
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        let slots = deserializer.deserialize_map(Members(self))?;
+        let slots = deserializer.deserialize_map(Members(self.shape))?;
         Ok(TypedArguments {
-            slots: Mutex::new(slots),
+            slots,
+            tool: self.tool,
         })
     }
 }
@@ -274,7 +290,7 @@ fn decode<'de, X, D>(
     nullable: bool,
 ) -> Result<Option<Decoded>, D::Error>
 where
-    X: Deserialize<'de> + Send + 'static,
+    X: Deserialize<'de> + Send + Sync + 'static,
     D: Deserializer<'de>,
 {
     if required {
@@ -293,7 +309,10 @@ mod tests {
 
     fn decode(shape: &ArgumentShape, json: &str) -> Option<TypedArguments> {
         let mut deserializer = serde_json::Deserializer::from_str(json);
-        shape.deserialize(&mut deserializer).ok()
+        let tool = Arc::new("a tool");
+        TypedDecoding { shape, tool }
+            .deserialize(&mut deserializer)
+            .ok()
     }
 
     #[test]
