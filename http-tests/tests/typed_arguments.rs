@@ -7,10 +7,9 @@
 //! HTTP adds — the body read as bytes, not a line of text — and the refusals that send a
 //! body back to the general decoding.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-
 use mcp_http_tests::{EventStream, HttpClient};
 use mcp_runtime::{Server, mcp_tool};
+use mcp_tests::typed_calls::{CountTypedCalls, typed_calls};
 use mcp_tests::{STATELESS_REVISION, stateless_meta};
 use reqwest::header::{HeaderName, HeaderValue};
 use serde_json::Value;
@@ -37,20 +36,6 @@ async fn typed_defaults(
     ratio: f32,
 ) -> String {
     format!("{:?}", (count, label, ratio))
-}
-
-/// Calls that took the typed path (its trace events), across both servers: only the one
-/// with typed decoding on sends them.
-static TYPED_CALLS: AtomicU64 = AtomicU64::new(0);
-
-struct CountTypedCalls;
-
-impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for CountTypedCalls {
-    fn on_event(&self, event: &tracing::Event<'_>, _: tracing_subscriber::layer::Context<'_, S>) {
-        if event.metadata().target() == "mcp_runtime::typed_arguments" {
-            TYPED_CALLS.fetch_add(1, Ordering::Relaxed);
-        }
-    }
 }
 
 /// Arguments for `typed_mix`: accepted, and refused in each way the typed path refuses.
@@ -142,6 +127,8 @@ async fn post(client: &HttpClient, tool: &str, body: &str) -> (u16, Vec<Value>) 
 #[tokio::test]
 async fn typed_arguments_over_http_are_answered_as_the_general_path_answers() {
     use tracing_subscriber::layer::SubscriberExt;
+    // Counts the calls that took the typed path, across both servers (in this thread, where
+    // the current-thread runtime runs them): only the one with typed decoding on has any.
     let _counting =
         tracing::subscriber::set_default(tracing_subscriber::registry().with(CountTypedCalls));
     let typed = start(Server::new("shapes", "1.0.0")).await;
@@ -187,7 +174,7 @@ async fn typed_arguments_over_http_are_answered_as_the_general_path_answers() {
         "{accepted} accepted, {refused} refused"
     );
     assert_eq!(
-        TYPED_CALLS.load(Ordering::Relaxed),
+        typed_calls(),
         8,
         "calls that took the typed path, of {bodies_sent}"
     );

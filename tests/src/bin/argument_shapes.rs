@@ -8,7 +8,6 @@
 #![allow(dead_code)]
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use mcp_runtime::{Context, Server, mcp_tool};
 use schemars::JsonSchema;
@@ -231,31 +230,19 @@ fn blocking(a: i64, words: Vec<String>) -> String {
     format!("{:?}", (a, words))
 }
 
-/// Calls whose arguments were decoded straight into the parameters (the runtime's
-/// `mcp_runtime::typed_arguments` trace events).
-static TYPED_CALLS: AtomicU64 = AtomicU64::new(0);
-
-struct CountTypedCalls;
-
-impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for CountTypedCalls {
-    fn on_event(&self, event: &tracing::Event<'_>, _: tracing_subscriber::layer::Context<'_, S>) {
-        if event.metadata().target() == "mcp_runtime::typed_arguments" {
-            TYPED_CALLS.fetch_add(1, Ordering::Relaxed);
-        }
-    }
-}
-
 /// How many calls so far took the typed path.
 #[mcp_tool]
 async fn typed_calls() -> u64 {
-    TYPED_CALLS.load(Ordering::Relaxed)
+    mcp_tests::typed_calls::typed_calls()
 }
 
 #[tokio::main]
 async fn main() -> Result<(), mcp_runtime::Error> {
     use tracing_subscriber::layer::SubscriberExt;
     use tracing_subscriber::util::SubscriberInitExt;
-    tracing_subscriber::registry().with(CountTypedCalls).init();
+    tracing_subscriber::registry()
+        .with(mcp_tests::typed_calls::CountTypedCalls)
+        .init();
     let mut server = Server::new("argument-shapes", "1.0.0");
     if std::env::args().any(|arg| arg == "--general-arguments") {
         server = server.__general_arguments_only();
