@@ -44,10 +44,21 @@ impl Drop for Process {
 
 /// A loopback port nothing listens on (at the time of asking).
 pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .expect("a free loopback port")
-        .port()
+    free_ports(1)[0]
+}
+
+/// `count` distinct loopback ports nothing listens on (at the time of asking). They are held
+/// together while they are picked: picked one after another and released, two could be the
+/// same port (a fleet's nginx once got an instance's port, and the instance could not
+/// restart on it).
+pub fn free_ports(count: usize) -> Vec<u16> {
+    let listeners: Vec<TcpListener> = (0..count)
+        .map(|_| TcpListener::bind("127.0.0.1:0").expect("a free loopback port"))
+        .collect();
+    listeners
+        .iter()
+        .map(|listener| listener.local_addr().expect("a bound address").port())
+        .collect()
 }
 
 /// Waits until something accepts connections on `port`; panics if `process` exits first or
@@ -280,19 +291,24 @@ impl Fleet {
     pub fn start(program: impl AsRef<Path>, instances: usize) -> Fleet {
         let redis = RedisServer::start();
         let dir = temp_dir("fleet");
+        // Distinct: nginx's and each instance's (an instance restarts on its own).
+        let mut ports = free_ports(instances + 1);
+        let balancer_port = ports.pop().expect("a port for nginx");
         let mut fleet = Fleet {
             redis,
             program: program.as_ref().to_path_buf(),
-            instances: (0..instances)
-                .map(|index| Instance {
-                    port: free_port(),
+            instances: ports
+                .into_iter()
+                .enumerate()
+                .map(|(index, port)| Instance {
+                    port,
                     process: None,
                     log: dir.join(format!("instance-{index}.log")),
                 })
                 .collect(),
             dir,
             balancer: None,
-            port: free_port(),
+            port: balancer_port,
         };
         for index in 0..instances {
             fleet.launch(index);
