@@ -65,7 +65,7 @@ impl RequestMeta {
         }
     }
 
-    #[cfg(feature = "http")]
+    #[cfg(any(feature = "http", feature = "otel"))]
     pub fn contains_key(&self, key: &str) -> bool {
         self.get(key).is_some()
     }
