@@ -18,8 +18,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use mcp_http_tests::fleet::calls::{call, is_response, logs_in};
-use mcp_http_tests::fleet::{Fleet, conformance, free_port, tail, tasks};
+use mcp_http_tests::fleet::{Fleet, conformance, tail, tasks};
 use mcp_http_tests::{HttpClient, Reply};
+use mcp_runtime::testing::free_loopback_port;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use tokio::sync::Mutex;
@@ -453,11 +454,11 @@ async fn sessions_outlive_an_instance_killed_and_restarted() {
 #[test]
 fn an_instance_that_cannot_reach_redis_exits_at_once() {
     for binary in [conformance(), tasks()] {
-        let nowhere = format!("redis://127.0.0.1:{}/", free_port());
+        let nowhere = format!("redis://127.0.0.1:{}/", free_loopback_port());
         let started = Instant::now();
         let mut child = Command::new(&binary)
             .arg("--http")
-            .arg(format!("127.0.0.1:{}", free_port()))
+            .arg(format!("127.0.0.1:{}", free_loopback_port()))
             .arg("--redis")
             .arg(&nowhere)
             .stdin(Stdio::null())

@@ -6,9 +6,8 @@
 use std::process::{Command, Stdio};
 
 use mcp_http_tests::HttpClient;
-use mcp_http_tests::fleet::{
-    Process, free_port, nginx_config, start_nginx, temp_dir, wait_until_listening,
-};
+use mcp_http_tests::fleet::{Process, nginx_config, start_nginx, temp_dir, wait_until_listening};
+use mcp_runtime::testing::free_loopback_port;
 use reqwest::StatusCode;
 use serde_json::json;
 
@@ -18,7 +17,7 @@ async fn stateless_calls_through_nginx_land_on_every_instance() {
     let mut instances = Vec::new();
     let mut ports = Vec::new();
     for name in ["alpha", "beta"] {
-        let port = free_port();
+        let port = free_loopback_port();
         let mut process = Process(
             Command::new(instance)
                 .args([name, &format!("127.0.0.1:{port}")])
@@ -32,7 +31,7 @@ async fn stateless_calls_through_nginx_land_on_every_instance() {
     }
 
     let dir = temp_dir("scale-out");
-    let port = free_port();
+    let port = free_loopback_port();
     let balancer = start_nginx(&dir, port, &nginx_config(&dir, port, &ports));
 
     let mut client = HttpClient::new(format!("http://127.0.0.1:{port}/mcp"), "2026-07-28");

@@ -10,13 +10,12 @@
 
 use std::collections::BTreeSet;
 use std::fs::File;
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use mcp_runtime::testing::RedisServer;
+use mcp_runtime::testing::{RedisServer, free_loopback_port};
 
 pub mod calls;
 
@@ -40,25 +39,6 @@ impl Drop for Process {
     fn drop(&mut self) {
         self.kill();
     }
-}
-
-/// A loopback port nothing listens on (at the time of asking).
-pub fn free_port() -> u16 {
-    free_ports(1)[0]
-}
-
-/// `count` distinct loopback ports nothing listens on (at the time of asking). They are held
-/// together while they are picked: picked one after another and released, two could be the
-/// same port (a fleet's nginx once got an instance's port, and the instance could not
-/// restart on it).
-pub fn free_ports(count: usize) -> Vec<u16> {
-    let listeners: Vec<TcpListener> = (0..count)
-        .map(|_| TcpListener::bind("127.0.0.1:0").expect("a free loopback port"))
-        .collect();
-    listeners
-        .iter()
-        .map(|listener| listener.local_addr().expect("a bound address").port())
-        .collect()
 }
 
 /// Waits until something accepts connections on `port`; panics if `process` exits first or
@@ -291,9 +271,10 @@ impl Fleet {
     pub fn start(program: impl AsRef<Path>, instances: usize) -> Fleet {
         let redis = RedisServer::start();
         let dir = temp_dir("fleet");
-        // Distinct: nginx's and each instance's (an instance restarts on its own).
-        let mut ports = free_ports(instances + 1);
-        let balancer_port = ports.pop().expect("a port for nginx");
+        // Ports no other test of this process gets: an instance restarts on its own, and a
+        // wait for "something listens" must not be answered by another test's server.
+        let balancer_port = free_loopback_port();
+        let ports: Vec<u16> = (0..instances).map(|_| free_loopback_port()).collect();
         let mut fleet = Fleet {
             redis,
             program: program.as_ref().to_path_buf(),

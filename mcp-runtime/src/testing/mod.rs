@@ -62,6 +62,10 @@ pub use tasks::TASKS_EXTENSION;
 // The task methods, in a file of their own.
 mod tasks;
 
+// Ports for servers a test starts itself.
+mod ports;
+pub use ports::free_loopback_port;
+
 // A real Redis for fleet tests (features `testing` and `redis`).
 #[cfg(feature = "redis")]
 mod redis_server;

@@ -3,7 +3,7 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Write};
-use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::net::{Ipv4Addr, SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -88,7 +88,7 @@ impl RedisServer {
         // A free port may be taken before the server binds it: try another.
         let mut failure = String::new();
         for _ in 0..3 {
-            server.port = free_port();
+            server.port = super::free_loopback_port();
             match launch(&server.binary, server.port, &server.dir) {
                 Ok(process) => {
                     server.process = Some(process);
@@ -151,14 +151,6 @@ fn find_binary() -> PathBuf {
     on_path
         .or_else(|| Some(PathBuf::from(FALLBACK_BINARY)).filter(|binary| binary.is_file()))
         .unwrap_or_else(|| panic!("{NOT_INSTALLED}"))
-}
-
-/// A port of 127.0.0.1 that nothing listens on (as of now).
-fn free_port() -> u16 {
-    TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
-        .and_then(|listener| listener.local_addr())
-        .map(|address| address.port())
-        .unwrap_or_else(|error| panic!("cannot find a free port on 127.0.0.1: {error}"))
 }
 
 /// Starts `redis-server` on `port` in `dir`, and waits until it answers.
