@@ -38,14 +38,29 @@ impl ServerProcess {
         ServerProcess::start(program, args, false)
     }
 
+    /// [`spawn`](Self::spawn) with `stdin` as the server's stdin; the test sets
+    /// [`stdin`](Self::stdin) to the other end if it writes there.
+    pub fn spawn_with_stdin(program: &str, args: &[&str], stdin: Stdio) -> ServerProcess {
+        ServerProcess::start_with_stdin(program, args, true, stdin)
+    }
+
     fn start(program: &str, args: &[&str], pass_stderr_on: bool) -> ServerProcess {
+        ServerProcess::start_with_stdin(program, args, pass_stderr_on, Stdio::piped())
+    }
+
+    fn start_with_stdin(
+        program: &str,
+        args: &[&str],
+        pass_stderr_on: bool,
+        stdin: Stdio,
+    ) -> ServerProcess {
         let mut command = Command::new(program);
         if !pass_stderr_on {
             command.env("RUST_BACKTRACE", "0");
         }
         let mut child = command
             .args(args)
-            .stdin(Stdio::piped())
+            .stdin(stdin)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()

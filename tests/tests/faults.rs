@@ -249,3 +249,75 @@ fn sigterm_during_load_answers_every_call_read_then_exits_cleanly() {
         "a call after the gap was answered"
     );
 }
+
+#[test]
+fn a_client_slow_to_read_gets_every_answer() {
+    // Answers far beyond what the stdout pipe holds (64 KiB) while the client reads
+    // nothing: the server's writes wait, and it keeps reading and answering meanwhile.
+    const CALLS: usize = 2_000;
+    let mut server = fixture(&[]);
+    let text = "x".repeat(1_000);
+    let mut stdin = server.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || {
+        let mut buffered = BufWriter::new(&mut stdin);
+        for id in 0..CALLS {
+            let line = call(&json!(id), "echo", json!({"text": text})).to_string();
+            writeln!(buffered, "{line}").expect("write to the server");
+        }
+        buffered.flush().expect("flush to the server");
+        drop(buffered);
+        stdin
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    let mut answered = vec![false; CALLS];
+    for _ in 0..CALLS {
+        let response = server.receive();
+        let id = response["id"].as_u64().expect("a response") as usize;
+        assert_eq!(
+            response["result"]["content"][0]["text"]
+                .as_str()
+                .map(str::len),
+            Some(1_000),
+            "{response}"
+        );
+        assert!(
+            !std::mem::replace(&mut answered[id], true),
+            "{id} answered twice"
+        );
+    }
+    server.stdin = Some(writer.join().expect("the writer"));
+    end_input(server);
+}
+
+/// A host may make the server's stdin non-blocking (the file description can be shared
+/// with it): a read that finds nothing then waits, and is not taken for the end of input.
+#[cfg(unix)]
+#[test]
+fn a_stdin_the_host_made_non_blocking_is_read_as_it_comes() {
+    use rustix::fs::{OFlags, fcntl_getfl, fcntl_setfl};
+    use rustix::pipe::{PipeFlags, pipe_with};
+    // Close-on-exec, as `std`'s own pipes: a write end the server inherited would keep its
+    // input from ever ending.
+    let (read, write) = pipe_with(PipeFlags::CLOEXEC).expect("a pipe");
+    let flags = fcntl_getfl(&read).expect("the pipe's flags");
+    fcntl_setfl(&read, flags | OFlags::NONBLOCK).expect("a non-blocking pipe");
+    let mut server = ServerProcess::spawn_with_stdin(
+        env!("CARGO_BIN_EXE_fixture"),
+        &[],
+        std::process::Stdio::from(read),
+    );
+    server.stdin = Some(std::process::ChildStdin::from(write));
+    server.handshake(REVISION);
+    for id in 0..5 {
+        // The server's read finds the pipe empty before each call arrives.
+        std::thread::sleep(Duration::from_millis(50));
+        server.send(&call(&json!(id), "echo", json!({"text": "still here"})));
+        let response = server.receive();
+        assert_eq!(response["id"], id, "{response}");
+        assert_eq!(
+            response["result"]["content"][0]["text"], "still here",
+            "{response}"
+        );
+    }
+    end_input(server);
+}

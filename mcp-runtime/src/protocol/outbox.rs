@@ -6,10 +6,24 @@
 //! So each request is handed the outbox its related messages go to, and the transport
 //! decides what stands behind it.
 
+use std::cell::RefCell;
+use std::marker::PhantomData;
+
 use serde_json::Value;
 use tokio::sync::mpsc;
 
 use crate::protocol::jsonrpc::Response;
+
+thread_local! {
+    /// The outbox whose messages this thread keeps for its caller (see
+    /// [`Outbox::keep_on_this_thread`]), and the lines kept.
+    static KEPT: RefCell<Option<Kept>> = const { RefCell::new(None) };
+}
+
+struct Kept {
+    outbox: mpsc::UnboundedSender<Vec<u8>>,
+    lines: Vec<u8>,
+}
 
 /// A queue of newline-terminated JSON lines, drained by a transport writer.
 #[derive(Clone, Debug)]
@@ -34,19 +48,53 @@ impl Outbox {
     pub fn send(&self, message: &Value) {
         let mut line = serde_json::to_vec(message).expect("a JSON value always serializes");
         line.push(b'\n');
-        let _ = self.0.send(line);
+        self.queue(line);
     }
 
     /// Queues a response.
     pub fn send_response(&self, response: Response) {
-        let _ = self.0.send(response.into_line());
+        self.queue(response.into_line());
     }
 
     /// Queues the answer to a batch.
     pub fn send_batch(&self, responses: Vec<Response>) {
         let mut line = Response::batch(responses);
         line.push(b'\n');
-        let _ = self.0.send(line);
+        self.queue(line);
+    }
+
+    /// Queues a line, or keeps it when this thread keeps this outbox's messages.
+    fn queue(&self, mut line: Vec<u8>) {
+        let kept = KEPT.with(|kept| match &mut *kept.borrow_mut() {
+            Some(kept) if kept.outbox.same_channel(&self.0) => {
+                kept.lines.append(&mut line);
+                true
+            }
+            _ => false,
+        });
+        if !kept {
+            let _ = self.0.send(line);
+        }
+    }
+
+    /// Until the guard is dropped, what this thread sends on this outbox is kept for the
+    /// guard's holder ([`KeptHere::take`]) instead of queued.
+    ///
+    /// The stdio connection keeps what handling one message sends, so it goes out right
+    /// before that message's answer; work the handling started on other threads (a task's
+    /// tool, say) sends through the queue, which is written after the answer. Queued with
+    /// the rest, a task's first request to the client could go out before the answer that
+    /// tells the client the task exists.
+    pub fn keep_on_this_thread(&self) -> KeptHere {
+        KEPT.with(|kept| {
+            *kept.borrow_mut() = Some(Kept {
+                outbox: self.0.clone(),
+                lines: Vec::new(),
+            });
+        });
+        KeptHere {
+            _this_thread: PhantomData,
+        }
     }
 
     /// Tells the writer to stop after what is already queued, even while clones of this
@@ -75,5 +123,28 @@ impl Outbox {
     #[cfg(feature = "http")]
     pub async fn closed(&self) {
         self.0.closed().await;
+    }
+}
+
+/// Keeps what this thread sends on one outbox; see [`Outbox::keep_on_this_thread`].
+pub(crate) struct KeptHere {
+    /// The lines are kept in this thread's storage.
+    _this_thread: PhantomData<*const ()>,
+}
+
+impl KeptHere {
+    /// Appends the lines kept so far to `output`.
+    pub fn take(&self, output: &mut Vec<u8>) {
+        KEPT.with(|kept| {
+            if let Some(kept) = &mut *kept.borrow_mut() {
+                output.append(&mut kept.lines);
+            }
+        });
+    }
+}
+
+impl Drop for KeptHere {
+    fn drop(&mut self) {
+        KEPT.with(|kept| *kept.borrow_mut() = None);
     }
 }

@@ -36,7 +36,7 @@ use crate::tool::extract::States;
 use crate::tool::rate::{Rate, RateLimitMode};
 use crate::tool::set::ToolSet;
 use crate::transport::stdio::pipes as stdio;
-use crate::transport::stdio::{Ending, serve_connection};
+use crate::transport::stdio::{Ending, Input, serve_connection};
 
 /// Default number of tools per `tools/list` page.
 pub const DEFAULT_PAGE_SIZE: usize = 1000;
@@ -443,6 +443,15 @@ impl Server {
     /// Returns when stdin ends — after every call in flight has finished and been
     /// answered — or quietly when the client closes stdout.
     ///
+    /// stdin is read with blocking reads on a thread of the server's own (`mcp-stdin`),
+    /// which also handles each message it reads and writes the answer, on every system:
+    /// at one call in flight that is a `read` and a `write` per call, as in a hand-written
+    /// server. So the first poll of a tool's `async fn` — all of it, for a tool that does
+    /// not wait — runs on that thread, inside the runtime's context (spawning, timers and
+    /// I/O work as on a worker); what waits continues as a task of the runtime. After a
+    /// stop signal (SIGINT or SIGTERM; Ctrl-C elsewhere) the thread handles nothing more
+    /// and ends at its next read, or with the process.
+    ///
     /// With the `cli` feature (on by default), an `MCP_CLI` environment variable turns
     /// the binary into a command-line client of its own tools instead:
     /// `MCP_CLI="call add a=1 b=2" ./calculator` runs the command through this server
@@ -468,8 +477,9 @@ impl Server {
             stop: Box::pin(termination_watch()),
         };
         // A task of its own rather than this future: on a multi-thread runtime, the thread
-        // that blocks on `main` does not drive the reactor, so every read would be handed
-        // over from a worker; a task runs on the worker that sees the input arrive.
+        // that blocks on `main` does not drive the reactor, so whatever the connection's
+        // task sees to (output that had to wait, messages of calls running as tasks) would
+        // be handed over from a worker; a task runs on the worker that sees it arrive.
         let connection = serve_connection(core, stdio::input(), output, limit, ending);
         match tokio::spawn(connection).await {
             Ok(outcome) => outcome?,
@@ -494,7 +504,14 @@ impl Server {
             grace,
             stop: Box::pin(std::future::pending()),
         };
-        serve_connection(core, Box::pin(input), Box::pin(output), limit, ending).await?;
+        serve_connection(
+            core,
+            Input::Polled(Box::pin(input)),
+            Box::pin(output),
+            limit,
+            ending,
+        )
+        .await?;
         Ok(())
     }
 }

@@ -4,12 +4,11 @@
 //! before it reads again: no line is copied, and nothing is read ahead of what the
 //! connection can handle.
 
-use std::io;
+use std::io::{self, Read};
 use std::pin::Pin;
-use std::task::{Context, Poll};
+use std::task::{Context, Poll, ready};
 
-use bytes::{Buf, BytesMut};
-use tokio::io::AsyncRead;
+use tokio::io::{AsyncRead, ReadBuf};
 
 /// How much is read at once.
 pub(crate) const READ_CHUNK: usize = 64 * 1024;
@@ -29,9 +28,12 @@ pub(crate) enum Frame<'a> {
 /// `LinesCodec` does: `\n` ends a line, a `\r` before it is dropped, a line longer than
 /// `limit` is reported once as soon as the limit is passed and then skipped up to its end.
 pub(crate) struct LineBuffer {
-    /// The bytes read; those from `start` on are not handled yet.
-    buffer: BytesMut,
+    /// The bytes read, up to `end`; those from `start` on are not handled yet. Zeroed once
+    /// when it grows, and never again: a blocking `read` needs initialized memory, and
+    /// zeroing a chunk per read would cost more than the read at one call in flight.
+    buffer: Vec<u8>,
     start: usize,
+    end: usize,
     /// How far past `start` no newline was found.
     scanned: usize,
     /// Skipping the rest of a line that was too long.
@@ -42,8 +44,9 @@ pub(crate) struct LineBuffer {
 impl LineBuffer {
     pub fn new(limit: usize) -> Self {
         LineBuffer {
-            buffer: BytesMut::new(),
+            buffer: Vec::new(),
             start: 0,
+            end: 0,
             scanned: 0,
             discarding: false,
             limit,
@@ -53,7 +56,7 @@ impl LineBuffer {
     /// The next frame in the buffer; at end of input, the unterminated last line too.
     pub fn next_frame(&mut self, at_eof: bool) -> Option<Frame<'_>> {
         loop {
-            let pending = &self.buffer[self.start..];
+            let pending = &self.buffer[self.start..self.end];
             let read_to = self.limit.saturating_add(1).min(pending.len());
             let newline = memchr::memchr(b'\n', &pending[self.scanned..read_to]);
             match (self.discarding, newline) {
@@ -65,7 +68,7 @@ impl LineBuffer {
                 (true, None) => {
                     self.start += read_to;
                     self.scanned = 0;
-                    if self.start == self.buffer.len() {
+                    if self.start == self.end {
                         return None;
                     }
                 }
@@ -86,8 +89,8 @@ impl LineBuffer {
                         return None;
                     }
                     // End of input: the rest is the last line.
-                    let line = self.start..self.buffer.len();
-                    self.start = self.buffer.len();
+                    let line = self.start..self.end;
+                    self.start = self.end;
                     self.scanned = 0;
                     return Some(frame(&self.buffer[line]));
                 }
@@ -95,27 +98,44 @@ impl LineBuffer {
         }
     }
 
-    /// Reads more input after what is buffered; `Ok(0)` at end of input.
+    /// Reads more input after what is buffered, polled; `Ok(0)` at end of input.
     pub fn poll_read_from(
         &mut self,
         input: Pin<&mut (dyn AsyncRead + Send)>,
         cx: &mut Context<'_>,
     ) -> Poll<io::Result<usize>> {
         self.make_room();
-        tokio_util::io::poll_read_buf(input, cx, &mut self.buffer)
+        let mut unfilled = ReadBuf::new(&mut self.buffer[self.end..]);
+        ready!(input.poll_read(cx, &mut unfilled))?;
+        let read = unfilled.filled().len();
+        self.end += read;
+        Poll::Ready(Ok(read))
     }
 
-    /// Drops what was handled and keeps at least [`READ_CHUNK`] bytes free to read into
-    /// (never zeroed: only what is read is written).
+    /// Reads more input after what is buffered, blocking; `Ok(0)` at end of input.
+    pub fn read_from(&mut self, input: &mut dyn Read) -> io::Result<usize> {
+        self.make_room();
+        let read = input.read(&mut self.buffer[self.end..])?;
+        self.end += read;
+        Ok(read)
+    }
+
+    /// Drops what was handled and keeps at least [`READ_CHUNK`] bytes free to read into.
     fn make_room(&mut self) {
-        self.buffer.advance(self.start);
-        self.start = 0;
-        if self.buffer.is_empty() && self.buffer.capacity() > 4 * READ_CHUNK {
+        if self.start == self.end && self.buffer.len() > 4 * READ_CHUNK {
             // A long line is over: give its memory back.
-            self.buffer = BytesMut::new();
+            self.buffer = Vec::new();
+            self.start = 0;
+            self.end = 0;
         }
-        if self.buffer.capacity() - self.buffer.len() < READ_CHUNK {
-            self.buffer.reserve(READ_CHUNK);
+        if self.start > 0 {
+            self.buffer.copy_within(self.start..self.end, 0);
+            self.end -= self.start;
+            self.start = 0;
+        }
+        if self.buffer.len() - self.end < READ_CHUNK {
+            let grown = (self.end + READ_CHUNK).max(2 * self.buffer.len());
+            self.buffer.resize(grown, 0);
         }
     }
 }
@@ -140,9 +160,8 @@ mod tests {
         described
     }
 
-    fn push(buffer: &mut LineBuffer, bytes: &[u8]) {
-        buffer.make_room();
-        buffer.buffer.extend_from_slice(bytes);
+    fn push(buffer: &mut LineBuffer, mut bytes: &[u8]) {
+        while buffer.read_from(&mut bytes).expect("a read from a slice") > 0 {}
     }
 
     #[test]

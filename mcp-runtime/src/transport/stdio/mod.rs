@@ -1,23 +1,31 @@
 //! One client connection: frames in, responses out, tool calls running concurrently.
 //!
-//! One task owns the connection: it reads the input, feeds the [`Session`] one line at a
-//! time (so protocol state changes in order), and writes the output (so lines are never
-//! interleaved). A tool call is first polled right there; one that finishes at once (a
-//! quick `async fn`) is answered without a hand-off to another task or thread. One that does
-//! not continues as a task of its own, so a slow tool never holds up the others, and
-//! responses go out in whatever order calls finish. Answers to a burst of requests are
+//! The connection feeds the [`Session`] one line at a time (so protocol state changes in
+//! order) and writes the output (so lines are never interleaved). Its input is read either
+//! by the connection's task (any `AsyncRead`: `serve_io`), or, for stdin, by blocking reads
+//! on a thread of the connection's own, which handles what it reads right there, as a
+//! hand-written server does: a request wakes that thread straight out of its `read`, with
+//! no `epoll_wait` and no task to schedule ([`reader`]). Either way, the connection is
+//! handled under one lock, and its task sees to everything else: the stop signal, the
+//! changes to pass on, the messages of calls running as tasks, output that had to wait.
+//!
+//! A tool call is first polled right where its request is handled; one that finishes at
+//! once (a quick `async fn`) is answered without a hand-off to another task or thread. One
+//! that does not continues as a task of its own, so a slow tool never holds up the others,
+//! and responses go out in whatever order calls finish. Answers to a burst of requests are
 //! gathered and written half a kilobyte or so at a time, and the rest before the connection
 //! reads again, so a burst costs a few writes, its first answers go out while the rest are
 //! worked on, and a lone request is answered at once.
 
 pub(crate) mod frames;
 pub(crate) mod pipes;
+mod reader;
 
 use std::future::Future;
-use std::io;
+use std::io::{self, Read};
 use std::pin::Pin;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, TryLockError};
 use std::task::{Poll, Wake, Waker};
 
 use futures_util::task::AtomicWaker;
@@ -28,7 +36,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::changes::{Change, next_change};
 use crate::protocol::jsonrpc::{Response, RpcError, UnknownId, code};
-use crate::protocol::outbox::Outbox;
+use crate::protocol::outbox::{KeptHere, Outbox};
 use crate::session::{Outcome, Reply, ServerCore, Session};
 use crate::transport::calls::{Calls, Running};
 use frames::{Frame, LineBuffer};
@@ -40,8 +48,16 @@ pub(crate) struct Ending {
     pub stop: Pin<Box<dyn Future<Output = ()> + Send>>,
 }
 
-/// A connection's byte streams.
-pub(crate) type Input = Pin<Box<dyn AsyncRead + Send>>;
+/// A connection's input, and who reads it.
+pub(crate) enum Input {
+    /// Polled by the connection's task: an in-memory pipe, a socket.
+    Polled(Pin<Box<dyn AsyncRead + Send>>),
+    /// Read with blocking reads on a thread of the connection's own, which handles what
+    /// it reads: stdin.
+    Blocking(Box<dyn Read + Send>),
+}
+
+/// A connection's output.
 pub(crate) type Output = Pin<Box<dyn AsyncWrite + Send>>;
 
 /// Output held while more than this is waiting is given back once written.
@@ -78,7 +94,7 @@ pub(crate) async fn serve_connection(
     let mut session = Session::new(core.clone(), closing.clone());
     // A task's messages go on the connection like any other.
     session.set_background(outbox.clone());
-    let mut connection = Connection {
+    let connection = Connection {
         tool_changes: watch_changes(core.tools.subscribe()),
         // A server with neither resources nor prompts has no such change to pass on, and
         // its connections skip the poll on every wake-up.
@@ -91,8 +107,6 @@ pub(crate) async fn serve_connection(
         calls: Calls::new(running.clone()),
         outbox,
         queued,
-        input,
-        frames: LineBuffer::new(limit),
         output,
         unwritten: Vec::with_capacity(64 * 1024),
         written: 0,
@@ -101,18 +115,46 @@ pub(crate) async fn serve_connection(
         stop,
         rare: WakeSource::new(),
         queue: WakeSource::new(),
+        ended: None,
+        reading_stopped: false,
     };
+    let shared = Arc::new(Shared {
+        connection: Mutex::new(connection),
+        task: Arc::new(TaskWaker::default()),
+        task_waiting: AtomicBool::new(false),
+    });
 
-    let ended = std::future::poll_fn(|cx| connection.poll_serve(cx)).await;
-    if let Closing::ClientGone = ended {
-        // Nobody can read the answers of calls still running.
-        connection.calls.cancel_all();
+    let ended = match input {
+        Input::Polled(input) => {
+            let mut polled = PolledInput {
+                input,
+                frames: LineBuffer::new(limit),
+            };
+            std::future::poll_fn(|cx| shared.lock().poll_serve(cx, Some(&mut polled))).await
+        }
+        Input::Blocking(input) => {
+            reader::start(Arc::clone(&shared), input, limit)?;
+            std::future::poll_fn(|cx| shared.poll_task(cx)).await
+        }
+    };
+    let ended = match ended {
+        Closing::Panicked(panic) => std::panic::resume_unwind(panic),
+        ended => ended,
+    };
+    {
+        let mut connection = shared.lock();
+        // A reader thread still blocked in its `read` handles nothing after this.
+        connection.reading_stopped = true;
+        if let Closing::ClientGone = ended {
+            // Nobody can read the answers of calls still running.
+            connection.calls.cancel_all();
+        }
+        // No answer to a tool's request to the client can arrive any more, and listen
+        // streams end with their result.
+        connection.session.disconnect_client_requests();
+        #[cfg(feature = "otel")]
+        connection.session.record_session_end();
     }
-    // No answer to a tool's request to the client can arrive any more, and listen
-    // streams end with their result.
-    connection.session.disconnect_client_requests();
-    #[cfg(feature = "otel")]
-    connection.session.record_session_end();
     closing.cancel();
     // Calls and tasks get the grace period side by side.
     let finished = futures_util::future::join(running.finish(grace), tasks.shut_down(grace));
@@ -120,10 +162,13 @@ pub(crate) async fn serve_connection(
     // Answers of the calls still running are written as they come.
     let mut outcome = match ended {
         Closing::Failed(error) => Err(error),
-        Closing::InputEnded | Closing::Stopped | Closing::ClientGone => Ok(()),
+        Closing::InputEnded | Closing::Stopped | Closing::ClientGone | Closing::Panicked(_) => {
+            Ok(())
+        }
     };
     std::future::poll_fn(|cx| {
         let done = finished.as_mut().poll(cx).is_ready();
+        let mut connection = shared.lock();
         connection.take_queued(cx);
         if outcome.is_ok()
             && !connection.client_gone()
@@ -136,11 +181,16 @@ pub(crate) async fn serve_connection(
     .await;
     // Contexts that tools kept may still hold a sender, so the queue may never close:
     // what is queued now is the last of the output.
-    connection.take_queued_now();
-    if outcome.is_ok() && !connection.client_gone() {
-        outcome = std::future::poll_fn(|cx| connection.poll_write_out(cx)).await;
+    let gone = {
+        let mut connection = shared.lock();
+        connection.take_queued_now();
+        connection.client_gone()
+    };
+    if outcome.is_ok() && !gone {
+        outcome = std::future::poll_fn(|cx| shared.lock().poll_write_out(cx)).await;
         if outcome.is_ok() {
-            outcome = std::future::poll_fn(|cx| connection.output.as_mut().poll_shutdown(cx)).await;
+            outcome =
+                std::future::poll_fn(|cx| shared.lock().output.as_mut().poll_shutdown(cx)).await;
         }
     }
     match outcome {
@@ -155,6 +205,9 @@ enum Closing {
     Stopped,
     ClientGone,
     Failed(io::Error),
+    /// The reader thread panicked (outside a tool call: those are answered with an error);
+    /// the connection's task passes the panic on, as it would its own.
+    Panicked(Box<dyn std::any::Any + Send>),
 }
 
 type ToolChanges = Pin<Box<dyn Future<Output = Option<watch::Receiver<u64>>> + Send>>;
@@ -185,8 +238,6 @@ struct Connection {
     tool_changes: ToolChanges,
     /// Resource updates and resource and prompt list changes.
     other_changes: OtherChanges,
-    input: Input,
-    frames: LineBuffer,
     output: Output,
     /// Output not written yet, from `written` on.
     unwritten: Vec<u8>,
@@ -200,6 +251,82 @@ struct Connection {
     rare: WakeSource,
     /// What woke the task for `queued`: it is polled only then.
     queue: WakeSource,
+    /// Why the reader thread stopped reading, for the connection's task to act on.
+    ended: Option<Closing>,
+    /// The connection's task has stopped serving: a reader thread handles nothing more.
+    reading_stopped: bool,
+}
+
+/// Input the connection's task polls, and the lines read from it.
+struct PolledInput {
+    input: Pin<Box<dyn AsyncRead + Send>>,
+    frames: LineBuffer,
+}
+
+/// A connection, shared by its task and (for stdin) its reader thread.
+struct Shared {
+    connection: Mutex<Connection>,
+    /// Wakes the connection's task; the reader thread polls the output with it, so output
+    /// that has to wait is written by the task once it can be.
+    task: Arc<TaskWaker>,
+    /// The task found the connection locked by the reader thread, which wakes it when done.
+    task_waiting: AtomicBool,
+}
+
+impl Shared {
+    /// The connection. A panic while it was locked (outside a tool: tools' panics are
+    /// answered) is passed on by the task; what it left is still what the drain needs.
+    fn lock(&self) -> MutexGuard<'_, Connection> {
+        self.connection
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The connection's task over stdin: whatever the reader thread does not see to.
+    fn poll_task(&self, cx: &mut std::task::Context<'_>) -> Poll<Closing> {
+        self.task.0.register(cx.waker());
+        let mut connection = match self.connection.try_lock() {
+            Ok(connection) => connection,
+            Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+            Err(TryLockError::WouldBlock) => {
+                // Not blocking a worker of the runtime while the reader thread handles a
+                // burst (or polls a slow tool): it wakes the task once it lets go. The
+                // fences pair with the reader's, so that either the reader sees the flag or
+                // this second try sees the lock free.
+                self.task_waiting.store(true, Ordering::SeqCst);
+                std::sync::atomic::fence(Ordering::SeqCst);
+                match self.connection.try_lock() {
+                    Ok(connection) => connection,
+                    Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+                    Err(TryLockError::WouldBlock) => return Poll::Pending,
+                }
+            }
+        };
+        connection.poll_serve(cx, None)
+    }
+
+    /// Lets go of the connection, waking the task if it found it locked meanwhile.
+    fn unlock(&self, connection: MutexGuard<'_, Connection>) {
+        drop(connection);
+        std::sync::atomic::fence(Ordering::SeqCst);
+        if self.task_waiting.swap(false, Ordering::SeqCst) {
+            self.task.0.wake();
+        }
+    }
+}
+
+/// The connection's task, as a waker another thread can hold.
+#[derive(Default)]
+struct TaskWaker(AtomicWaker);
+
+impl Wake for TaskWaker {
+    fn wake(self: Arc<Self>) {
+        self.0.wake();
+    }
+
+    fn wake_by_ref(self: &Arc<Self>) {
+        self.0.wake();
+    }
 }
 
 /// What a connection waits on besides its input and output — the stop signal, the changes
@@ -252,7 +379,14 @@ impl Wake for WakeFlag {
 impl Connection {
     /// Reads, answers and writes until the input ends, a stop signal arrives, or the
     /// client stops reading.
-    fn poll_serve(&mut self, cx: &mut std::task::Context<'_>) -> Poll<Closing> {
+    fn poll_serve(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+        input: Option<&mut PolledInput>,
+    ) -> Poll<Closing> {
+        if let Some(ended) = self.ended.take() {
+            return Poll::Ready(ended);
+        }
         if self.rare.woken(cx.waker()) {
             let waker = self.rare.waker.clone();
             if let Poll::Ready(closing) =
@@ -261,7 +395,21 @@ impl Connection {
                 return Poll::Ready(closing);
             }
         }
-        self.poll_io(cx)
+        match input {
+            Some(input) => self.poll_io(cx, input),
+            None => self.poll_output(cx),
+        }
+    }
+
+    /// Writes the messages of calls running as tasks, and output the reader thread left
+    /// waiting.
+    fn poll_output(&mut self, cx: &mut std::task::Context<'_>) -> Poll<Closing> {
+        self.take_woken_queue(cx);
+        match self.poll_write_out(cx) {
+            Poll::Ready(Err(error)) if client_gone(&error) => Poll::Ready(Closing::ClientGone),
+            Poll::Ready(Err(error)) => Poll::Ready(Closing::Failed(error)),
+            Poll::Ready(Ok(())) | Poll::Pending => Poll::Pending,
+        }
     }
 
     /// Polls the stop signal and the changes to pass on.
@@ -295,31 +443,35 @@ impl Connection {
     }
 
     /// Reads, answers and writes.
-    fn poll_io(&mut self, cx: &mut std::task::Context<'_>) -> Poll<Closing> {
+    fn poll_io(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+        PolledInput { input, frames }: &mut PolledInput,
+    ) -> Poll<Closing> {
         // Input is read first: a wake-up is most often new input, handled then in one
         // round. Once a round has handled what was read, a read that finds nothing more
         // ends the poll at once: the queue, the lines and the output were all seen to
         // since the last read, and each left its waker.
         let mut handled_since_read = false;
         loop {
-            let read = self.frames.poll_read_from(self.input.as_mut(), cx);
+            let read = frames.poll_read_from(input.as_mut(), cx);
             match read {
                 Poll::Pending if handled_since_read => return Poll::Pending,
                 Poll::Ready(Ok(0)) => {
                     self.take_woken_queue(cx);
-                    self.handle_frames(cx, true);
+                    self.handle_frames(frames, cx, true);
                     return Poll::Ready(Closing::InputEnded);
                 }
                 Poll::Ready(Err(error)) => {
                     tracing::error!(%error, "reading the input failed; treating it as end of input");
                     self.take_woken_queue(cx);
-                    self.handle_frames(cx, true);
+                    self.handle_frames(frames, cx, true);
                     return Poll::Ready(Closing::InputEnded);
                 }
                 Poll::Ready(Ok(_)) | Poll::Pending => {}
             }
             self.take_woken_queue(cx);
-            self.handle_frames(cx, false);
+            self.handle_frames(frames, cx, false);
             match self.poll_write_out(cx) {
                 Poll::Ready(Err(error)) if client_gone(&error) => {
                     return Poll::Ready(Closing::ClientGone);
@@ -335,8 +487,16 @@ impl Connection {
     }
 
     /// Handles every complete line read so far, writing answers out as they gather.
-    fn handle_frames(&mut self, cx: &mut std::task::Context<'_>, at_eof: bool) {
-        while let Some(frame) = self.frames.next_frame(at_eof) {
+    fn handle_frames(
+        &mut self,
+        frames: &mut LineBuffer,
+        cx: &mut std::task::Context<'_>,
+        at_eof: bool,
+    ) {
+        while let Some(frame) = frames.next_frame(at_eof) {
+            // What handling the message sends on the connection goes out right before its
+            // answer; what other threads send meanwhile is queued, and follows it.
+            let kept = self.outbox.keep_on_this_thread();
             let session = &mut self.session;
             let outcome = match frame {
                 Frame::Line(line) if line.trim().is_empty() => continue,
@@ -355,12 +515,15 @@ impl Connection {
             match outcome {
                 Outcome::Nothing => {}
                 Outcome::Cancel(id) => self.calls.cancel(&id),
-                Outcome::Reply(Reply::Ready(response)) => self.answer(&response),
-                Outcome::Reply(reply @ Reply::Pending { .. }) => self.run(reply, unknown_id),
+                Outcome::Reply(Reply::Ready(response)) => self.answer(&kept, &response),
+                Outcome::Reply(reply @ Reply::Pending { .. }) => self.run(reply, unknown_id, &kept),
                 Outcome::Batch(replies) => {
                     self.calls
                         .spawn_batch(replies, self.outbox.clone(), unknown_id, false);
                 }
+            }
+            if !self.client_gone() {
+                kept.take(&mut self.unwritten);
             }
             if self.unwritten.len() - self.written >= WRITE_AFTER_BYTES {
                 // Errors surface from the write after the burst, which tries again.
@@ -371,7 +534,7 @@ impl Connection {
 
     /// Runs a tool call: polled here first, so a call that is done at once is answered
     /// without a hand-off; otherwise it goes on as a task of its own.
-    fn run(&mut self, reply: Reply, unknown_id: UnknownId) {
+    fn run(&mut self, reply: Reply, unknown_id: UnknownId, kept: &KeptHere) {
         let Reply::Pending { id, .. } = &reply else {
             unreachable!("only pending replies run")
         };
@@ -381,7 +544,7 @@ impl Connection {
         } else {
             match reply.answered_at_once() {
                 Ok(response) => {
-                    self.answer(&response);
+                    self.answer(kept, &response);
                     return;
                 }
                 Err(pending) => pending,
@@ -391,12 +554,12 @@ impl Connection {
             .spawn(reply, self.outbox.clone(), unknown_id, false);
     }
 
-    /// Queues a response for writing, after every message queued before it.
-    fn answer(&mut self, response: &Response) {
-        self.take_queued_now();
+    /// Queues a response, after what handling its request sent (`kept`).
+    fn answer(&mut self, kept: &KeptHere, response: &Response) {
         if self.client_gone() {
             return;
         }
+        kept.take(&mut self.unwritten);
         self.unwritten.extend_from_slice(response.json());
         self.unwritten.push(b'\n');
     }

@@ -1,5 +1,5 @@
-//! The stdio transport: protocol lines on the real stdout, read and written by the
-//! connection's own task, and a stdout that stray prints cannot corrupt.
+//! The stdio transport: protocol lines on stdin and the real stdout, and a stdout that
+//! stray prints cannot corrupt.
 //!
 //! MCP over stdio allows nothing but protocol messages on stdout, yet any `println!` in a
 //! tool — or in a library it calls — writes there. So by default, before serving, the
@@ -7,30 +7,63 @@
 //! descriptor 1 at stderr: whatever else is printed lands in the host's logs instead of
 //! breaking the stream. [`Server::keep_stdout`](crate::Server::keep_stdout) opts out.
 //!
-//! When stdin and stdout are pipes (as MCP hosts launch servers) on Linux, the connection
-//! reads and writes them itself, driven by the runtime's reactor: a request is read,
-//! answered and written on one thread, with no hand-off. Each pipe is opened anew through
-//! `/proc/self/fd`, so making it non-blocking touches no file description another process
-//! shares. Anything else (a terminal, a file, another system) is read and written on a
-//! dedicated thread each, as blocking reads and writes must be.
+//! Stdin is read with blocking reads on the connection's reader thread, which handles what
+//! it reads and writes the answers itself (see [`reader`](super::reader)): on every system,
+//! whatever stdin is. When stdout is a pipe (as MCP hosts launch servers) on Linux, it is
+//! written non-blocking, driven by the runtime's reactor when it is full; it is opened anew
+//! through `/proc/self/fd`, so making it non-blocking touches no file description another
+//! process shares. Any other stdout (a terminal, a file, another system) is written on a
+//! dedicated thread, as blocking writes must be.
 
 use std::future::Future as _;
 use std::io::{self, Read, Write};
 use std::pin::Pin;
 use std::task::{Context, Poll, ready};
 
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::io::AsyncWrite;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::transport::stdio::frames::READ_CHUNK;
+use crate::transport::stdio::Input;
 
-/// The connection's input: stdin.
-pub(crate) fn input() -> Pin<Box<dyn AsyncRead + Send>> {
-    #[cfg(target_os = "linux")]
-    if let Some(pipe) = pipe::reader(&io::stdin()) {
-        return Box::pin(pipe);
+/// The connection's input: stdin, read with blocking reads on the connection's reader
+/// thread (whatever it is: a pipe, a terminal, a file).
+pub(crate) fn input() -> Input {
+    Input::Blocking(Box::new(BlockingStdin(io::stdin())))
+}
+
+/// Stdin for blocking reads, also when the host made its file description non-blocking
+/// (it may share it with the server): then a read that finds nothing waits until there
+/// is something, instead of taking "would block" for an error and ending the connection.
+struct BlockingStdin(io::Stdin);
+
+impl Read for BlockingStdin {
+    fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+        loop {
+            match self.0.read(buffer) {
+                Err(error) if error.kind() == io::ErrorKind::WouldBlock => {
+                    wait_until_readable(&self.0)?;
+                }
+                read => return read,
+            }
+        }
     }
-    Box::pin(ThreadReader::start(io::stdin()))
+}
+
+#[cfg(unix)]
+fn wait_until_readable(stdin: &io::Stdin) -> io::Result<()> {
+    use rustix::event::{PollFd, PollFlags, poll};
+    let mut watched = [PollFd::new(stdin, PollFlags::IN)];
+    match poll(&mut watched, None) {
+        Ok(_) | Err(rustix::io::Errno::INTR) => Ok(()),
+        Err(error) => Err(error.into()),
+    }
+}
+
+/// Elsewhere a non-blocking stdin is not expected: it is tried again a millisecond later.
+#[cfg(not(unix))]
+fn wait_until_readable(_: &io::Stdin) -> io::Result<()> {
+    std::thread::sleep(std::time::Duration::from_millis(1));
+    Ok(())
 }
 
 /// The connection's output: the real stdout, kept private when `redirect` is set.
@@ -61,7 +94,7 @@ mod pipe {
     use std::os::fd::{AsFd, AsRawFd};
     use std::os::unix::fs::FileTypeExt;
 
-    use tokio::net::unix::pipe::{OpenOptions, Receiver, Sender};
+    use tokio::net::unix::pipe::{OpenOptions, Sender};
 
     /// `/proc/self/fd/N` for a descriptor that is a pipe (anything else stays on a thread:
     /// a terminal or a file cannot be watched by the reactor, or must not be reopened).
@@ -71,87 +104,8 @@ mod pipe {
         is_pipe.then_some(path)
     }
 
-    pub fn reader(fd: &impl AsFd) -> Option<Receiver> {
-        OpenOptions::new().open_receiver(reopenable(fd)?).ok()
-    }
-
     pub fn writer(fd: &impl AsFd) -> Option<Sender> {
         OpenOptions::new().open_sender(reopenable(fd)?).ok()
-    }
-}
-
-/// Chunks read ahead by the reader thread; bounds memory when the client writes faster
-/// than the server handles its messages.
-const QUEUED_CHUNKS: usize = 4;
-
-/// Blocking input read on a thread of its own. A dedicated thread rather than tokio's
-/// blocking pool: a read that never returns (the client keeps stdin open but the server
-/// is exiting) would otherwise keep the runtime from shutting down.
-struct ThreadReader {
-    chunks: mpsc::Receiver<Vec<u8>>,
-    /// The part of the last chunk not handed out yet.
-    current: Vec<u8>,
-    taken: usize,
-}
-
-impl ThreadReader {
-    fn start(mut input: impl Read + Send + 'static) -> ThreadReader {
-        let (sender, chunks) = mpsc::channel(QUEUED_CHUNKS);
-        let spawned = std::thread::Builder::new()
-            .name("mcp-stdin".into())
-            .spawn(move || {
-                loop {
-                    let mut chunk = vec![0; READ_CHUNK];
-                    let read = match input.read(&mut chunk) {
-                        Ok(read) => read,
-                        Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-                        Err(error) => {
-                            tracing::error!(%error, "reading stdin failed; treating it as end of input");
-                            0
-                        }
-                    };
-                    if read == 0 {
-                        return;
-                    }
-                    chunk.truncate(read);
-                    if sender.blocking_send(chunk).is_err() {
-                        return;
-                    }
-                }
-            });
-        if let Err(error) = spawned {
-            tracing::error!(%error, "could not start the stdin reader thread");
-        }
-        ThreadReader {
-            chunks,
-            current: Vec::new(),
-            taken: 0,
-        }
-    }
-}
-
-impl AsyncRead for ThreadReader {
-    fn poll_read(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<io::Result<()>> {
-        if self.taken == self.current.len() {
-            match ready!(self.chunks.poll_recv(cx)) {
-                Some(chunk) => {
-                    self.current = chunk;
-                    self.taken = 0;
-                }
-                // End of input.
-                None => return Poll::Ready(Ok(())),
-            }
-        }
-        let reader = &mut *self;
-        let available = &reader.current[reader.taken..];
-        let length = available.len().min(buf.remaining());
-        buf.put_slice(&available[..length]);
-        reader.taken += length;
-        Poll::Ready(Ok(()))
     }
 }
 
