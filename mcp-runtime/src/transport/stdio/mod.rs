@@ -130,7 +130,10 @@ pub(crate) async fn serve_connection(
                 input,
                 frames: LineBuffer::new(limit),
             };
-            std::future::poll_fn(|cx| shared.lock().poll_serve(cx, Some(&mut polled))).await
+            std::future::poll_fn(|cx| {
+                std::task::ready!(shared.poll_lock(cx)).poll_serve(cx, Some(&mut polled))
+            })
+            .await
         }
         Input::Blocking(input) => {
             reader::start(Arc::clone(&shared), input, limit)?;
@@ -141,11 +144,12 @@ pub(crate) async fn serve_connection(
         Closing::Panicked(panic) => std::panic::resume_unwind(panic),
         ended => ended,
     };
-    {
-        let mut connection = shared.lock();
+    let client_went = matches!(ended, Closing::ClientGone);
+    std::future::poll_fn(|cx| {
+        let mut connection = std::task::ready!(shared.poll_lock(cx));
         // A reader thread still blocked in its `read` handles nothing after this.
         connection.reading_stopped = true;
-        if let Closing::ClientGone = ended {
+        if client_went {
             // Nobody can read the answers of calls still running.
             connection.calls.cancel_all();
         }
@@ -154,7 +158,9 @@ pub(crate) async fn serve_connection(
         connection.session.disconnect_client_requests();
         #[cfg(feature = "otel")]
         connection.session.record_session_end();
-    }
+        Poll::Ready(())
+    })
+    .await;
     closing.cancel();
     // Calls and tasks get the grace period side by side.
     let finished = futures_util::future::join(running.finish(grace), tasks.shut_down(grace));
@@ -166,9 +172,12 @@ pub(crate) async fn serve_connection(
             Ok(())
         }
     };
+    let mut done = false;
     std::future::poll_fn(|cx| {
-        let done = finished.as_mut().poll(cx).is_ready();
-        let mut connection = shared.lock();
+        if !done {
+            done = finished.as_mut().poll(cx).is_ready();
+        }
+        let mut connection = std::task::ready!(shared.poll_lock(cx));
         connection.take_queued(cx);
         if outcome.is_ok()
             && !connection.client_gone()
@@ -181,16 +190,24 @@ pub(crate) async fn serve_connection(
     .await;
     // Contexts that tools kept may still hold a sender, so the queue may never close:
     // what is queued now is the last of the output.
-    let gone = {
-        let mut connection = shared.lock();
+    let gone = std::future::poll_fn(|cx| {
+        let mut connection = std::task::ready!(shared.poll_lock(cx));
         connection.take_queued_now();
-        connection.client_gone()
-    };
+        Poll::Ready(connection.client_gone())
+    })
+    .await;
     if outcome.is_ok() && !gone {
-        outcome = std::future::poll_fn(|cx| shared.lock().poll_write_out(cx)).await;
+        outcome =
+            std::future::poll_fn(|cx| std::task::ready!(shared.poll_lock(cx)).poll_write_out(cx))
+                .await;
         if outcome.is_ok() {
-            outcome =
-                std::future::poll_fn(|cx| shared.lock().output.as_mut().poll_shutdown(cx)).await;
+            outcome = std::future::poll_fn(|cx| {
+                std::task::ready!(shared.poll_lock(cx))
+                    .output
+                    .as_mut()
+                    .poll_shutdown(cx)
+            })
+            .await;
         }
     }
     match outcome {
@@ -274,8 +291,9 @@ struct Shared {
 }
 
 impl Shared {
-    /// The connection. A panic while it was locked (outside a tool: tools' panics are
-    /// answered) is passed on by the task; what it left is still what the drain needs.
+    /// The connection, for the reader thread. A panic while it was locked (outside a
+    /// tool: tools' panics are answered) is passed on by the task; what it left is still
+    /// what the drain needs.
     fn lock(&self) -> MutexGuard<'_, Connection> {
         self.connection
             .lock()
@@ -284,15 +302,20 @@ impl Shared {
 
     /// The connection's task over stdin: whatever the reader thread does not see to.
     fn poll_task(&self, cx: &mut std::task::Context<'_>) -> Poll<Closing> {
+        std::task::ready!(self.poll_lock(cx)).poll_serve(cx, None)
+    }
+
+    /// The connection, for its task: never blocking a worker of the runtime while the
+    /// reader thread handles a burst (or polls a slow tool, which could be waiting on that
+    /// very worker); the reader wakes the task once it lets go.
+    fn poll_lock(&self, cx: &mut std::task::Context<'_>) -> Poll<MutexGuard<'_, Connection>> {
         self.task.0.register(cx.waker());
-        let mut connection = match self.connection.try_lock() {
+        let connection = match self.connection.try_lock() {
             Ok(connection) => connection,
             Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
             Err(TryLockError::WouldBlock) => {
-                // Not blocking a worker of the runtime while the reader thread handles a
-                // burst (or polls a slow tool): it wakes the task once it lets go. The
-                // fences pair with the reader's, so that either the reader sees the flag or
-                // this second try sees the lock free.
+                // The fences pair with the reader's, so that either the reader sees the flag
+                // or this second try sees the lock free.
                 self.task_waiting.store(true, Ordering::SeqCst);
                 std::sync::atomic::fence(Ordering::SeqCst);
                 match self.connection.try_lock() {
@@ -302,7 +325,7 @@ impl Shared {
                 }
             }
         };
-        connection.poll_serve(cx, None)
+        Poll::Ready(connection)
     }
 
     /// Lets go of the connection, waking the task if it found it locked meanwhile.
