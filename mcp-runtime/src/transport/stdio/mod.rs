@@ -130,14 +130,16 @@ pub(crate) async fn serve_connection(
                 input,
                 frames: LineBuffer::new(limit),
             };
-            std::future::poll_fn(|cx| {
-                std::task::ready!(shared.poll_lock(cx)).poll_serve(cx, Some(&mut polled))
-            })
-            .await
+            shared
+                .with(|connection, cx| connection.poll_serve(cx, Some(&mut polled)))
+                .await
         }
         Input::Blocking(input) => {
             reader::start(Arc::clone(&shared), input, limit)?;
-            std::future::poll_fn(|cx| shared.poll_task(cx)).await
+            // The task sees to whatever the reader thread does not.
+            shared
+                .with(|connection, cx| connection.poll_serve(cx, None))
+                .await
         }
     };
     let ended = match ended {
@@ -145,22 +147,22 @@ pub(crate) async fn serve_connection(
         ended => ended,
     };
     let client_went = matches!(ended, Closing::ClientGone);
-    std::future::poll_fn(|cx| {
-        let mut connection = std::task::ready!(shared.poll_lock(cx));
-        // A reader thread still blocked in its `read` handles nothing after this.
-        connection.reading_stopped = true;
-        if client_went {
-            // Nobody can read the answers of calls still running.
-            connection.calls.cancel_all();
-        }
-        // No answer to a tool's request to the client can arrive any more, and listen
-        // streams end with their result.
-        connection.session.disconnect_client_requests();
-        #[cfg(feature = "otel")]
-        connection.session.record_session_end();
-        Poll::Ready(())
-    })
-    .await;
+    shared
+        .with(|connection, _| {
+            // A reader thread still blocked in its `read` handles nothing after this.
+            connection.reading_stopped = true;
+            if client_went {
+                // Nobody can read the answers of calls still running.
+                connection.calls.cancel_all();
+            }
+            // No answer to a tool's request to the client can arrive any more, and listen
+            // streams end with their result.
+            connection.session.disconnect_client_requests();
+            #[cfg(feature = "otel")]
+            connection.session.record_session_end();
+            Poll::Ready(())
+        })
+        .await;
     closing.cancel();
     // Calls and tasks get the grace period side by side.
     let finished = futures_util::future::join(running.finish(grace), tasks.shut_down(grace));
@@ -173,41 +175,37 @@ pub(crate) async fn serve_connection(
         }
     };
     let mut done = false;
-    std::future::poll_fn(|cx| {
-        if !done {
-            done = finished.as_mut().poll(cx).is_ready();
-        }
-        let mut connection = std::task::ready!(shared.poll_lock(cx));
-        connection.take_queued(cx);
-        if outcome.is_ok()
-            && !connection.client_gone()
-            && let Poll::Ready(Err(error)) = connection.poll_write_out(cx)
-        {
-            outcome = Err(error);
-        }
-        if done { Poll::Ready(()) } else { Poll::Pending }
-    })
-    .await;
+    shared
+        .with(|connection, cx| {
+            if !done {
+                done = finished.as_mut().poll(cx).is_ready();
+            }
+            connection.take_queued(cx);
+            if outcome.is_ok()
+                && !connection.client_gone()
+                && let Poll::Ready(Err(error)) = connection.poll_write_out(cx)
+            {
+                outcome = Err(error);
+            }
+            if done { Poll::Ready(()) } else { Poll::Pending }
+        })
+        .await;
     // Contexts that tools kept may still hold a sender, so the queue may never close:
     // what is queued now is the last of the output.
-    let gone = std::future::poll_fn(|cx| {
-        let mut connection = std::task::ready!(shared.poll_lock(cx));
-        connection.take_queued_now();
-        Poll::Ready(connection.client_gone())
-    })
-    .await;
+    let gone = shared
+        .with(|connection, _| {
+            connection.take_queued_now();
+            Poll::Ready(connection.client_gone())
+        })
+        .await;
     if outcome.is_ok() && !gone {
-        outcome =
-            std::future::poll_fn(|cx| std::task::ready!(shared.poll_lock(cx)).poll_write_out(cx))
-                .await;
-        if outcome.is_ok() {
-            outcome = std::future::poll_fn(|cx| {
-                std::task::ready!(shared.poll_lock(cx))
-                    .output
-                    .as_mut()
-                    .poll_shutdown(cx)
-            })
+        outcome = shared
+            .with(|connection, cx| connection.poll_write_out(cx))
             .await;
+        if outcome.is_ok() {
+            outcome = shared
+                .with(|connection, cx| connection.output.as_mut().poll_shutdown(cx))
+                .await;
         }
     }
     match outcome {
@@ -300,9 +298,16 @@ impl Shared {
             .unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The connection's task over stdin: whatever the reader thread does not see to.
-    fn poll_task(&self, cx: &mut std::task::Context<'_>) -> Poll<Closing> {
-        std::task::ready!(self.poll_lock(cx)).poll_serve(cx, None)
+    /// Polls `poll` with the connection, for its task, until it is ready.
+    async fn with<R>(
+        &self,
+        mut poll: impl FnMut(&mut Connection, &mut std::task::Context<'_>) -> Poll<R>,
+    ) -> R {
+        std::future::poll_fn(|cx| {
+            let mut connection = std::task::ready!(self.poll_lock(cx));
+            poll(&mut connection, cx)
+        })
+        .await
     }
 
     /// The connection, for its task: never blocking a worker of the runtime while the
@@ -516,10 +521,10 @@ impl Connection {
         cx: &mut std::task::Context<'_>,
         at_eof: bool,
     ) {
+        // What handling a message sends on the connection goes out right before its
+        // answer; what other threads send meanwhile is queued, and follows it.
+        let kept = self.outbox.keep_on_this_thread();
         while let Some(frame) = frames.next_frame(at_eof) {
-            // What handling the message sends on the connection goes out right before its
-            // answer; what other threads send meanwhile is queued, and follows it.
-            let kept = self.outbox.keep_on_this_thread();
             let session = &mut self.session;
             let outcome = match frame {
                 Frame::Line(line) if line.trim().is_empty() => continue,
