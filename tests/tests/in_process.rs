@@ -363,3 +363,32 @@ async fn a_broken_contract_names_the_line_that_asserted_it() {
         "{message}"
     );
 }
+
+/// With one call allowed in flight, a call that would be done at once still waits for the
+/// slot a running call holds: it is answered only after that call.
+#[tokio::test]
+async fn a_quick_call_waits_for_the_slot_a_running_call_holds() {
+    let client = checked_client("2025-11-25")
+        .connect(fixture::server().max_in_flight(1))
+        .await
+        .unwrap();
+    // Holds the server's one slot for 300 ms (its first poll leaves it waiting).
+    let slow = client.start_call("single_file", json!({ "ms": 300 }));
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let quick = client
+        .call_tool("echo", json!({ "text": "after" }))
+        .await
+        .unwrap();
+    assert_eq!(quick.text(), "after");
+    let slow = tokio::time::timeout(Duration::ZERO, slow.result())
+        .await
+        .expect("the running call was answered before the one waiting for its slot")
+        .unwrap();
+    assert_eq!(slow.text(), "1");
+    // The slot is free again: the next call is answered at once.
+    let next = client
+        .call_tool("echo", json!({ "text": "free" }))
+        .await
+        .unwrap();
+    assert_eq!(next.text(), "free");
+}

@@ -60,6 +60,11 @@ pub(crate) struct Admission {
 }
 
 impl Admission {
+    /// Whether no limit applies: admission then never waits nor refuses.
+    pub fn is_unlimited(&self) -> bool {
+        self.tool.is_none() && self.server.is_none()
+    }
+
     /// Passes the tool's limit, then the server's (so calls a tool's own limit refuses do
     /// not use up the server's), waiting or refusing as the mode says. `Err` is the call's
     /// answer.

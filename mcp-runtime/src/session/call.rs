@@ -17,6 +17,7 @@ use tokio::sync::{AcquireError, OwnedSemaphorePermit, Semaphore};
 
 use super::admission::Admission;
 use super::reply::Body;
+use super::stateless::decorated;
 use crate::content::ContentBody;
 use crate::context::client_requests::InputRound;
 use crate::context::{RequestHandle, log_layer};
@@ -34,40 +35,112 @@ use crate::tool::shape::ShapedResult;
 
 /// One tool call with valid arguments and its context made, ready to go through the
 /// pipeline. Everything is owned, so the pipeline runs as a task of its own.
-pub(super) struct ToolCallPipeline {
+pub(crate) struct ToolCallPipeline {
+    /// The tool's work: started already, or made by the last of its layers.
+    pub work: ToolWork,
+    pub admission: Admission,
+    /// `max_concurrency` and `max_in_flight`: the slots the tool runs in.
+    pub slots: CallSlots,
+    pub timeout: Option<Duration>,
+    /// What the tool's result goes through to become the answer.
+    pub finishing: Finishing,
+}
+
+/// The steps after the tool returned, and what they need.
+pub(crate) struct Finishing {
     /// The tool's name, for messages and logs.
     pub name: Cow<'static, str>,
     pub version: ProtocolVersion,
-    /// The tool's work: started already, or made by the last of its layers.
-    pub work: ToolWork,
     /// Whether the tool's structured output is wrapped as `{"result": …}`.
     pub wraps_output: bool,
     /// 2026-07-28: the input round this attempt answers, if any.
     pub round: Option<Arc<InputRound>>,
-    pub admission: Admission,
-    /// `max_concurrency`: the tool's own slots, if it limits them.
-    pub tool_slots: Option<Arc<Semaphore>>,
-    /// `max_in_flight`: the server-wide slots.
-    pub server_slots: Arc<Semaphore>,
-    pub timeout: Option<Duration>,
     pub mask_errors: bool,
     /// The request's handle: finished when the call is answered (nothing about it may be
     /// sent after its response), cancelled when it times out.
     pub request: RequestHandle,
+    /// 2026-07-28: the server's identity, for the result to carry.
+    pub stateless_info: Option<Arc<Value>>,
 }
 
 /// What the pipeline runs.
-pub(super) enum ToolWork {
+pub(crate) enum ToolWork {
     /// A tool without layers — the common case, kept as lean as a call without the
     /// feature: its future, parameters extracted.
     Direct(ToolFuture),
-    /// A tool with layers: the call as they see it, invoked once the last passes it on.
-    Layered {
-        layers: Arc<[SharedLayer]>,
-        call: ToolRequest,
-        states: Arc<States>,
-        forward_tracing: bool,
+    /// A tool with layers: the call as they see it, invoked once the last passes it on
+    /// (boxed: a call is held inline until it runs, and layered ones are the rare kind).
+    Layered(Box<LayeredWork>),
+}
+
+/// A call of a tool with layers, before they run.
+pub(crate) struct LayeredWork {
+    pub layers: Arc<[SharedLayer]>,
+    pub call: ToolRequest,
+    pub states: Arc<States>,
+    pub forward_tracing: bool,
+}
+
+/// The slots a call runs in: its tool's own first, so a busy tool does not hold
+/// server-wide slots.
+pub(crate) enum CallSlots {
+    /// Waited for when the call runs.
+    Wanted {
+        /// `max_concurrency`: the tool's own slots, if it limits them.
+        tool: Option<Arc<Semaphore>>,
+        /// `max_in_flight`: the server-wide slots.
+        server: Arc<Semaphore>,
     },
+    /// Taken already: the call's first poll ran in them.
+    Held(HeldSlots),
+}
+
+/// Slots taken, given back when dropped. `None` where none was to be had because the
+/// semaphore closed (the call runs then, as it did when waiting reported that).
+pub(crate) struct HeldSlots {
+    _tool: Option<OwnedSemaphorePermit>,
+    _server: Option<OwnedSemaphorePermit>,
+}
+
+impl CallSlots {
+    pub fn wanted(tool: Option<Arc<Semaphore>>, server: Arc<Semaphore>) -> CallSlots {
+        CallSlots::Wanted { tool, server }
+    }
+
+    /// The slots, taken now if they are free: `None` if the call would have to wait.
+    fn try_take(&self) -> Option<HeldSlots> {
+        match self {
+            CallSlots::Wanted { tool, server } => {
+                let tool = match tool {
+                    Some(tool) => Some(Arc::clone(tool).try_acquire_owned().ok()?),
+                    None => None,
+                };
+                let server = Arc::clone(server).try_acquire_owned().ok()?;
+                Some(HeldSlots {
+                    _tool: tool,
+                    _server: Some(server),
+                })
+            }
+            CallSlots::Held(_) => None,
+        }
+    }
+
+    /// The slots, waited for while either is full.
+    async fn take(self) -> HeldSlots {
+        match self {
+            CallSlots::Wanted { tool, server } => {
+                let tool = match tool {
+                    Some(tool) => slot(tool).await.ok(),
+                    None => None,
+                };
+                HeldSlots {
+                    _tool: tool,
+                    _server: slot(server).await.ok(),
+                }
+            }
+            CallSlots::Held(held) => held,
+        }
+    }
 }
 
 /// The steps around the tool itself, after any layers: admission, then the tool under its
@@ -75,43 +148,71 @@ pub(super) enum ToolWork {
 struct Guards {
     round: Option<Arc<InputRound>>,
     admission: Admission,
-    tool_slots: Option<Arc<Semaphore>>,
-    server_slots: Arc<Semaphore>,
+    slots: CallSlots,
     timeout: Option<Duration>,
 }
 
 impl ToolCallPipeline {
+    /// The call run to its end here, with no future of its own, when nothing makes it wait:
+    /// no rate limit to pass, its slots free, no layers, no input round (2026-07-28), and
+    /// the tool done at its first poll — the same steps [`run`](Self::run) takes, in the
+    /// same order. Otherwise the call is given back, to run as a future: started, in the
+    /// slots it took, if it got as far as the tool's first poll.
+    // Given back by value, as it came: boxing it would cost the allocation this saves.
+    #[allow(clippy::result_large_err)]
+    pub fn finish_at_once(mut self) -> Result<Body, ToolCallPipeline> {
+        let plain = matches!(self.work, ToolWork::Direct(_))
+            && self.finishing.round.is_none()
+            && self.admission.is_unlimited();
+        let held = match plain {
+            true => self.slots.try_take(),
+            false => None,
+        };
+        let (Some(held), ToolWork::Direct(running)) = (held, &mut self.work) else {
+            return Err(self);
+        };
+        // A no-op waker: a tool not done at once is polled again by the future it goes on in.
+        let mut first_poll = std::task::Context::from_waker(std::task::Waker::noop());
+        let polled =
+            std::panic::catch_unwind(AssertUnwindSafe(|| running.as_mut().poll(&mut first_poll)));
+        let result = match polled {
+            Ok(std::task::Poll::Ready(result)) => result,
+            Ok(std::task::Poll::Pending) => {
+                self.slots = CallSlots::Held(held);
+                return Err(self);
+            }
+            Err(panic) => panicked(&self.finishing.name, panic),
+        };
+        drop(held);
+        Ok(self.finishing.finish(result))
+    }
+
     /// Runs the call through every step and gives its result.
     pub async fn run(self) -> Body {
         let ToolCallPipeline {
-            name,
-            version,
             work,
-            wraps_output,
-            round,
             admission,
-            tool_slots,
-            server_slots,
+            slots,
             timeout,
-            mask_errors,
-            request,
+            finishing,
         } = self;
         let guards = Guards {
-            round: round.clone(),
+            round: finishing.round.clone(),
             admission,
-            tool_slots,
-            server_slots,
+            slots,
             timeout,
         };
+        let name = &finishing.name;
         let result = match work {
-            ToolWork::Direct(running) => guards.run(&name, running, &request).await,
-            ToolWork::Layered {
-                layers,
-                call,
-                states,
-                forward_tracing,
-            } => {
-                let handle = request.clone();
+            ToolWork::Direct(running) => guards.run(name, running, &finishing.request).await,
+            ToolWork::Layered(layered) => {
+                let LayeredWork {
+                    layers,
+                    call,
+                    states,
+                    forward_tracing,
+                } = *layered;
+                let handle = finishing.request.clone();
                 let tool = Box::new(move |call: ToolRequest| {
                     Box::pin(async move {
                         let ToolRequest {
@@ -126,21 +227,34 @@ impl ToolCallPipeline {
                     }) as LayerFuture
                 });
                 // A layer's panic is caught like a tool's (the tool's own was caught inside).
-                run_chain(layers, call, tool, |panic| panicked(&name, panic)).await
+                run_chain(layers, call, tool, |panic| panicked(name, panic)).await
             }
         };
-        if let (true, Some(round)) = (result.awaits_input, &round) {
-            request.finish();
-            return Body::Json(round.input_required_result());
-        }
-        let result = if mask_errors {
-            mask(&name, result)
+        finishing.finish(result)
+    }
+}
+
+impl Finishing {
+    /// The steps after the tool returned: its result masked if the server says so, then
+    /// shaped as the request's revision expects, the request finished first.
+    fn finish(self, result: CallToolResult) -> Body {
+        let body = if let (true, Some(round)) = (result.awaits_input, &self.round) {
+            self.request.finish();
+            Body::Json(round.input_required_result())
         } else {
-            result
+            let result = if self.mask_errors {
+                mask(&self.name, result)
+            } else {
+                result
+            };
+            // Nothing about this request may be sent after its response.
+            self.request.finish();
+            Body::ToolResult(ShapedResult::new(result, self.version, self.wraps_output))
         };
-        // Nothing about this request may be sent after its response.
-        request.finish();
-        Body::ToolResult(ShapedResult::new(result, version, wraps_output))
+        match &self.stateless_info {
+            Some(server_info) => decorated(body, server_info),
+            None => body,
+        }
     }
 }
 
@@ -182,15 +296,7 @@ impl Guards {
         if let Err(refused) = self.admission.admit(name).await {
             return refused;
         }
-        match run_guarded(
-            running,
-            self.round,
-            self.tool_slots,
-            self.server_slots,
-            self.timeout,
-        )
-        .await
-        {
+        match run_guarded(running, self.round, self.slots, self.timeout).await {
             Guarded::Finished(result) => result,
             Guarded::NeedsInput(_) => CallToolResult {
                 awaits_input: true,
@@ -217,22 +323,16 @@ pub(super) enum Guarded<T> {
     TimedOut(Duration),
 }
 
-/// Runs the tool once it has a slot — its own first, so a busy tool does not hold
-/// server-wide slots — waiting rather than failing while either is full; under its time
-/// limit, with panics caught. Reads, renders and completions run through it too, without a
-/// tool's slots.
+/// Runs the tool once it has its slots, waiting rather than failing while either is full;
+/// under its time limit, with panics caught. Reads, renders and completions run through it
+/// too, without a tool's slots.
 pub(super) async fn run_guarded<F: Future + Unpin>(
     running: F,
     round: Option<Arc<InputRound>>,
-    tool_slots: Option<Arc<Semaphore>>,
-    server_slots: Arc<Semaphore>,
+    slots: CallSlots,
     timeout: Option<Duration>,
 ) -> Guarded<F::Output> {
-    let _tool_slot = match tool_slots {
-        Some(tool_slots) => Some(slot(tool_slots).await),
-        None => None,
-    };
-    let _server_slot = slot(server_slots).await;
+    let _slots = slots.take().await;
     let guarded = AssertUnwindSafe(UntilInputRequired {
         tool: running,
         round,

@@ -7,6 +7,7 @@ use std::pin::Pin;
 
 use serde_json::{Map, Value};
 
+use super::call::ToolCallPipeline;
 use crate::context::RequestHandle;
 use crate::protocol::jsonrpc::{RequestId, Response, RpcError, UnknownId};
 use crate::tool::catalog::ListPage;
@@ -16,7 +17,35 @@ use crate::tool::shape::ShapedResult;
 /// when it finishes.
 pub(crate) struct PendingResponse {
     id: RequestId,
-    result: Pin<Box<dyn Future<Output = Body> + Send + 'static>>,
+    result: PendingResult,
+}
+
+/// The work a pending response waits on.
+enum PendingResult {
+    /// Running as a future.
+    Future(Pin<Box<dyn Future<Output = Body> + Send + 'static>>),
+    /// A tool call not started yet, held as it is: one done at once is answered without
+    /// ever becoming a future ([`ToolCallPipeline::finish_at_once`]).
+    Call(ToolCallPipeline),
+}
+
+impl PendingResult {
+    /// The work as a future, made one if it is not yet.
+    fn future(&mut self) -> &mut Pin<Box<dyn Future<Output = Body> + Send + 'static>> {
+        if let PendingResult::Call(_) = self {
+            // A placeholder for the moment the call is moved out: a zero-sized future,
+            // which `Box` does not allocate for.
+            let placeholder = PendingResult::Future(Box::pin(std::future::pending()));
+            let PendingResult::Call(call) = std::mem::replace(self, placeholder) else {
+                unreachable!("checked above")
+            };
+            *self = PendingResult::Future(Box::pin(call.run()));
+        }
+        match self {
+            PendingResult::Future(future) => future,
+            PendingResult::Call(_) => unreachable!("made a future above"),
+        }
+    }
 }
 
 impl Future for PendingResponse {
@@ -29,6 +58,7 @@ impl Future for PendingResponse {
         let pending = &mut *self;
         pending
             .result
+            .future()
             .as_mut()
             .poll(cx)
             .map(|result| result.response(&pending.id))
@@ -53,6 +83,9 @@ impl Reply {
     /// so a call that is done at once (a quick `async fn`) is answered without a task of
     /// its own. A call that is not done is given back, to run as its own task, which polls
     /// it again and registers its waker then.
+    // The reply is given back by value, as it came: boxing it would cost an allocation per
+    // call that is not done at once, to save moving it once.
+    #[allow(clippy::result_large_err)]
     pub(crate) fn answered_at_once(self) -> Result<Response, Reply> {
         match self {
             Reply::Ready(response) => Ok(response),
@@ -61,6 +94,12 @@ impl Reply {
                 mut response,
                 request,
             } => {
+                if let PendingResult::Call(call) = response.result {
+                    match call.finish_at_once() {
+                        Ok(body) => return Ok(body.response(&id)),
+                        Err(call) => response.result = PendingResult::Call(call),
+                    }
+                }
                 // A no-op waker: nothing is to be woken by this one poll.
                 let mut first_poll = std::task::Context::from_waker(std::task::Waker::noop());
                 match Pin::new(&mut response).poll(&mut first_poll) {
@@ -95,6 +134,23 @@ pub(crate) enum Answer {
         result: Pin<Box<dyn Future<Output = Body> + Send + 'static>>,
         request: Option<RequestHandle>,
     },
+    /// A tool call, not started yet: held inline, not boxed, so that one done at once
+    /// costs no allocation.
+    Call(ToolCallPipeline),
+}
+
+impl Answer {
+    /// The answer with any call in it made a future.
+    #[cfg(feature = "otel")]
+    pub(crate) fn later(self) -> Answer {
+        match self {
+            Answer::Call(call) => Answer::Later {
+                request: Some(call.finishing.request.clone()),
+                result: Box::pin(call.run()),
+            },
+            other => other,
+        }
+    }
 }
 
 impl From<Result<Value, RpcError>> for Answer {
@@ -170,7 +226,19 @@ pub(crate) fn envelope(id: RequestId, answer: Answer, unknown_id: UnknownId) -> 
         Answer::Later { result, request } => {
             let response = PendingResponse {
                 id: id.clone(),
-                result,
+                result: PendingResult::Future(result),
+            };
+            Reply::Pending {
+                id,
+                response,
+                request,
+            }
+        }
+        Answer::Call(call) => {
+            let request = Some(call.finishing.request.clone());
+            let response = PendingResponse {
+                id: id.clone(),
+                result: PendingResult::Call(call),
             };
             Reply::Pending {
                 id,

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::call::{Guarded, describe_duration, panic_message, run_guarded};
+use super::call::{CallSlots, Guarded, describe_duration, panic_message, run_guarded};
 use super::reply::Body;
 use super::{Era, Session};
 use crate::context::client_requests::InputRound;
@@ -125,7 +125,8 @@ impl Session {
             let handle = request.clone();
             let what = served.what.clone();
             let guarded = async move {
-                let outcome = run_guarded(running, round, None, slots, timeout).await;
+                let outcome =
+                    run_guarded(running, round, CallSlots::wanted(None, slots), timeout).await;
                 match outcome {
                     Guarded::Finished(output) => {
                         finish(&served, output).unwrap_or_else(Body::Failure)

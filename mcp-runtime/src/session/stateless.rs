@@ -158,30 +158,37 @@ impl Session {
 
 /// Adds what every 2026-07-28 result carries: `resultType` and the server's identity.
 pub(crate) fn stateless_result(answer: Answer, core: &Arc<ServerCore>) -> Answer {
-    let decorate = {
-        let server_info = Arc::clone(core.stateless_server_info());
-        move |result: Body| match result {
-            Body::Json(Value::Object(mut members)) => {
-                decorate_members(&mut members, (*server_info).clone());
-                Body::Json(Value::Object(members))
-            }
-            Body::Page { mut members, page } => {
-                decorate_members(&mut members, (*server_info).clone());
-                Body::Page { members, page }
-            }
-            Body::ToolResult(mut result) => {
-                result.set_server_info(meta::SERVER_INFO, server_info);
-                Body::ToolResult(result)
-            }
-            other @ (Body::Json(_) | Body::Failure(_)) => other,
-        }
-    };
+    let server_info = Arc::clone(core.stateless_server_info());
     match answer {
-        Answer::Now(result) => Answer::Now(result.map(decorate)),
+        Answer::Now(result) => Answer::Now(result.map(|result| decorated(result, &server_info))),
         Answer::Later { result, request } => Answer::Later {
-            result: Box::pin(result.map(decorate)),
+            result: Box::pin(result.map(move |result| decorated(result, &server_info))),
             request,
         },
+        // Decorated by the pipeline itself, so a call done at once still needs no future.
+        Answer::Call(mut call) => {
+            call.finishing.stateless_info = Some(server_info);
+            Answer::Call(call)
+        }
+    }
+}
+
+/// A result as 2026-07-28 gives it: `resultType` and the server's identity in `_meta`.
+pub(super) fn decorated(result: Body, server_info: &Arc<Value>) -> Body {
+    match result {
+        Body::Json(Value::Object(mut members)) => {
+            decorate_members(&mut members, (**server_info).clone());
+            Body::Json(Value::Object(members))
+        }
+        Body::Page { mut members, page } => {
+            decorate_members(&mut members, (**server_info).clone());
+            Body::Page { members, page }
+        }
+        Body::ToolResult(mut result) => {
+            result.set_server_info(meta::SERVER_INFO, Arc::clone(server_info));
+            Body::ToolResult(result)
+        }
+        other @ (Body::Json(_) | Body::Failure(_)) => other,
     }
 }
 

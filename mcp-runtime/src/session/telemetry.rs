@@ -72,7 +72,8 @@ impl Session {
     pub(super) fn traced_answer(&self, started: Started, answer: Answer) -> Answer {
         let mut request = started.exit();
         request.served_under(self.negotiated);
-        match answer {
+        // A call is traced as a future, the span around all of it.
+        match answer.later() {
             Answer::Now(result) => {
                 request.finish(match &result {
                     Ok(body) => outcome(body),
@@ -95,6 +96,7 @@ impl Session {
                     request: handle,
                 }
             }
+            Answer::Call(_) => unreachable!("made a future by `later`"),
         }
     }
 

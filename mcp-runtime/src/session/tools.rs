@@ -6,7 +6,9 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use super::call::{ToolArguments, ToolCallPipeline, ToolWork, invoke};
+use super::call::{
+    CallSlots, Finishing, LayeredWork, ToolArguments, ToolCallPipeline, ToolWork, invoke,
+};
 use super::reply::{Answer, Body};
 use super::{Era, Session};
 use crate::access::refusal_message;
@@ -178,7 +180,7 @@ impl Session {
             let ToolArguments::Map(arguments) = arguments else {
                 unreachable!("a tool with layers has no typed decoding")
             };
-            ToolWork::Layered {
+            ToolWork::Layered(Box::new(LayeredWork {
                 layers: Arc::clone(layers),
                 call: ToolRequest {
                     name: name.clone(),
@@ -189,32 +191,34 @@ impl Session {
                 },
                 states,
                 forward_tracing,
-            }
+            }))
         };
+        // A task's record keeps a handle of the request too.
+        let task_request = task.as_ref().map(|_| request.clone());
         let call = ToolCallPipeline {
+            work,
             admission,
-            tool_slots,
-            server_slots: Arc::clone(&self.core.call_slots),
+            slots: CallSlots::wanted(tool_slots, Arc::clone(&self.core.call_slots)),
             // A task is meant to outlive a call's time limit: only the tool's own applies.
             timeout: if task.is_some() {
                 tool_timeout
             } else {
                 tool_timeout.or(self.core.call_timeout)
             },
-            mask_errors: self.core.mask_error_details,
-            request: request.clone(),
-            name,
-            version,
-            work,
-            wraps_output,
-            round,
+            finishing: Finishing {
+                name,
+                version,
+                wraps_output,
+                round,
+                mask_errors: self.core.mask_error_details,
+                request,
+                stateless_info: None,
+            },
         };
         match task {
-            Some(record) => self.start_task(record, version, Box::pin(call.run()), Some(request)),
-            None => Answer::Later {
-                result: Box::pin(call.run()),
-                request: Some(request),
-            },
+            Some(record) => self.start_task(record, version, Box::pin(call.run()), task_request),
+            // Held as it is: the transport runs it, at once where it can.
+            None => Answer::Call(call),
         }
     }
 }
