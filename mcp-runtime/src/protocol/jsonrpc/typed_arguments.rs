@@ -51,11 +51,11 @@ enum Scalar {
 /// Runs `$each!` on the scalar types, each with its `Scalar`.
 macro_rules! for_each_scalar {
     ($each:ident) => {
-        $each!(
+        $each! {
             String => String, bool => Bool, i8 => I8, i16 => I16, i32 => I32, i64 => I64,
             isize => Isize, u8 => U8, u16 => U16, u32 => U32, u64 => U64, usize => Usize,
             f32 => F32, f64 => F64
-        )
+        }
     };
 }
 
@@ -133,9 +133,56 @@ impl fmt::Debug for ArgumentShape {
     }
 }
 
-/// A decoded argument, of its parameter's type (every type decoded here is `Sync`, as a
-/// message held across an `await` over HTTP must be).
-type Decoded = Box<dyn Any + Send + Sync>;
+/// A decoded argument, of its parameter's type, held as it is (no allocation of its own):
+/// which scalar, and in which form.
+macro_rules! decoded_enum {
+    ($($ty:ty => $scalar:ident),*) => {
+        #[derive(Debug)]
+        enum Decoded {
+            $($scalar(Form<$ty>),)*
+        }
+
+        impl Decoded {
+            /// The value as a `T`, or itself back if it is not one.
+            fn into_type<T: 'static>(self) -> Result<T, Decoded> {
+                match self {
+                    $(Decoded::$scalar(form) => form.into_type().map_err(Decoded::$scalar),)*
+                }
+            }
+        }
+    };
+}
+for_each_scalar!(decoded_enum);
+
+/// The forms a parameter of scalar type `X` takes.
+#[derive(Debug)]
+enum Form<X> {
+    Plain(X),
+    List(Vec<X>),
+    Optional(Option<X>),
+    OptionalList(Option<Vec<X>>),
+}
+
+impl<X: 'static> Form<X> {
+    /// The value as a `T`, or itself back if it is not one.
+    fn into_type<T: 'static>(self) -> Result<T, Form<X>> {
+        match self {
+            Form::Plain(value) => cast(value).map_err(Form::Plain),
+            Form::List(value) => cast(value).map_err(Form::List),
+            Form::Optional(value) => cast(value).map_err(Form::Optional),
+            Form::OptionalList(value) => cast(value).map_err(Form::OptionalList),
+        }
+    }
+}
+
+/// `value` as a `T`, if it is one (a type check, no conversion), or back.
+fn cast<V: 'static, T: 'static>(value: V) -> Result<T, V> {
+    let mut value = Some(value);
+    match (&mut value as &mut dyn Any).downcast_mut::<Option<T>>() {
+        Some(same) => Ok(same.take().expect("the value was just put there")),
+        None => Err(value.expect("the value was not taken")),
+    }
+}
 
 /// What a tool, opaque here, is to the session that calls it.
 pub(crate) type ToolHandle = Arc<dyn Any + Send + Sync>;
@@ -164,8 +211,8 @@ impl TypedArguments {
     /// Takes the value of the parameter at `index` (`None` if the client left it out).
     pub fn take<T: 'static>(&mut self, index: usize) -> Option<T> {
         let slot = self.slots.get_mut(index)?;
-        match slot.take()?.downcast::<T>() {
-            Ok(value) => Some(*value),
+        match slot.take()?.into_type::<T>() {
+            Ok(value) => Some(value),
             Err(other) => {
                 // Not the parameter's type: put it back for whoever asks with it.
                 *slot = Some(other);
@@ -272,8 +319,10 @@ impl<'de> DeserializeSeed<'de> for ParamValue {
             ($($ty:ty => $scalar:ident),*) => {
                 match (kind.scalar, kind.list) {
                     $(
-                        (Scalar::$scalar, false) => decode::<$ty, D>(deserializer, required, kind.nullable),
-                        (Scalar::$scalar, true) => decode::<Vec<$ty>, D>(deserializer, required, kind.nullable),
+                        (Scalar::$scalar, false) => Ok(decode::<$ty, D>(deserializer, required, kind.nullable)?
+                            .map(|value| Decoded::$scalar(value.either(Form::Plain, Form::Optional)))),
+                        (Scalar::$scalar, true) => Ok(decode::<Vec<$ty>, D>(deserializer, required, kind.nullable)?
+                            .map(|value| Decoded::$scalar(value.either(Form::List, Form::OptionalList)))),
                     )*
                 }
             };
@@ -282,25 +331,40 @@ impl<'de> DeserializeSeed<'de> for ParamValue {
     }
 }
 
-/// A member decoded as an `X`, boxed as the parameter's type: `X`, or `Option<X>` if
-/// `nullable`. A required argument is never nullable (see [`ArgumentShape::new`]).
+/// A member decoded as an `X`, as the parameter's type: `X`, or `Option<X>` if `nullable`.
+/// A required argument is never nullable (see [`ArgumentShape::new`]).
 fn decode<'de, X, D>(
     deserializer: D,
     required: bool,
     nullable: bool,
-) -> Result<Option<Decoded>, D::Error>
+) -> Result<Option<AsParameter<X>>, D::Error>
 where
-    X: Deserialize<'de> + Send + Sync + 'static,
+    X: Deserialize<'de>,
     D: Deserializer<'de>,
 {
     if required {
-        return X::deserialize(deserializer).map(|value| Some(Box::new(value) as Decoded));
+        return X::deserialize(deserializer).map(|value| Some(AsParameter::Plain(value)));
     }
     Ok(match Option::<X>::deserialize(deserializer)? {
         None => None,
-        Some(value) if nullable => Some(Box::new(Some(value))),
-        Some(value) => Some(Box::new(value)),
+        Some(value) if nullable => Some(AsParameter::Optional(value)),
+        Some(value) => Some(AsParameter::Plain(value)),
     })
+}
+
+/// A decoded value, and whether its parameter is an `Option` of it.
+enum AsParameter<X> {
+    Plain(X),
+    Optional(X),
+}
+
+impl<X> AsParameter<X> {
+    fn either<F>(self, plain: impl FnOnce(X) -> F, optional: impl FnOnce(Option<X>) -> F) -> F {
+        match self {
+            AsParameter::Plain(value) => plain(value),
+            AsParameter::Optional(value) => optional(Some(value)),
+        }
+    }
 }
 
 #[cfg(test)]
