@@ -220,31 +220,24 @@ impl serde::Serialize for Body {
 
 /// Wraps an answer in its JSON-RPC envelope.
 pub(crate) fn envelope(id: RequestId, answer: Answer, unknown_id: UnknownId) -> Reply {
-    match answer {
-        Answer::Now(Ok(result)) => Reply::Ready(result.response(&id)),
-        Answer::Now(Err(error)) => Reply::Ready(Response::failure(Some(&id), &error, unknown_id)),
-        Answer::Later { result, request } => {
-            let response = PendingResponse {
-                id: id.clone(),
-                result: PendingResult::Future(result),
-            };
-            Reply::Pending {
-                id,
-                response,
-                request,
-            }
+    let (result, request) = match answer {
+        Answer::Now(Ok(result)) => return Reply::Ready(result.response(&id)),
+        Answer::Now(Err(error)) => {
+            return Reply::Ready(Response::failure(Some(&id), &error, unknown_id));
         }
+        Answer::Later { result, request } => (PendingResult::Future(result), request),
         Answer::Call(call) => {
             let request = Some(call.finishing.request.clone());
-            let response = PendingResponse {
-                id: id.clone(),
-                result: PendingResult::Call(call),
-            };
-            Reply::Pending {
-                id,
-                response,
-                request,
-            }
+            (PendingResult::Call(call), request)
         }
+    };
+    let response = PendingResponse {
+        id: id.clone(),
+        result,
+    };
+    Reply::Pending {
+        id,
+        response,
+        request,
     }
 }
