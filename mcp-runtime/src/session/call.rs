@@ -154,16 +154,15 @@ struct Guards {
 
 impl ToolCallPipeline {
     /// The call run to its end here, with no future of its own, when nothing makes it wait:
-    /// no rate limit to pass, its slots free, no layers, no input round (2026-07-28), and
-    /// the tool done at its first poll — the same steps [`run`](Self::run) takes, in the
-    /// same order. Otherwise the call is given back, to run as a future: started, in the
-    /// slots it took, if it got as far as the tool's first poll.
+    /// no rate limit to pass, its slots free, no layers, and the tool done at its first poll
+    /// (or, under 2026-07-28, waiting at it for input the client has not given) — the same
+    /// steps [`run`](Self::run) takes, in the same order. Otherwise the call is given back,
+    /// to run as a future: started, in the slots it took, if it got as far as the tool's
+    /// first poll.
     // Given back by value, as it came: boxing it would cost the allocation this saves.
     #[allow(clippy::result_large_err)]
     pub fn finish_at_once(mut self) -> Result<Body, ToolCallPipeline> {
-        let plain = matches!(self.work, ToolWork::Direct(_))
-            && self.finishing.round.is_none()
-            && self.admission.is_unlimited();
+        let plain = matches!(self.work, ToolWork::Direct(_)) && self.admission.is_unlimited();
         let held = match plain {
             true => self.slots.try_take(),
             false => None,
@@ -177,12 +176,19 @@ impl ToolCallPipeline {
             std::panic::catch_unwind(AssertUnwindSafe(|| running.as_mut().poll(&mut first_poll)));
         let result = match polled {
             Ok(std::task::Poll::Ready(result)) => result,
+            // What `UntilInputRequired` makes of the same poll: this attempt ends here.
+            Ok(std::task::Poll::Pending) if self.finishing.needs_input() => CallToolResult {
+                awaits_input: true,
+                ..CallToolResult::default()
+            },
             Ok(std::task::Poll::Pending) => {
                 self.slots = CallSlots::Held(held);
                 return Err(self);
             }
             Err(panic) => panicked(&self.finishing.name, panic),
         };
+        // The tool first, then its slots, as `run_guarded` lets go of them.
+        drop(self.work);
         drop(held);
         Ok(self.finishing.finish(result))
     }
@@ -235,6 +241,11 @@ impl ToolCallPipeline {
 }
 
 impl Finishing {
+    /// 2026-07-28: whether the tool waits for input the client has not given yet.
+    fn needs_input(&self) -> bool {
+        self.round.as_ref().is_some_and(|round| round.needs_input())
+    }
+
     /// The steps after the tool returned: its result masked if the server says so, then
     /// shaped as the request's revision expects, the request finished first.
     fn finish(self, result: CallToolResult) -> Body {
