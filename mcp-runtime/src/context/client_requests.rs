@@ -12,6 +12,7 @@
 //!   holds one such attempt. Because the tool re-runs, its requests are matched by the order
 //!   in which it makes them, and work done before a request is done again on every round.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -199,7 +200,7 @@ impl Drop for Abandoned<'_> {
 
 /// 2026-07-28: one attempt of a tool call that may ask the client for input.
 pub(crate) struct InputRound {
-    tool: String,
+    tool: Cow<'static, str>,
     /// The client's answers so far, by key (from `requestState` and `inputResponses`).
     answers: Map<String, Value>,
     /// How many requests the tool has made in this attempt.
@@ -212,10 +213,13 @@ impl InputRound {
     /// Reads a retried call's `requestState` and `inputResponses`. Both are client input:
     /// the state is checked to belong to this tool and only ever holds the client's own
     /// earlier answers, which are checked like the new ones.
-    pub fn from_params(tool: &str, params: &Map<String, Value>) -> Result<Self, RpcError> {
+    pub fn from_params(
+        tool: Cow<'static, str>,
+        params: &Map<String, Value>,
+    ) -> Result<Self, RpcError> {
         let mut answers = match params.get("requestState") {
             None | Some(Value::Null) => Map::new(),
-            Some(Value::String(state)) => decode_state(tool, state).ok_or_else(|| {
+            Some(Value::String(state)) => decode_state(&tool, state).ok_or_else(|| {
                 RpcError::invalid_params(format!(
                     "Invalid params: `requestState` was not issued by this server for tool `{tool}`."
                 ))
@@ -245,7 +249,7 @@ impl InputRound {
             }
         }
         Ok(InputRound {
-            tool: tool.to_owned(),
+            tool,
             answers,
             asked: AtomicUsize::new(0),
             unanswered: Mutex::new(Map::new()),
@@ -513,7 +517,7 @@ mod tests {
             "inputResponses".into(),
             json!({"input-0": {"action": "accept", "content": {"name": "Ada"}}}),
         );
-        let round = InputRound::from_params("greet", &params).unwrap();
+        let round = InputRound::from_params("greet".into(), &params).unwrap();
         assert_eq!(
             round.ask("elicitation/create", json!({})),
             Some(json!({"action": "accept", "content": {"name": "Ada"}}))
@@ -531,9 +535,9 @@ mod tests {
     fn rejects_answers_that_are_not_objects() {
         let mut params = Map::new();
         params.insert("inputResponses".into(), json!({"input-0": 3}));
-        assert!(InputRound::from_params("greet", &params).is_err());
+        assert!(InputRound::from_params("greet".into(), &params).is_err());
         params.clear();
         params.insert("requestState".into(), json!(5));
-        assert!(InputRound::from_params("greet", &params).is_err());
+        assert!(InputRound::from_params("greet".into(), &params).is_err());
     }
 }

@@ -412,6 +412,7 @@ impl Server {
             access: self.access,
             info: self.info,
             stateless_info: std::sync::OnceLock::new(),
+            no_capabilities: Arc::new(serde_json::json!({})),
             instructions: self.instructions,
             tools: self.tools,
             resources: self.resources,

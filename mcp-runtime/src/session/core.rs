@@ -34,6 +34,8 @@ pub(crate) struct ServerCore {
     pub info: ServerInfo,
     /// `info` as every 2026-07-28 result carries it, made once.
     pub stateless_info: OnceLock<Arc<Value>>,
+    /// `{}`: the capabilities of a client that declared none, shared by every session.
+    pub no_capabilities: Arc<Value>,
     pub instructions: Option<String>,
     /// The tools offered (changeable at run time).
     pub tools: ToolSet,

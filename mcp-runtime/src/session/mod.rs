@@ -106,9 +106,12 @@ pub(crate) struct Session {
     /// request's context, not copied).
     client_info: Option<Arc<Value>>,
     client_capabilities: Arc<Value>,
-    log_level: SessionLogLevel,
-    /// Requests this connection's tools sent to the client, waiting for answers.
-    client_requests: Arc<PendingClientRequests>,
+    /// Made when first needed (`logging/setLevel`, a handshake-era request): a 2026-07-28
+    /// request's session, which lives as long as that request, never needs it.
+    log_level: OnceLock<SessionLogLevel>,
+    /// Requests this connection's tools sent to the client, waiting for answers; made when
+    /// first needed, as `log_level`.
+    client_requests: OnceLock<Arc<PendingClientRequests>>,
     /// Fires when the connection's input ends (or the server shuts down): listen streams
     /// then end with a result.
     closing: CancellationToken,
@@ -130,16 +133,15 @@ pub(crate) struct Session {
 
 impl Session {
     pub fn new(core: Arc<ServerCore>, closing: CancellationToken) -> Self {
-        let client_requests = Arc::new(PendingClientRequests::new(core.client_request_timeout));
         Session {
-            client_requests,
+            client_requests: OnceLock::new(),
             closing,
             principal: core.access.local_principal.clone(),
-            core,
             negotiated: None,
             client_info: None,
-            client_capabilities: Arc::new(json!({})),
-            log_level: SessionLogLevel::default(),
+            client_capabilities: Arc::clone(&core.no_capabilities),
+            core,
+            log_level: OnceLock::new(),
             subscriptions: HashSet::new(),
             background: None,
             task_owner: OnceLock::new(),
@@ -201,7 +203,19 @@ impl Session {
 
     /// Ends the waits of tools for client answers that can no longer come.
     pub fn disconnect_client_requests(&self) {
-        self.client_requests.disconnect();
+        // Made if it was not, so that a request handled after this is refused at once too.
+        self.client_requests().disconnect();
+    }
+
+    /// Requests this connection's tools sent to the client, waiting for answers.
+    fn client_requests(&self) -> &Arc<PendingClientRequests> {
+        self.client_requests
+            .get_or_init(|| Arc::new(PendingClientRequests::new(self.core.client_request_timeout)))
+    }
+
+    /// The level `logging/setLevel` set (a handshake-era session's log filter).
+    fn log_level(&self) -> &SessionLogLevel {
+        self.log_level.get_or_init(SessionLogLevel::default)
     }
 
     /// Sets who sends the messages handled next (HTTP authentication); their tools see it.
@@ -311,7 +325,7 @@ impl Session {
                 self.handle_notification(&method, params.into_map())
             }
             Incoming::Response { id, outcome } => {
-                if !self.client_requests.resolve(&id, outcome) {
+                if !self.client_requests().resolve(&id, outcome) {
                     tracing::debug!(%id, "ignoring a response to no request this server is waiting on");
                 }
                 Outcome::Nothing
@@ -578,7 +592,7 @@ impl Session {
             .and_then(LogLevel::parse)
         {
             Some(level) => {
-                self.log_level.set(level);
+                self.log_level().set(level);
                 Ok(json!({}))
             }
             None => Err(RpcError::invalid_params(format!(
@@ -639,7 +653,7 @@ impl Session {
     fn client_link(
         &self,
         era: Era,
-        name: &str,
+        name: Cow<'static, str>,
         params: &Map<String, Value>,
     ) -> Result<(Option<Arc<InputRound>>, ClientLink), RpcError> {
         let round = match era {
@@ -648,7 +662,7 @@ impl Session {
         };
         let client = match &round {
             Some(round) => ClientLink::Rounds(Arc::clone(round)),
-            None => ClientLink::Connection(Arc::clone(&self.client_requests)),
+            None => ClientLink::Connection(Arc::clone(self.client_requests())),
         };
         Ok((round, client))
     }
@@ -676,14 +690,20 @@ impl Session {
                     .and_then(LogLevel::parse);
                 (
                     from_meta(meta::CLIENT_INFO).map(Arc::new),
-                    Arc::new(from_meta(meta::CLIENT_CAPABILITIES).unwrap_or_else(|| json!({}))),
+                    match from_meta(meta::CLIENT_CAPABILITIES) {
+                        Some(Value::Object(declared)) if !declared.is_empty() => {
+                            Arc::new(Value::Object(declared))
+                        }
+                        // `{}` (checked by `era`): shared, not made per request.
+                        _ => Arc::clone(&self.core.no_capabilities),
+                    },
                     level.map_or(LogFilter::Silent, LogFilter::Request),
                 )
             }
             Era::Handshake(_) | Era::Unknown => (
                 self.client_info.clone(),
                 self.client_capabilities.clone(),
-                LogFilter::Session(self.log_level.clone()),
+                LogFilter::Session(self.log_level().clone()),
             ),
         };
         let progress_token = from_meta(meta::PROGRESS_TOKEN)

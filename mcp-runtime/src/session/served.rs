@@ -4,6 +4,7 @@
 //! when it asks the client for input not given yet. Their outcomes become results or
 //! JSON-RPC errors (these methods have no `isError`).
 
+use std::borrow::Cow;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -76,8 +77,9 @@ impl Session {
         (params, meta): (&Map<String, Value>, Option<&mut RequestMeta>),
         related: &Outbox,
     ) -> Result<Prepared, RpcError> {
-        let (round, client) = self.client_link(era, &name, params)?;
-        let info = self.request_info(era, version, id, name.into(), meta, client);
+        let name: Cow<'static, str> = Cow::Owned(name);
+        let (round, client) = self.client_link(era, name.clone(), params)?;
+        let info = self.request_info(era, version, id, name, meta, client);
         let (context, request) = Context::new(info, related.clone());
         Ok(Prepared {
             context,

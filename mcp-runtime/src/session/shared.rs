@@ -18,7 +18,7 @@ impl Session {
         let mut record = SessionRecord::new(version.as_str(), self.connection_owner().0.clone());
         record.client_info = self.client_info.as_deref().cloned();
         record.client_capabilities = (*self.client_capabilities).clone();
-        record.log_level = Some(self.log_level.get().as_str().to_owned());
+        record.log_level = Some(self.log_level().get().as_str().to_owned());
         record.subscriptions = self.subscriptions.iter().cloned().collect();
         Some(record)
     }
@@ -36,7 +36,7 @@ impl Session {
             self.client_capabilities = Arc::new(record.client_capabilities.clone());
         }
         if let Some(level) = record.log_level.as_deref().and_then(LogLevel::parse) {
-            self.log_level.set(level);
+            self.log_level().set(level);
         }
         if self.subscriptions.len() != record.subscriptions.len()
             || !record
@@ -52,12 +52,12 @@ impl Session {
     /// Numbers this session's requests to the client from `first` on: instances of a fleet
     /// each start somewhere else, so a client's answer names the request of exactly one.
     pub fn number_client_requests_from(&self, first: u64) {
-        self.client_requests.number_from(first);
+        self.client_requests().number_from(first);
     }
 
     /// Whether a tool of this instance waits for the client's answer with this id.
     pub fn awaits_client_answer(&self, id: &Value) -> bool {
-        self.client_requests.is_waiting(id)
+        self.client_requests().is_waiting(id)
     }
 }
 

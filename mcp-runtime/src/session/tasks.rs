@@ -179,7 +179,7 @@ impl Session {
     pub(super) fn task_client(&self, era: Era, record: &TaskRecord) -> ClientLink {
         let connection = match era {
             Era::Stateless(_) => None,
-            Era::Handshake(_) | Era::Unknown => Some(Arc::clone(&self.client_requests)),
+            Era::Handshake(_) | Era::Unknown => Some(Arc::clone(self.client_requests())),
         };
         ClientLink::Task(Arc::new(TaskClient::new(
             record.id.clone(),

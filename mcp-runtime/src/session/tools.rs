@@ -104,7 +104,7 @@ impl Session {
         };
         let (round, client) = match &task {
             Some(record) => (None, self.task_client(era, record)),
-            None => match self.client_link(era, &name, &params) {
+            None => match self.client_link(era, name.clone(), &params) {
                 Ok(link) => link,
                 Err(error) => return Answer::Now(Err(error)),
             },
