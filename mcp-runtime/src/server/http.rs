@@ -5,8 +5,6 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::ServiceExt as _;
-use axum::serve::ListenerExt;
 use tokio::net::{TcpListener, ToSocketAddrs};
 
 /// The request headers an [`Authenticate`](crate::Authenticate) hook reads (from the `http`
@@ -17,7 +15,7 @@ use crate::error::Error;
 use crate::server::Server;
 use crate::transport::http::{
     Authenticate, Endpoint, EndpointService, Guard, ProtectedResource, StreamSettings, erase,
-    router as endpoint_router,
+    router as endpoint_router, serve_connections,
 };
 
 /// The default path of the MCP endpoint.
@@ -237,17 +235,9 @@ impl HttpServer {
         if let Ok(address) = listener.local_addr() {
             eprintln!("{}", super::notices::listening(address, &path));
         }
-        let stop_accepting = endpoint.stopping.clone();
-        let listener = listener.tap_io(|socket| {
-            if let Err(error) = socket.set_nodelay(true) {
-                tracing::debug!(%error, "could not set TCP_NODELAY on an accepted socket");
-            }
-        });
         // Every POST to the endpoint skips the router's dispatch (`EndpointService`).
         let service = EndpointService::new(router, Arc::clone(&endpoint), &path, body_limit);
-        axum::serve(listener, service.into_make_service())
-            .with_graceful_shutdown(async move { stop_accepting.cancelled().await })
-            .await?;
+        serve_connections(listener, service, endpoint.stopping.clone()).await;
         // Streams were ended and calls answered before the connections could close.
         endpoint.stopped.cancelled().await;
         Ok(())

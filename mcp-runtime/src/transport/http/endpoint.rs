@@ -158,10 +158,8 @@ fn accepts_event_stream(headers: &HeaderMap) -> bool {
         .any(|accept| mentions(accept, "text/event-stream") || mentions(accept, "*/*"))
 }
 
-pub(super) async fn post_message(
-    State(endpoint): State<Arc<Endpoint>>,
-    request: Request,
-) -> Response {
+/// A POST to the endpoint as the router serves it (`HttpServer::router`).
+async fn post_message(State(endpoint): State<Arc<Endpoint>>, request: Request) -> Response {
     // The headers are taken from the request, where axum's `HeaderMap` extractor would
     // copy them; the body is read as the `Bytes` extractor reads it (within the limit).
     let (mut parts, body) = request.into_parts();
@@ -170,6 +168,11 @@ pub(super) async fn post_message(
         Ok(body) => body,
         Err(rejection) => return rejection.into_response(),
     };
+    post_body(&endpoint, headers, body).await
+}
+
+/// A POST to the endpoint, its body read: every message a client sends.
+pub(super) async fn post_body(endpoint: &Endpoint, headers: HeaderMap, body: Bytes) -> Response {
     let principal = match endpoint.guard.admit(&headers) {
         Ok(principal) => principal,
         Err(refused) => return *refused,
@@ -186,9 +189,9 @@ pub(super) async fn post_message(
         },
     };
     if is_stateless(&headers, message.single()) {
-        post_stateless(&endpoint, &headers, message, principal).await
+        post_stateless(endpoint, &headers, message, principal).await
     } else {
-        post_handshake(&endpoint, &headers, &body, message, principal).await
+        post_handshake(endpoint, &headers, &body, message, principal).await
     }
 }
 

@@ -21,6 +21,7 @@
 
 mod auth;
 mod checks;
+mod connections;
 mod endpoint;
 mod fleet;
 mod guard;
@@ -32,6 +33,7 @@ mod sse;
 
 pub(crate) use auth::erase;
 pub use auth::{AuthRejection, Authenticate, ProtectedResource, bearer_token};
+pub(crate) use connections::serve_connections;
 pub(crate) use endpoint::{Endpoint, router};
 pub(crate) use guard::Guard;
 pub(crate) use service::EndpointService;
