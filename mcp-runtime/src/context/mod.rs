@@ -23,6 +23,7 @@ use crate::context::client_requests::{
     ClientRequestError, Elicitation, InputRound, PendingClientRequests, Root, SamplingRequest,
     SamplingResponse, read_elicitation, read_roots,
 };
+use crate::protocol::client_info::ClientInfo;
 use crate::protocol::meta;
 use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
@@ -93,7 +94,7 @@ pub(crate) struct RequestInfo {
     pub request_id: Value,
     pub tool: Cow<'static, str>,
     pub protocol_version: ProtocolVersion,
-    pub client_info: Option<Arc<Value>>,
+    pub client_info: Option<Arc<ClientInfo>>,
     pub client_capabilities: Arc<Value>,
     pub progress_token: Option<Value>,
     pub log_filter: LogFilter,
@@ -310,7 +311,11 @@ impl Context {
     /// The client's self-description (`name`, `version`, …), if it gave one. Self-reported:
     /// use it for display and logs, not for security decisions.
     pub fn client_info(&self) -> Option<&Value> {
-        self.inner.info.client_info.as_deref()
+        self.inner
+            .info
+            .client_info
+            .as_deref()
+            .map(ClientInfo::value)
     }
 
     /// The capabilities the client declared (for this request, under 2026-07-28).

@@ -10,6 +10,8 @@ use std::fmt;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::{Map, Value};
 
+use super::client_info::ClientInfo;
+
 /// The protocol revision a 2026-07-28 request is served under.
 pub(crate) const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 /// The capabilities of the client that sent a 2026-07-28 request.
@@ -25,11 +27,11 @@ pub(crate) const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId
 /// The token a request's progress notifications carry (every revision).
 pub(crate) const PROGRESS_TOKEN: &str = "progressToken";
 
-/// The members of a request's `_meta` the server reads on every request.
-const READ_EVERY_REQUEST: [&str; 5] = [
+/// The members of a request's `_meta` the server reads on every request, but for the
+/// client's identity (held as a [`ClientInfo`]).
+const READ_EVERY_REQUEST: [&str; 4] = [
     PROTOCOL_VERSION,
     CLIENT_CAPABILITIES,
-    CLIENT_INFO,
     LOG_LEVEL,
     PROGRESS_TOKEN,
 ];
@@ -43,6 +45,8 @@ const READ_EVERY_REQUEST: [&str; 5] = [
 pub(crate) struct RequestMeta {
     /// By their place in [`READ_EVERY_REQUEST`].
     read: [Option<Value>; READ_EVERY_REQUEST.len()],
+    /// [`CLIENT_INFO`].
+    client_info: Option<ClientInfo>,
     others: Map<String, Value>,
 }
 
@@ -54,6 +58,7 @@ impl RequestMeta {
     pub fn get(&self, key: &str) -> Option<&Value> {
         match RequestMeta::slot(key) {
             Some(slot) => self.read[slot].as_ref(),
+            None if key == CLIENT_INFO => self.client_info.as_ref().map(ClientInfo::value),
             None => self.others.get(key),
         }
     }
@@ -61,8 +66,14 @@ impl RequestMeta {
     pub fn remove(&mut self, key: &str) -> Option<Value> {
         match RequestMeta::slot(key) {
             Some(slot) => self.read[slot].take(),
+            None if key == CLIENT_INFO => self.client_info.take().map(ClientInfo::into_value),
             None => self.others.remove(key),
         }
+    }
+
+    /// The client's identity, taken out as it was decoded (as text, from a message).
+    pub fn take_client_info(&mut self) -> Option<ClientInfo> {
+        self.client_info.take()
     }
 
     #[cfg(any(feature = "http", feature = "otel"))]
@@ -78,13 +89,16 @@ impl RequestMeta {
             .zip(&self.read)
             .filter(|(_, value)| value.is_some())
             .map(|(key, _)| *key);
-        read.chain(self.others.keys().map(String::as_str))
+        let client_info = self.client_info.as_ref().map(|_| CLIENT_INFO);
+        read.chain(client_info)
+            .chain(self.others.keys().map(String::as_str))
     }
 
     /// A member as a `serde_json::Map` inserts it: the last of a repeated one counts.
     fn insert(&mut self, key: MetaKey, value: Value) {
         match key {
             MetaKey::Read(slot) => self.read[slot] = Some(value),
+            MetaKey::ClientInfo => self.client_info = Some(ClientInfo::parsed(value)),
             MetaKey::Other(key) => {
                 self.others.insert(key, value);
             }
@@ -99,6 +113,9 @@ impl RequestMeta {
                 members.insert((*key).to_owned(), value);
             }
         }
+        if let Some(client_info) = self.client_info {
+            members.insert(CLIENT_INFO.to_owned(), client_info.into_value());
+        }
         members
     }
 
@@ -111,16 +128,24 @@ impl RequestMeta {
     }
 }
 
-/// A member name of `_meta`: one the server reads on every request (by its slot), or any
-/// other.
+/// A member name of `_meta`: one the server reads on every request (by its slot, or the
+/// client's identity), or any other.
 enum MetaKey {
     Read(usize),
+    ClientInfo,
     Other(String),
 }
 
 impl MetaKey {
+    fn known(key: &str) -> Option<MetaKey> {
+        match RequestMeta::slot(key) {
+            Some(slot) => Some(MetaKey::Read(slot)),
+            None => (key == CLIENT_INFO).then_some(MetaKey::ClientInfo),
+        }
+    }
+
     fn from_string(key: String) -> MetaKey {
-        RequestMeta::slot(&key).map_or(MetaKey::Other(key), MetaKey::Read)
+        MetaKey::known(&key).unwrap_or(MetaKey::Other(key))
     }
 }
 
@@ -133,8 +158,7 @@ impl<'de> Deserialize<'de> for MetaKey {
                 f.write_str("a member name")
             }
             fn visit_str<E: de::Error>(self, name: &str) -> Result<MetaKey, E> {
-                Ok(RequestMeta::slot(name)
-                    .map_or_else(|| MetaKey::Other(name.to_owned()), MetaKey::Read))
+                Ok(MetaKey::known(name).unwrap_or_else(|| MetaKey::Other(name.to_owned())))
             }
             fn visit_string<E: de::Error>(self, name: String) -> Result<MetaKey, E> {
                 Ok(MetaKey::from_string(name))
@@ -161,6 +185,10 @@ impl<'de> Visitor<'de> for MetaObject {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RequestMeta, A::Error> {
         let mut meta = RequestMeta::default();
         while let Some(key) = map.next_key::<MetaKey>()? {
+            if let MetaKey::ClientInfo = key {
+                meta.client_info = Some(map.next_value()?);
+                continue;
+            }
             let value = map.next_value()?;
             meta.insert(key, value);
         }

@@ -3,6 +3,7 @@
 //!
 //! Nothing here knows about tools, sessions or transports; every other layer builds on it.
 
+pub(crate) mod client_info;
 pub(crate) mod cursor;
 pub(crate) mod jsonrpc;
 pub(crate) mod meta;

@@ -51,6 +51,7 @@ use crate::access::AnyPrincipal;
 use crate::changes::Change;
 use crate::context::client_requests::{InputRound, PendingClientRequests};
 use crate::context::{ClientLink, LogFilter, LogLevel, RequestInfo, SessionLogLevel};
+use crate::protocol::client_info::ClientInfo;
 use crate::protocol::cursor;
 use crate::protocol::jsonrpc::{
     Decoded, Incoming, JsonInput, Message, Params, RequestId, Response, RpcError, UnknownId, code,
@@ -104,7 +105,7 @@ pub(crate) struct Session {
     negotiated: Option<ProtocolVersion>,
     /// What the handshake-era client said about itself in `initialize` (shared with every
     /// request's context, not copied).
-    client_info: Option<Arc<Value>>,
+    client_info: Option<Arc<ClientInfo>>,
     client_capabilities: Arc<Value>,
     /// Made when first needed (`logging/setLevel`, a handshake-era request): a 2026-07-28
     /// request's session, which lives as long as that request, never needs it.
@@ -519,7 +520,10 @@ impl Session {
             .filter(|version| !version.is_stateless())
             .unwrap_or(ProtocolVersion::LATEST_HANDSHAKE);
         self.negotiated = Some(version);
-        self.client_info = params.get("clientInfo").cloned().map(Arc::new);
+        self.client_info = params
+            .get("clientInfo")
+            .cloned()
+            .map(|info| Arc::new(ClientInfo::parsed(info)));
         self.client_capabilities = Arc::new(
             params
                 .get("capabilities")
@@ -680,6 +684,10 @@ impl Session {
         // Taken out of `_meta`, not copied: nothing reads them there after this, and a
         // 2026-07-28 request's client info and capabilities are objects copied per request
         // otherwise.
+        let client_info = match era {
+            Era::Stateless(_) => meta.as_mut().and_then(|meta| meta.take_client_info()),
+            Era::Handshake(_) | Era::Unknown => None,
+        };
         let mut from_meta = |key: &str| meta.as_mut().and_then(|meta| meta.remove(key));
         let (client_info, client_capabilities, log_filter) = match era {
             Era::Stateless(_) => {
@@ -689,7 +697,7 @@ impl Session {
                     .and_then(Value::as_str)
                     .and_then(LogLevel::parse);
                 (
-                    from_meta(meta::CLIENT_INFO).map(Arc::new),
+                    client_info.map(Arc::new),
                     match from_meta(meta::CLIENT_CAPABILITIES) {
                         Some(Value::Object(declared)) if !declared.is_empty() => {
                             Arc::new(Value::Object(declared))

@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::Session;
 use crate::context::LogLevel;
 use crate::fleet::SessionRecord;
+use crate::protocol::client_info::ClientInfo;
 use crate::protocol::version::ProtocolVersion;
 use crate::task::TaskOwner;
 
@@ -16,7 +17,7 @@ impl Session {
     pub fn record(&self) -> Option<SessionRecord> {
         let version = self.negotiated?;
         let mut record = SessionRecord::new(version.as_str(), self.connection_owner().0.clone());
-        record.client_info = self.client_info.as_deref().cloned();
+        record.client_info = self.client_info.as_deref().map(|info| info.value().clone());
         record.client_capabilities = (*self.client_capabilities).clone();
         record.log_level = Some(self.log_level().get().as_str().to_owned());
         record.subscriptions = self.subscriptions.iter().cloned().collect();
@@ -29,8 +30,12 @@ impl Session {
         if let Some(version) = ProtocolVersion::parse(&record.protocol_version) {
             self.negotiated = Some(version);
         }
-        if self.client_info.as_deref() != record.client_info.as_ref() {
-            self.client_info = record.client_info.clone().map(Arc::new);
+        if self.client_info.as_deref().map(ClientInfo::value) != record.client_info.as_ref() {
+            self.client_info = record
+                .client_info
+                .clone()
+                .map(ClientInfo::parsed)
+                .map(Arc::new);
         }
         if *self.client_capabilities != record.client_capabilities {
             self.client_capabilities = Arc::new(record.client_capabilities.clone());
