@@ -98,6 +98,13 @@ async fn the_router_answers_as_serve_on_does() {
         let big = json!({ "jsonrpc": "2.0", "id": 9, "method": "ping", "params": { "pad": "x".repeat(70_000) } });
         let too_big = stateless.post_raw(stateless.base_headers(), &big).await;
         assert_eq!(too_big.status(), StatusCode::PAYLOAD_TOO_LARGE, "{url}");
+        let refusal: Value =
+            serde_json::from_slice(&too_big.bytes().await.expect("a body")).expect("JSON");
+        assert_eq!(
+            refusal["error"],
+            json!({ "code": -32600, "message": "Invalid request: the message is longer than the 65536-byte limit." }),
+            "{url}"
+        );
 
         // What only the router serves: other methods and paths.
         let http = reqwest::Client::new();

@@ -17,7 +17,7 @@ use super::checks::{PROTOCOL_VERSION, check_stateless_headers, header_text, is_s
 use super::fleet::{Fleet, remote_stream};
 use super::guard::Guard;
 use super::response::{
-    bad_request, error_response, json_response, refusal, response_json, response_line,
+    bad_request, error_response, json_response, refusal, response_json, response_line, too_large,
 };
 use super::scopes::{required_scopes, scope_refusal};
 use super::sessions::{HttpSession, Sessions};
@@ -125,7 +125,9 @@ impl Endpoint {
 pub(crate) fn router(path: &str, endpoint: Arc<Endpoint>, body_limit: usize) -> Router {
     let mut router = Router::new().route(
         path,
-        post(post_message).get(open_stream).delete(end_session),
+        post(move |state, request| post_message(state, request, body_limit))
+            .get(open_stream)
+            .delete(end_session),
     );
     if let Some(resource) = &endpoint.guard.resource {
         for metadata_path in resource.paths() {
@@ -159,13 +161,21 @@ fn accepts_event_stream(headers: &HeaderMap) -> bool {
 }
 
 /// A POST to the endpoint as the router serves it (`HttpServer::router`).
-async fn post_message(State(endpoint): State<Arc<Endpoint>>, request: Request) -> Response {
+async fn post_message(
+    State(endpoint): State<Arc<Endpoint>>,
+    request: Request,
+    body_limit: usize,
+) -> Response {
     // The headers are taken from the request, where axum's `HeaderMap` extractor would
     // copy them; the body is read as the `Bytes` extractor reads it (within the limit).
     let (mut parts, body) = request.into_parts();
     let headers = std::mem::take(&mut parts.headers);
     let body = match Bytes::from_request(Request::from_parts(parts, body), &()).await {
         Ok(body) => body,
+        // As `serve_on` refuses it (`EndpointService`).
+        Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            return too_large(body_limit);
+        }
         Err(rejection) => return rejection.into_response(),
     };
     post_body(&endpoint, headers, body).await

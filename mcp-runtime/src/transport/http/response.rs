@@ -14,6 +14,16 @@ pub(crate) fn error_response(status: StatusCode, error: &RpcError) -> Response {
     json_response(status, &body)
 }
 
+/// A message over the size limit (`Server::max_message_size`): 413, with the error stdio
+/// sends for a line over it.
+pub(crate) fn too_large(limit: usize) -> Response {
+    let error = RpcError::new(
+        crate::protocol::jsonrpc::code::INVALID_REQUEST,
+        format!("Invalid request: the message is longer than the {limit}-byte limit."),
+    );
+    error_response(StatusCode::PAYLOAD_TOO_LARGE, &error)
+}
+
 /// A JSON-RPC error without an id, with status 400.
 pub(crate) fn bad_request(code: i64, message: impl Into<String>) -> Response {
     error_response(StatusCode::BAD_REQUEST, &RpcError::new(code, message))

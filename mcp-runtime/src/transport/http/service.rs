@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::body::Bytes;
-use axum::http::{Method, Request, StatusCode};
+use axum::http::{Method, Request};
 use axum::response::Response;
 use axum::routing::future::RouteFuture;
 use futures_util::future::Either;
@@ -26,8 +26,8 @@ use hyper::body::{Body, Incoming};
 use tower_service::Service;
 
 use super::endpoint::{Endpoint, post_body};
-use super::response::{bad_request, error_response};
-use crate::protocol::jsonrpc::{RpcError, code};
+use super::response::{bad_request, too_large};
+use crate::protocol::jsonrpc::code;
 
 /// The router, and what a POST to the endpoint needs without it.
 #[derive(Clone)]
@@ -80,15 +80,8 @@ impl hyper::service::Service<Request<Incoming>> for EndpointService {
 /// (told by its `Content-Length` before any of it is read, or found while reading), `400`
 /// when the client stopped sending it.
 async fn read_body(mut body: Incoming, limit: usize) -> Result<Bytes, Response> {
-    let too_large = || {
-        let error = RpcError::new(
-            code::INVALID_REQUEST,
-            format!("Invalid request: the body is longer than the server accepts ({limit} bytes)."),
-        );
-        error_response(StatusCode::PAYLOAD_TOO_LARGE, &error)
-    };
     if body.size_hint().lower() > limit as u64 {
-        return Err(too_large());
+        return Err(too_large(limit));
     }
     // Most bodies come in one piece (a client writes a message at once): kept as it came,
     // with no copy.
@@ -106,7 +99,7 @@ async fn read_body(mut body: Incoming, limit: usize) -> Result<Bytes, Response> 
         };
         let length = whole.as_ref().map_or(joined.len(), Bytes::len);
         if length + data.len() > limit {
-            return Err(too_large());
+            return Err(too_large(limit));
         }
         match whole.take() {
             None if joined.is_empty() => whole = Some(data),
