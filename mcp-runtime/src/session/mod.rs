@@ -388,8 +388,10 @@ impl Session {
                 code::METHOD_NOT_FOUND,
                 format!("Method not found: `{method}` is not part of protocol revision {version}."),
             ))),
+            // A list reads only its cursor: `_meta` (a 2026-07-28 request's client identity
+            // and capabilities) is dropped as decoded, not rebuilt into the map.
             (Era::Handshake(version) | Era::Stateless(version), "tools/list") => {
-                Answer::Now(self.list_tools(version, &params.into_map()))
+                Answer::Now(self.list_tools(version, &params.split_meta().1))
             }
             (Era::Handshake(version) | Era::Stateless(version), "tools/call") => {
                 self.call_tool(era, version, id, params, related)
@@ -397,12 +399,12 @@ impl Session {
             (Era::Handshake(version) | Era::Stateless(version), "resources/list")
                 if self.offers_resources() =>
             {
-                self.list_resources(version, &params.into_map()).into()
+                self.list_resources(version, &params.split_meta().1).into()
             }
             (Era::Handshake(version) | Era::Stateless(version), "resources/templates/list")
                 if self.offers_resources() =>
             {
-                self.list_resource_templates(version, &params.into_map())
+                self.list_resource_templates(version, &params.split_meta().1)
                     .into()
             }
             (Era::Handshake(version) | Era::Stateless(version), "resources/read")
@@ -420,7 +422,7 @@ impl Session {
             (Era::Handshake(version) | Era::Stateless(version), "prompts/list")
                 if self.offers_prompts() =>
             {
-                self.list_prompts(version, &params.into_map()).into()
+                self.list_prompts(version, &params.split_meta().1).into()
             }
             (Era::Handshake(version) | Era::Stateless(version), "prompts/get")
                 if self.offers_prompts() =>
