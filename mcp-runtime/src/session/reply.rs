@@ -4,8 +4,9 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::call::ToolCallPipeline;
 use crate::context::RequestHandle;
@@ -164,10 +165,16 @@ pub(crate) enum Body {
     Json(Value),
     /// A tool's result, serialized without building a `Value`.
     ToolResult(ShapedResult),
-    /// A `tools/list` page: the other members, and the tools from their prepared JSON.
+    /// A `tools/list` page: the tools from their prepared JSON, and the members around
+    /// them written as they are, not built into a map (the map, its names and the server's
+    /// identity copied into it cost about 5,000 of the 46,000 instructions the server spent
+    /// on a 2026-07-28 `tools/list` over HTTP, callgrind).
     Page {
-        members: Map<String, Value>,
         page: ListPage,
+        /// 2026-07-28: how long the list may be kept (`ttlMs`; `cacheScope` is `public`).
+        ttl_ms: Option<u64>,
+        /// 2026-07-28: the server's identity (`_meta`), with `resultType` `complete`.
+        server_info: Option<Arc<Value>>,
     },
     /// An error found only once the work ran: a resource read or a prompt that failed, a
     /// variable or argument that did not parse. Answered as a JSON-RPC error.
@@ -197,24 +204,44 @@ impl serde::Serialize for Body {
             // Never a result: `response` answers it as an error.
             Body::Failure(error) => serializer.serialize_str(&error.message),
             Body::ToolResult(result) => result.serialize(serializer),
-            Body::Page { members, page } => {
-                // Members in the order a `serde_json::Map` writes them, `tools` among them.
-                let mut map = serializer.serialize_map(Some(members.len() + 1))?;
-                let mut tools = Some(page);
-                for (key, value) in members {
-                    if key.as_str() > "tools"
-                        && let Some(page) = tools.take()
-                    {
-                        map.serialize_entry("tools", page)?;
-                    }
-                    map.serialize_entry(key, value)?;
+            Body::Page {
+                page,
+                ttl_ms,
+                server_info,
+            } => {
+                // Members in the order a `serde_json::Map` writes them (by name).
+                let mut map = serializer.serialize_map(None)?;
+                if let Some(server_info) = server_info {
+                    map.serialize_entry("_meta", &ServerInfoMeta(server_info))?;
                 }
-                if let Some(page) = tools {
-                    map.serialize_entry("tools", page)?;
+                if ttl_ms.is_some() {
+                    map.serialize_entry("cacheScope", "public")?;
+                }
+                if let Some(next) = &page.next_cursor {
+                    map.serialize_entry("nextCursor", next)?;
+                }
+                if server_info.is_some() {
+                    map.serialize_entry("resultType", "complete")?;
+                }
+                map.serialize_entry("tools", page)?;
+                if let Some(ttl_ms) = ttl_ms {
+                    map.serialize_entry("ttlMs", ttl_ms)?;
                 }
                 map.end()
             }
         }
+    }
+}
+
+/// A 2026-07-28 result's `_meta`: the server's identity.
+struct ServerInfoMeta<'a>(&'a Value);
+
+impl serde::Serialize for ServerInfoMeta<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(1))?;
+        map.serialize_entry(crate::protocol::meta::SERVER_INFO, self.0)?;
+        map.end()
     }
 }
 

@@ -180,10 +180,11 @@ pub(super) fn decorated(result: Body, server_info: &Arc<Value>) -> Body {
             decorate_members(&mut members, (**server_info).clone());
             Body::Json(Value::Object(members))
         }
-        Body::Page { mut members, page } => {
-            decorate_members(&mut members, (**server_info).clone());
-            Body::Page { members, page }
-        }
+        Body::Page { page, ttl_ms, .. } => Body::Page {
+            page,
+            ttl_ms,
+            server_info: Some(Arc::clone(server_info)),
+        },
         Body::ToolResult(mut result) => {
             result.set_server_info(meta::SERVER_INFO, Arc::clone(server_info));
             Body::ToolResult(result)

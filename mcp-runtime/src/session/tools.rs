@@ -34,14 +34,13 @@ impl Session {
         let permitted = (self.core.access.hide_forbidden_tools && catalog.has_scoped_tools())
             .then(|| self.core.access.granted(self.principal.as_ref()));
         let page = Catalog::page(catalog, version, cursor, self.core.page_size, permitted)?;
-        let mut members = Map::new();
-        if let Some(next) = &page.next_cursor {
-            members.insert("nextCursor".into(), next.clone().into());
-        }
-        if version.is_stateless() {
-            self.insert_cache_hints(&mut members);
-        }
-        Ok(Body::Page { members, page })
+        Ok(Body::Page {
+            page,
+            // What `insert_cache_hints` adds to the other lists.
+            ttl_ms: version.is_stateless().then_some(self.core.list_ttl_ms),
+            // Added by `stateless::decorated`, as to every 2026-07-28 result.
+            server_info: None,
+        })
     }
 
     pub(super) fn call_tool(
