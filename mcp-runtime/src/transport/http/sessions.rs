@@ -52,6 +52,11 @@ impl Streams {
         let mut finished = 0_usize;
         let mut expired = Vec::new();
         let mut oldest: Option<(Instant, u64)> = None;
+        // Finished before this, a stream is past its time: instants compared, rather than a
+        // duration worked out for each stream (most of this pass's cost, in a session that
+        // keeps its sixteen streams). `None` this soon after boot: none can be past it.
+        let expired_before = now.checked_sub(RETAIN_ENDED);
+        let expired_at = |at: Instant| expired_before.is_some_and(|cutoff| at < cutoff);
         for replay in self.by_number.values() {
             let (number, Some(at)) = (replay.number(), replay.ended_at()) else {
                 continue;
@@ -60,7 +65,7 @@ impl Streams {
                 continue;
             }
             finished += 1;
-            if now.saturating_duration_since(at) > RETAIN_ENDED {
+            if expired_at(at) {
                 expired.push(number);
             } else if oldest.is_none_or(|old| (at, number) < old) {
                 oldest = Some((at, number));
@@ -81,8 +86,7 @@ impl Streams {
                     .values()
                     .filter_map(|replay| {
                         let at = replay.ended_at()?;
-                        let within = replay.number() != STANDALONE
-                            && now.saturating_duration_since(at) <= RETAIN_ENDED;
+                        let within = replay.number() != STANDALONE && !expired_at(at);
                         within.then_some((at, replay.number()))
                     })
                     .collect();
