@@ -357,7 +357,11 @@ async fn redis_restarted_under_load_costs_only_refusals_that_say_so() {
 /// through nginx. nginx passes a request that could not be sent to a dead instance on to the
 /// next one (a connect error, even for a POST: nothing reached the dead instance), so only a
 /// call in flight on the instance when it died fails (502, or a broken stream), and then a
-/// retry of that call through nginx must succeed. No session is ever unknown (404) and each
+/// retry of that call through nginx must succeed. The retry waits until the instance is gone
+/// (killed and reaped): while a killed process's sockets are being closed, its listener may
+/// still complete a connection (the kernel's backlog) that then fails, which nginx reports as
+/// 502 for a POST it already sent, and a retry sent in that instant is the same case as the
+/// call it retries. No session is ever unknown (404) and each
 /// keeps its log level: afterwards, every session works on every instance directly, the
 /// restarted one included, and its `error` level still holds there.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -366,10 +370,12 @@ async fn sessions_outlive_an_instance_killed_and_restarted() {
     let started = Instant::now();
     let until = started + Duration::from_secs(6);
     let failures = Arc::new(Mutex::new(Vec::<String>::new()));
+    let (gone, gone_seen) = tokio::sync::watch::channel(false);
     let mut loops = Vec::new();
     for number in 0..3 {
         let url = fleet.url();
         let failures = failures.clone();
+        let mut gone_seen = gone_seen.clone();
         loops.push(tokio::spawn(async move {
             let mut client = HttpClient::new(url, REVISION);
             client.initialize(json!({})).await;
@@ -389,8 +395,13 @@ async fn sessions_outlive_an_instance_killed_and_restarted() {
                 match attempt(&client, &body).await {
                     Outcome::Answered => continue,
                     Outcome::Failed(error) => {
-                        // In flight on the killed instance: retried once.
+                        // In flight on the killed instance: retried once, when it is gone.
                         retried += 1;
+                        let _ = tokio::time::timeout(
+                            Duration::from_secs(5),
+                            gone_seen.wait_for(|gone| *gone),
+                        )
+                        .await;
                         let again = client.request_body(
                             "tools/call",
                             json!({ "name": "test_tool_with_logging", "arguments": {} }),
@@ -413,6 +424,7 @@ async fn sessions_outlive_an_instance_killed_and_restarted() {
     }
     tokio::time::sleep_until((started + Duration::from_millis(1500)).into()).await;
     fleet.kill(1);
+    gone.send_replace(true);
     let killed = started.elapsed();
     tokio::time::sleep(Duration::from_millis(1500)).await;
     fleet.restart(1);
