@@ -82,9 +82,10 @@ impl fmt::Debug for ClientInfo {
 struct Rewrite<'a>(&'a mut Vec<u8>);
 
 impl Rewrite<'_> {
-    fn write<T: serde::Serialize + ?Sized>(self, part: &T) {
+    fn write<T: serde::Serialize + ?Sized, E>(self, part: &T) -> Result<(), E> {
         // Into a `Vec`, which cannot fail.
         let _ = serde_json::to_writer(self.0, part);
+        Ok(())
     }
 }
 
@@ -104,28 +105,23 @@ impl<'de> Visitor<'de> for Rewrite<'_> {
     }
 
     fn visit_bool<E: de::Error>(self, value: bool) -> Result<(), E> {
-        self.write(&value);
-        Ok(())
+        self.write(&value)
     }
 
     fn visit_i64<E: de::Error>(self, value: i64) -> Result<(), E> {
-        self.write(&value);
-        Ok(())
+        self.write(&value)
     }
 
     fn visit_u64<E: de::Error>(self, value: u64) -> Result<(), E> {
-        self.write(&value);
-        Ok(())
+        self.write(&value)
     }
 
     fn visit_f64<E: de::Error>(self, value: f64) -> Result<(), E> {
-        self.write(&value);
-        Ok(())
+        self.write(&value)
     }
 
     fn visit_str<E: de::Error>(self, value: &str) -> Result<(), E> {
-        self.write(value);
-        Ok(())
+        self.write(value)
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<(), E> {
@@ -139,42 +135,46 @@ impl<'de> Visitor<'de> for Rewrite<'_> {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut elements: A) -> Result<(), A::Error> {
         self.0.push(b'[');
-        let mut first = true;
-        loop {
-            let mark = self.0.len();
-            if !first {
-                self.0.push(b',');
-            }
-            if elements.next_element_seed(Rewrite(self.0))?.is_none() {
-                self.0.truncate(mark);
-                break;
-            }
-            first = false;
-        }
+        comma_separated(self.0, |text| {
+            Ok(elements.next_element_seed(Rewrite(text))?.is_some())
+        })?;
         self.0.push(b']');
         Ok(())
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut members: A) -> Result<(), A::Error> {
         self.0.push(b'{');
-        let mut first = true;
-        loop {
-            let mark = self.0.len();
-            if !first {
-                self.0.push(b',');
-            }
+        comma_separated(self.0, |text| {
             // A name is a string: the same visitor writes it. Names repeated are written
             // as often; reading the text back keeps the last, as `Value` does.
-            if members.next_key_seed(Rewrite(self.0))?.is_none() {
-                self.0.truncate(mark);
-                break;
+            if members.next_key_seed(Rewrite(text))?.is_none() {
+                return Ok(false);
             }
-            self.0.push(b':');
-            members.next_value_seed(Rewrite(self.0))?;
-            first = false;
-        }
+            text.push(b':');
+            members.next_value_seed(Rewrite(&mut *text))?;
+            Ok(true)
+        })?;
         self.0.push(b'}');
         Ok(())
+    }
+}
+
+/// Writes what `next` writes until it says there is no more (`false`), with commas between.
+fn comma_separated<E>(
+    text: &mut Vec<u8>,
+    mut next: impl FnMut(&mut Vec<u8>) -> Result<bool, E>,
+) -> Result<(), E> {
+    let mut first = true;
+    loop {
+        let mark = text.len();
+        if !first {
+            text.push(b',');
+        }
+        if !next(text)? {
+            text.truncate(mark);
+            return Ok(());
+        }
+        first = false;
     }
 }
 
