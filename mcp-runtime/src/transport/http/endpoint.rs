@@ -585,10 +585,12 @@ async fn respond_resumably(
         // The priming event: an id to resume from before anything else is sent.
         replay.push("");
     }
+    let settings = endpoint.streams;
     match fill {
         Fill::Now(response) => {
             replay.push_response(&String::from_utf8_lossy(response.json()));
             replay.end();
+            return replay.respond_finished(polls.then_some(settings.retry));
         }
         Fill::Later(queued) => {
             replay.pump(queued);
@@ -597,7 +599,6 @@ async fn respond_resumably(
             replay.wait_for_events(u64::from(polls)).await;
         }
     }
-    let settings = endpoint.streams;
     replay.respond(
         None,
         Some(session.ended.clone()),

@@ -16,14 +16,14 @@
 use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::fmt::Write as _;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
 use axum::http::{HeaderValue, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{Notify, mpsc};
 use tokio_util::sync::CancellationToken;
 
 use crate::fleet::StreamEvent;
@@ -141,7 +141,13 @@ pub(crate) struct StreamSettings {
 /// may read it now.
 pub(crate) struct Replay {
     number: u64,
-    log: watch::Sender<Log>,
+    log: Mutex<Log>,
+    /// Wakes the connections waiting for the log to change. A connection takes its
+    /// `Notified` before it reads the log, so a change made after it read is not missed.
+    /// (A `watch` channel did this before, but its eight `Notify`s made each of the
+    /// sixteen streams a session retains several hundred bytes larger, and took eight
+    /// locks when a stream was forgotten.)
+    changed: Notify,
     /// When the stream finished: read without the log's lock by the session, which looks
     /// at every retained stream's whenever it starts one. The log says only whether.
     ended: OnceLock<Instant>,
@@ -170,7 +176,7 @@ struct Log {
 
 impl Replay {
     pub fn new(number: u64) -> Arc<Replay> {
-        let (log, _) = watch::channel(Log {
+        let log = Log {
             next_seq: 0,
             events: VecDeque::new(),
             bytes: 0,
@@ -178,23 +184,29 @@ impl Replay {
             answered: false,
             reader: 0,
             attached: false,
-        });
+        };
         Arc::new(Replay {
             number,
-            log,
+            log: Mutex::new(log),
+            changed: Notify::new(),
             ended: OnceLock::new(),
             mirror: OnceLock::new(),
         })
     }
 
-    /// Changes the log, waking the readers subscribed now if `modify` says it changed
-    /// something. A reader that subscribes later reads the log as it is then, so with no
-    /// reader nobody is woken: `watch` would take eight locks to find that out. (The
-    /// count is read under the log's write lock, so a reader subscribing meanwhile reads
-    /// the log after this change.)
+    /// The log, locked. Nothing panics while holding it, and a log left half changed
+    /// would still be one that readers can read: a poisoned lock is taken as it is.
+    fn log(&self) -> MutexGuard<'_, Log> {
+        self.log.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Changes the log, waking the connections waiting for it if `modify` says it changed
+    /// something.
     fn change(&self, modify: impl FnOnce(&mut Log) -> bool) {
-        self.log
-            .send_if_modified(|log| modify(log) && self.log.receiver_count() > 0);
+        let modified = modify(&mut self.log());
+        if modified {
+            self.changed.notify_waiters();
+        }
     }
 
     /// Copies every event added from now on to `mirror`, in order.
@@ -246,6 +258,14 @@ impl Replay {
         self.change(|log| !std::mem::replace(&mut log.ended, true));
     }
 
+    /// Marks the stream finished at `at` (tests of what is retained, which need streams
+    /// that finished at the same instant).
+    #[cfg(test)]
+    pub fn end_at(&self, at: Instant) {
+        self.ended.get_or_init(|| at);
+        self.change(|log| !std::mem::replace(&mut log.ended, true));
+    }
+
     /// When the stream finished, if it did.
     pub fn ended_at(&self) -> Option<Instant> {
         self.ended.get().copied()
@@ -254,26 +274,36 @@ impl Replay {
     /// Whether the stream carried its response and holds nothing after `seq`: resuming it
     /// would only give an empty stream.
     pub fn finished_after(&self, seq: u64) -> bool {
-        let log = self.log.borrow();
+        let log = self.log();
         log.ended && log.answered && log.next_seq <= seq + 1
     }
 
     /// Whether a connection is reading the stream now.
     pub fn is_attached(&self) -> bool {
-        self.log.borrow().attached
+        self.log().attached
     }
 
     /// The sequence number of the latest event, if any: where a fresh reader of a
     /// long-lived stream starts.
     pub fn latest(&self) -> Option<u64> {
-        self.log.borrow().next_seq.checked_sub(1)
+        self.log().next_seq.checked_sub(1)
     }
 
     /// Waits up to [`FIRST_EVENT_WAIT`] for the stream to hold more than `events` events (or
     /// to end), so that a response made now goes out with them in one write.
     pub async fn wait_for_events(&self, events: u64) {
-        let mut changes = self.log.subscribe();
-        let more = changes.wait_for(|log| log.next_seq > events || log.ended);
+        let more = async {
+            loop {
+                let changed = self.changed.notified();
+                {
+                    let log = self.log();
+                    if log.next_seq > events || log.ended {
+                        return;
+                    }
+                }
+                changed.await;
+            }
+        };
         let _ = tokio::time::timeout(FIRST_EVENT_WAIT, more).await;
     }
 
@@ -290,6 +320,26 @@ impl Replay {
             }
             replay.end();
         });
+    }
+
+    /// The SSE response of a stream that holds all it will carry and that no connection
+    /// reads (a call answered at once): every event in one frame, the same bytes
+    /// [`respond`](Self::respond) would send from the start, without a reader waiting on
+    /// the stream to send them one by one. `retry` goes out with the first event.
+    pub fn respond_finished(&self, mut retry: Option<Duration>) -> Response {
+        let body = {
+            let log = self.log();
+            debug_assert!(log.ended && log.answered && !log.attached);
+            let size: usize = log.events.iter().map(|(_, data)| data.len() + 64).sum();
+            let mut body = String::with_capacity(size);
+            for (seq, data) in &log.events {
+                write_frame(&mut body, EventId(self.number, *seq), retry.take(), data);
+            }
+            body
+        };
+        framed_response(futures_util::stream::once(std::future::ready(Ok(
+            Bytes::from(body),
+        ))))
     }
 
     /// An SSE response reading this stream from the event after `after` (from the start
@@ -315,7 +365,6 @@ impl Replay {
                 replay: Arc::clone(self),
                 reader,
             },
-            changes: self.log.subscribe(),
             cursor: after,
             until,
             close_at: close_after.map(|after| tokio::time::Instant::now() + after),
@@ -367,9 +416,6 @@ impl Drop for ReaderGuard {
 }
 
 struct ReaderState {
-    /// Dropped before `guard` (fields drop in order), so that a reader going away wakes
-    /// only the others.
-    changes: watch::Receiver<Log>,
     guard: ReaderGuard,
     /// The sequence number of the last event this connection (or the one it resumes)
     /// delivered.
@@ -405,9 +451,18 @@ pub(crate) fn is_response(data: &str) -> bool {
 pub(crate) fn frame(id: &str, retry: Option<Duration>, data: &str) -> Bytes {
     // Sized once: `retry: N\n` and the `data: ` prefixes fit in the slack.
     let mut event = String::with_capacity(id.len() + data.len() + 48);
-    event.push_str("id: ");
-    event.push_str(id);
-    event.push('\n');
+    write_frame(&mut event, id, retry, data);
+    Bytes::from(event)
+}
+
+/// Writes one SSE event (see [`frame`]) at the end of `event`.
+fn write_frame(
+    event: &mut String,
+    id: impl std::fmt::Display,
+    retry: Option<Duration>,
+    data: &str,
+) {
+    writeln!(event, "id: {id}").expect("writing to a String cannot fail");
     if let Some(retry) = retry {
         writeln!(event, "retry: {}", retry.as_millis()).expect("writing to a String cannot fail");
     }
@@ -417,14 +472,25 @@ pub(crate) fn frame(id: &str, retry: Option<Duration>, data: &str) -> Bytes {
         event.push('\n');
     }
     event.push('\n');
-    Bytes::from(event)
+}
+
+/// An event id as [`event_id`] writes it, without making a `String` of it.
+struct EventId(u64, u64);
+
+impl std::fmt::Display for EventId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}-{}", self.0, self.1)
+    }
 }
 
 impl ReaderState {
     async fn next(mut self) -> Option<(Result<Bytes, Infallible>, ReaderState)> {
         loop {
+            let replay = Arc::clone(&self.guard.replay);
+            // Taken before the log is read: a change after the reading wakes it.
+            let changed = replay.changed.notified();
             let step = {
-                let log = self.changes.borrow_and_update();
+                let log = replay.log();
                 let after = self.cursor;
                 let next = log
                     .events
@@ -473,11 +539,7 @@ impl ReaderState {
                 }
             };
             tokio::select! {
-                changed = self.changes.changed() => {
-                    if changed.is_err() {
-                        return None;
-                    }
-                }
+                () = changed => {}
                 () = tokio::time::sleep(KEEP_ALIVE) => {
                     return Some((Ok(Bytes::from_static(b":\n\n")), self));
                 }
