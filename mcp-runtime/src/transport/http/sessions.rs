@@ -360,13 +360,22 @@ impl Sessions {
     fn get_alone(&self, id: &str) -> Option<Arc<HttpSession>> {
         let mut live = self.live.lock().expect("session table poisoned");
         let session = live.get(id)?;
-        if self.expired(session) {
+        // One reading of the clock and one lock: found expired, or marked used.
+        let now = Instant::now();
+        let expired = {
+            let mut last_used = session.last_used.lock().expect("session poisoned");
+            let expired = now.saturating_duration_since(*last_used) > self.idle_timeout;
+            if !expired {
+                *last_used = now;
+            }
+            expired
+        };
+        if expired {
             if let Some(session) = live.remove(id) {
                 session.end(true);
             }
             return None;
         }
-        *session.last_used.lock().expect("session poisoned") = Instant::now();
         Some(Arc::clone(session))
     }
 
