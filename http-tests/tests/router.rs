@@ -9,7 +9,8 @@ use mcp_runtime::{HttpServer, Server, mcp_tool};
 use reqwest::StatusCode;
 use reqwest::header::HeaderValue;
 use serde_json::{Value, json};
-use tokio::net::TcpListener;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
 
 /// Echo the text back.
 #[mcp_tool]
@@ -52,6 +53,43 @@ fn seen(reply: &mcp_http_tests::Reply) -> (StatusCode, Option<HeaderValue>, bool
         reply.event_stream,
         reply.messages.clone(),
     )
+}
+
+/// POSTs `pieces` as a chunked body, each piece written (and flushed) on its own; returns
+/// the status and everything after the status line.
+async fn post_in_pieces<'a>(
+    address: SocketAddr,
+    headers: &reqwest::header::HeaderMap,
+    pieces: impl Iterator<Item = &'a [u8]>,
+) -> (u16, String) {
+    let mut stream = TcpStream::connect(address).await.expect("a connection");
+    let mut head = format!("POST /mcp HTTP/1.1\r\nhost: {address}\r\n");
+    for (name, value) in headers {
+        let value = value.to_str().expect("ASCII");
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("transfer-encoding: chunked\r\nconnection: close\r\n\r\n");
+    stream.write_all(head.as_bytes()).await.expect("written");
+    for piece in pieces {
+        let mut chunk = format!("{:x}\r\n", piece.len()).into_bytes();
+        chunk.extend_from_slice(piece);
+        chunk.extend_from_slice(b"\r\n");
+        // The server may refuse (and close) before the rest is sent.
+        if stream.write_all(&chunk).await.is_err() || stream.flush().await.is_err() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    let _ = stream.write_all(b"0\r\n\r\n").await;
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer).await;
+    let answer = String::from_utf8_lossy(&answer).into_owned();
+    let status = answer
+        .split(' ')
+        .nth(1)
+        .and_then(|status| status.parse().ok())
+        .unwrap_or_else(|| panic!("a status line: {answer}"));
+    (status, answer)
 }
 
 #[tokio::test]
@@ -105,6 +143,23 @@ async fn the_router_answers_as_serve_on_does() {
             json!({ "code": -32600, "message": "Invalid request: the message is longer than the 65536-byte limit." }),
             "{url}"
         );
+
+        // A body sent in pieces (chunked, no `Content-Length`) is joined; one that grows
+        // past the limit while arriving is refused as one that says so up front.
+        let body = stateless.request_body(
+            "tools/call",
+            json!({ "name": "echo", "arguments": { "text": "in pieces" } }),
+        );
+        let text = serde_json::to_vec(&body).expect("JSON");
+        let mut headers = stateless.request_headers(&body);
+        headers.insert("accept", HeaderValue::from_static("application/json"));
+        let (status, answer) = post_in_pieces(address, &headers, text.chunks(40)).await;
+        assert_eq!(status, 200, "{url}: {answer}");
+        assert!(answer.contains(r#""text":"in pieces""#), "{url}: {answer}");
+        let big = serde_json::to_vec(&big).expect("JSON");
+        let (status, answer) = post_in_pieces(address, &headers, big.chunks(16 * 1024)).await;
+        assert_eq!(status, 413, "{url}: {answer}");
+        assert!(answer.contains("65536-byte limit"), "{url}: {answer}");
 
         // What only the router serves: other methods and paths.
         let http = reqwest::Client::new();

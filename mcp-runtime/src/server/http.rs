@@ -272,7 +272,8 @@ impl HttpServer {
             // Sessions keep their tasks apart, but a 2026-07-28 request has no session: its
             // tasks would be shared by every authenticated client that learns their ids.
             tracing::warn!(
-                "this server authenticates requests and runs tools as tasks, but has no                  `Server::task_owner`: 2026-07-28 tasks are not tied to their principal"
+                "this server authenticates requests and runs tools as tasks, but has no \
+                 `Server::task_owner`: 2026-07-28 tasks are not tied to their principal"
             );
         }
         let endpoint = Arc::new(Endpoint::new(

@@ -83,10 +83,12 @@ async fn read_body(mut body: Incoming, limit: usize) -> Result<Bytes, Response> 
     if body.size_hint().lower() > limit as u64 {
         return Err(too_large(limit));
     }
-    // Most bodies come in one piece (a client writes a message at once): kept as it came,
-    // with no copy.
-    let mut whole: Option<Bytes> = None;
-    let mut joined: Vec<u8> = Vec::new();
+    // Most bodies come in one piece (a client writes a message at once): that piece is
+    // kept as it came, with no copy; pieces are joined only once a second one arrives.
+    // (`http_body_util::Limited` and `collect()`, what axum's `Bytes` does, would allocate
+    // a queue of pieces for every body.)
+    let mut whole = Bytes::new();
+    let mut joined: Option<Vec<u8>> = None;
     while let Some(frame) = std::future::poll_fn(|cx| Pin::new(&mut body).poll_frame(cx)).await {
         let frame = frame.map_err(|error| {
             bad_request(
@@ -97,19 +99,15 @@ async fn read_body(mut body: Incoming, limit: usize) -> Result<Bytes, Response> 
         let Ok(data) = frame.into_data() else {
             continue; // Trailers: nothing the endpoint reads.
         };
-        let length = whole.as_ref().map_or(joined.len(), Bytes::len);
+        let length = joined.as_ref().map_or(whole.len(), Vec::len);
         if length + data.len() > limit {
             return Err(too_large(limit));
         }
-        match whole.take() {
-            None if joined.is_empty() => whole = Some(data),
-            taken => {
-                if let Some(first) = taken {
-                    joined.extend_from_slice(&first);
-                }
-                joined.extend_from_slice(&data);
-            }
+        match &mut joined {
+            Some(joined) => joined.extend_from_slice(&data),
+            None if whole.is_empty() => whole = data,
+            None => joined = Some([whole.as_ref(), data.as_ref()].concat()),
         }
     }
-    Ok(whole.unwrap_or_else(|| Bytes::from(joined)))
+    Ok(joined.map_or(whole, Bytes::from))
 }
