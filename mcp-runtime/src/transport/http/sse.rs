@@ -123,27 +123,13 @@ pub(crate) fn event_id(stream: u64, seq: u64) -> String {
     id
 }
 
-/// Writes an event id (see [`event_id`]) at the end of `out`.
+/// Writes an event id (see [`event_id`]) at the end of `out`. `write!` would go through
+/// the formatting machinery, which was a third of the cost of framing a call's events.
 fn push_event_id(out: &mut String, stream: u64, seq: u64) {
-    push_decimal(out, stream);
+    let mut decimal = itoa::Buffer::new();
+    out.push_str(decimal.format(stream));
     out.push('-');
-    push_decimal(out, seq);
-}
-
-/// Writes `number` in decimal at the end of `out`. `write!` would go through the
-/// formatting machinery, which was a third of the cost of framing a call's events.
-fn push_decimal(out: &mut String, mut number: u64) {
-    let mut digits = [0_u8; 20];
-    let mut start = digits.len();
-    loop {
-        start -= 1;
-        digits[start] = b'0' + (number % 10) as u8;
-        number /= 10;
-        if number == 0 {
-            break;
-        }
-    }
-    out.push_str(std::str::from_utf8(&digits[start..]).expect("ASCII digits"));
+    out.push_str(decimal.format(seq));
 }
 
 /// Reads an event id made by [`event_id`].
@@ -175,7 +161,7 @@ pub(crate) struct Replay {
     /// locks when a stream was forgotten.)
     changed: Notify,
     /// When the stream finished: read without the log's lock by the session, which looks
-    /// at every retained stream's whenever it starts one. The log says only whether.
+    /// at each of its running streams whenever it starts one. The log says only whether.
     ended: OnceLock<Instant>,
     /// Where a fleet copies each event as it is added (see `fleet::streams`).
     mirror: OnceLock<mpsc::UnboundedSender<StreamEvent>>,
@@ -496,7 +482,7 @@ fn write_event(out: &mut String, (stream, seq): (u64, u64), retry: Option<Durati
 fn write_fields(event: &mut String, retry: Option<Duration>, data: &str) {
     if let Some(retry) = retry {
         event.push_str("retry: ");
-        push_decimal(event, u64::try_from(retry.as_millis()).unwrap_or(u64::MAX));
+        event.push_str(itoa::Buffer::new().format(retry.as_millis()));
         event.push('\n');
     }
     for line in data.split('\n') {
