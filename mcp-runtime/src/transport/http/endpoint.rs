@@ -583,7 +583,7 @@ async fn respond_resumably(
     let polls = session.polls();
     if polls {
         // The priming event: an id to resume from before anything else is sent.
-        replay.push("");
+        replay.push_priming();
     }
     let settings = endpoint.streams;
     match fill {
@@ -712,7 +712,7 @@ async fn open_stream(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap) 
     // A fresh GET sees what comes from now on, after a priming event from 2025-11-25.
     let start = standalone.latest();
     if polls {
-        standalone.push("");
+        standalone.push_priming();
     }
     standalone.respond(start, Some(session.ended.clone()), None, retry)
 }

@@ -235,6 +235,13 @@ impl Replay {
         self.push_event(data, is_response(data));
     }
 
+    /// Appends a priming event: an id to resume from, with empty data. (Through
+    /// [`push`](Self::push) it would be parsed as JSON to learn it is not a response, and
+    /// make and drop a parse error on every session call.)
+    pub fn push_priming(&self) {
+        self.push_event("", false);
+    }
+
     /// Appends the response of the stream's request (what [`push`](Self::push) would find
     /// it is, without reading it).
     pub fn push_response(&self, data: &str) {
