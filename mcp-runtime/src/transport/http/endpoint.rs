@@ -588,13 +588,7 @@ async fn respond_resumably(
     let settings = endpoint.streams;
     match fill {
         Fill::Now(response) => {
-            // serde_json writes UTF-8: the check passes, and is faster than a lossy one.
-            let json = response.json();
-            let text = std::str::from_utf8(json).map_or_else(
-                |_| String::from_utf8_lossy(json),
-                std::borrow::Cow::Borrowed,
-            );
-            replay.push_response(&text);
+            replay.push_response(&sse::utf8_text(response.json()));
             replay.end();
             return replay.respond_finished(polls.then_some(settings.retry));
         }

@@ -226,7 +226,7 @@ fn standalone_outbox(standalone: Arc<Replay>) -> Outbox {
             if line.is_empty() {
                 break;
             }
-            standalone.push(String::from_utf8_lossy(&line).trim_end());
+            standalone.push(super::sse::utf8_text(&line).trim_end());
         }
     });
     outbox

@@ -13,6 +13,7 @@
 //!   starts with a priming event (an id, `retry:` and empty data) and the server may close
 //!   it mid-call ("SSE polling"); the client then reconnects the same way.
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
@@ -72,7 +73,7 @@ pub(crate) async fn response(
         };
         // An empty line is the end marker: the request's response was the last event.
         let line = line.filter(|line| !line.is_empty())?;
-        let event = Event::default().data(String::from_utf8_lossy(line.trim_ascii_end()));
+        let event = Event::default().data(utf8_text(line.trim_ascii_end()));
         Some((Ok::<_, Infallible>(event), (None, queued, until)))
     });
     sse_response(events)
@@ -116,15 +117,9 @@ pub(crate) async fn last_message(mut queued: mpsc::UnboundedReceiver<Vec<u8>>) -
     last
 }
 
-/// An event id: the stream's number in its session and the event's sequence number in it.
-pub(crate) fn event_id(stream: u64, seq: u64) -> String {
-    let mut id = String::with_capacity(24);
-    push_event_id(&mut id, stream, seq);
-    id
-}
-
-/// Writes an event id (see [`event_id`]) at the end of `out`. `write!` would go through
-/// the formatting machinery, which was a third of the cost of framing a call's events.
+/// Writes an event id at the end of `out`: the stream's number in its session and the
+/// event's sequence number in it. `write!` would go through the formatting machinery,
+/// which was a third of the cost of framing a call's events.
 fn push_event_id(out: &mut String, stream: u64, seq: u64) {
     let mut decimal = itoa::Buffer::new();
     out.push_str(decimal.format(stream));
@@ -132,7 +127,13 @@ fn push_event_id(out: &mut String, stream: u64, seq: u64) {
     out.push_str(decimal.format(seq));
 }
 
-/// Reads an event id made by [`event_id`].
+/// Text of a line an outbox carries, or of a response: UTF-8 as serde_json writes it,
+/// checked by the fast check (a lossy conversion checks more slowly) and borrowed.
+pub(crate) fn utf8_text(line: &[u8]) -> Cow<'_, str> {
+    std::str::from_utf8(line).map_or_else(|_| String::from_utf8_lossy(line), Cow::Borrowed)
+}
+
+/// Reads an event id made by [`push_event_id`].
 pub(crate) fn parse_event_id(id: &str) -> Option<(u64, u64)> {
     let (stream, seq) = id.trim().split_once('-')?;
     Some((stream.parse().ok()?, seq.parse().ok()?))
@@ -273,14 +274,12 @@ impl Replay {
 
     /// Marks the stream finished: readers end after the last event.
     pub fn end(&self) {
-        self.ended.get_or_init(Instant::now);
-        self.change(|log| !std::mem::replace(&mut log.ended, true));
+        self.end_at(Instant::now());
     }
 
-    /// Marks the stream finished at `at` (tests of what is retained, which need streams
-    /// that finished at the same instant).
-    #[cfg(test)]
-    pub fn end_at(&self, at: Instant) {
+    /// Marks the stream finished at `at` (unless it finished before): [`end`](Self::end),
+    /// and tests of what is retained, which need streams that finished at the same instant.
+    pub(crate) fn end_at(&self, at: Instant) {
         self.ended.get_or_init(|| at);
         self.change(|log| !std::mem::replace(&mut log.ended, true));
     }
@@ -335,7 +334,7 @@ impl Replay {
                 if line.is_empty() {
                     break;
                 }
-                replay.push(&String::from_utf8_lossy(line.trim_ascii_end()));
+                replay.push(&utf8_text(line.trim_ascii_end()));
             }
             replay.end();
         });
@@ -464,29 +463,20 @@ pub(crate) fn is_response(data: &str) -> bool {
     }
 }
 
-/// One SSE event: its id, the `retry` field if any, and `data` (an empty `data:` line for
-/// a priming event).
-pub(crate) fn frame(id: &str, retry: Option<Duration>, data: &str) -> Bytes {
-    // Sized once: `retry: N\n` and the `data: ` prefixes fit in the slack.
-    let mut event = String::with_capacity(id.len() + data.len() + 48);
-    event.push_str("id: ");
-    event.push_str(id);
-    event.push('\n');
-    write_fields(&mut event, retry, data);
+/// One SSE event: the id of event `seq` of stream `stream`, the `retry` field if any, and
+/// `data` (an empty `data:` line for a priming event).
+pub(crate) fn frame(id: (u64, u64), retry: Option<Duration>, data: &str) -> Bytes {
+    // Sized once: the id, `retry: N\n` and the `data: ` prefixes fit in the slack.
+    let mut event = String::with_capacity(data.len() + 64);
+    write_event(&mut event, id, retry, data);
     Bytes::from(event)
 }
 
-/// Writes one SSE event (see [`frame`]) with the id of event `seq` of stream `stream`
-/// at the end of `out`.
-fn write_event(out: &mut String, (stream, seq): (u64, u64), retry: Option<Duration>, data: &str) {
-    out.push_str("id: ");
-    push_event_id(out, stream, seq);
-    out.push('\n');
-    write_fields(out, retry, data);
-}
-
-/// Writes what follows an SSE event's `id` line (see [`frame`]) at the end of `event`.
-fn write_fields(event: &mut String, retry: Option<Duration>, data: &str) {
+/// Writes one SSE event (see [`frame`]) at the end of `event`.
+fn write_event(event: &mut String, (stream, seq): (u64, u64), retry: Option<Duration>, data: &str) {
+    event.push_str("id: ");
+    push_event_id(event, stream, seq);
+    event.push('\n');
     if let Some(retry) = retry {
         event.push_str("retry: ");
         event.push_str(itoa::Buffer::new().format(retry.as_millis()));
@@ -534,10 +524,8 @@ impl ReaderState {
                 Step::Send(seq, data) => {
                     self.cursor = Some(seq);
                     self.sent_any = true;
-                    let mut event = String::with_capacity(data.len() + 64);
                     let id = (self.guard.replay.number, seq);
-                    write_event(&mut event, id, self.retry.take(), &data);
-                    let event = Bytes::from(event);
+                    let event = frame(id, self.retry.take(), &data);
                     return Some((Ok(event), self));
                 }
                 Step::Wait => {}
@@ -591,8 +579,10 @@ mod tests {
     #[test]
     fn event_ids_are_written_in_decimal() {
         for (stream, seq) in [(0, 0), (1, 9), (10, 100), (u64::MAX, u64::MAX - 1)] {
-            assert_eq!(event_id(stream, seq), format!("{stream}-{seq}"));
-            assert_eq!(parse_event_id(&event_id(stream, seq)), Some((stream, seq)));
+            let mut id = String::new();
+            push_event_id(&mut id, stream, seq);
+            assert_eq!(id, format!("{stream}-{seq}"));
+            assert_eq!(parse_event_id(&id), Some((stream, seq)));
         }
     }
 

@@ -16,7 +16,7 @@ use super::Fleet;
 use crate::fleet::{StoreError, StreamBounds, StreamEvent, StreamKey, StreamOrigin};
 use crate::protocol::jsonrpc::code;
 use crate::transport::http::sse::{
-    KEEP_ALIVE, REPLAY_BYTES, REPLAY_EVENTS, RETAIN_ENDED, Replay, event_id, frame, framed_response,
+    KEEP_ALIVE, REPLAY_BYTES, REPLAY_EVENTS, RETAIN_ENDED, Replay, frame, framed_response,
 };
 
 /// How often a resumed stream served from the store looks for new events.
@@ -187,8 +187,7 @@ impl RemoteReader {
             };
             let got_events = !read.events.is_empty();
             for (seq, data) in &read.events {
-                let id = event_id(self.stream.number, *seq);
-                let frame = frame(&id, self.retry.take(), data);
+                let frame = frame((self.stream.number, *seq), self.retry.take(), data);
                 self.cursor = *seq;
                 if !self.send(frame).await {
                     return;
