@@ -557,6 +557,7 @@ async fn the_authentication_hook_admits_requests_and_its_principal_reaches_tools
         .http()
         .authenticate(|headers: &_| match bearer_token(headers)? {
             "token-of-ada" => Ok(User("ada".to_owned())),
+            "token-of-grace" => Ok(User("grace".to_owned())),
             _ => Err(AuthRejection::invalid_token("unknown token")),
         })
         .protected_resource(ProtectedResource::new(
@@ -632,6 +633,22 @@ async fn the_authentication_hook_admits_requests_and_its_principal_reaches_tools
         "authorization",
         HeaderValue::from_static("Bearer token-of-ada"),
     );
+    let call = session.post_with(headers.clone(), &body).await;
+    assert_eq!(call.response()["result"]["content"][0]["text"], "ada");
+    // Another principal on the same session: its tools see that one, not the first
+    // (what a session's requests share about their caller is made again).
+    headers.insert(
+        "authorization",
+        HeaderValue::from_static("Bearer token-of-grace"),
+    );
+    let body = session.request_body("tools/call", json!({ "name": "whoami", "arguments": {} }));
+    let call = session.post_with(headers.clone(), &body).await;
+    assert_eq!(call.response()["result"]["content"][0]["text"], "grace");
+    headers.insert(
+        "authorization",
+        HeaderValue::from_static("Bearer token-of-ada"),
+    );
+    let body = session.request_body("tools/call", json!({ "name": "whoami", "arguments": {} }));
     let call = session.post_with(headers, &body).await;
     assert_eq!(call.response()["result"]["content"][0]["text"], "ada");
 }

@@ -8,6 +8,7 @@
 
 use std::cell::RefCell;
 use std::marker::PhantomData;
+use std::sync::Arc;
 
 use serde_json::Value;
 use tokio::sync::mpsc;
@@ -21,26 +22,33 @@ thread_local! {
 }
 
 struct Kept {
-    outbox: mpsc::UnboundedSender<Vec<u8>>,
+    /// Which outbox: its sender's address, compared and never read (the guard's holder
+    /// keeps the outbox alive while it is set).
+    outbox: *const mpsc::UnboundedSender<Vec<u8>>,
     lines: Vec<u8>,
 }
 
 /// A queue of newline-terminated JSON lines, drained by a transport writer.
+///
+/// Every outbox of a channel is a clone of the one made with it, sharing its sender: a
+/// clone costs one reference count rather than the channel's two, and which outbox a
+/// message is sent on is known from the sender's address (see
+/// [`keep_on_this_thread`](Outbox::keep_on_this_thread)), with no clone kept to compare.
 #[derive(Clone, Debug)]
-pub(crate) struct Outbox(mpsc::UnboundedSender<Vec<u8>>);
+pub(crate) struct Outbox(Arc<mpsc::UnboundedSender<Vec<u8>>>);
 
 /// Queued after the last message: the writer writes what came before it, then stops.
 pub(crate) const END_OF_OUTPUT: Vec<u8> = Vec::new();
 
 impl Outbox {
     pub fn new(lines: mpsc::UnboundedSender<Vec<u8>>) -> Self {
-        Outbox(lines)
+        Outbox(Arc::new(lines))
     }
 
     /// A fresh outbox and the receiving end its writer drains.
     pub fn channel() -> (Outbox, mpsc::UnboundedReceiver<Vec<u8>>) {
         let (lines, queued) = mpsc::unbounded_channel();
-        (Outbox(lines), queued)
+        (Outbox::new(lines), queued)
     }
 
     /// Queues one message. A closed outbox means its reader is gone, which the transport
@@ -66,7 +74,7 @@ impl Outbox {
     /// Queues a line, or keeps it when this thread keeps this outbox's messages.
     fn queue(&self, mut line: Vec<u8>) {
         let kept = KEPT.with(|kept| match &mut *kept.borrow_mut() {
-            Some(kept) if kept.outbox.same_channel(&self.0) => {
+            Some(kept) if std::ptr::eq(kept.outbox, Arc::as_ptr(&self.0)) => {
                 kept.lines.append(&mut line);
                 true
             }
@@ -88,7 +96,7 @@ impl Outbox {
     pub fn keep_on_this_thread(&self) -> KeptHere {
         KEPT.with(|kept| {
             *kept.borrow_mut() = Some(Kept {
-                outbox: self.0.clone(),
+                outbox: Arc::as_ptr(&self.0),
                 lines: Vec::new(),
             });
         });
@@ -146,5 +154,38 @@ impl KeptHere {
 impl Drop for KeptHere {
     fn drop(&mut self) {
         KEPT.with(|kept| *kept.borrow_mut() = None);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn drained(queued: &mut mpsc::UnboundedReceiver<Vec<u8>>) -> Vec<Vec<u8>> {
+        std::iter::from_fn(|| queued.try_recv().ok()).collect()
+    }
+
+    #[test]
+    fn what_this_thread_sends_on_a_kept_outbox_or_its_clones_is_kept_and_nothing_else() {
+        let (outbox, mut queued) = Outbox::channel();
+        let (other, mut other_queued) = Outbox::channel();
+        let clone = outbox.clone();
+        let kept = outbox.keep_on_this_thread();
+        clone.send(&serde_json::json!(1));
+        other.send(&serde_json::json!(2));
+        // Another thread's messages are queued, even on the kept outbox.
+        std::thread::scope(|scope| {
+            scope.spawn(|| outbox.send(&serde_json::json!(3)));
+        });
+        let mut taken = Vec::new();
+        kept.take(&mut taken);
+        assert_eq!(taken, b"1\n");
+        assert_eq!(drained(&mut queued), [b"3\n".to_vec()]);
+        assert_eq!(drained(&mut other_queued), [b"2\n".to_vec()]);
+        drop(kept);
+        // Once the guard is gone, nothing is kept.
+        clone.send(&serde_json::json!(4));
+        assert_eq!(drained(&mut queued), [b"4\n".to_vec()]);
+        assert!(outbox.same_channel(&clone) && !outbox.same_channel(&other));
     }
 }

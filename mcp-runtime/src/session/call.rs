@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::FutureExt as _;
-use tokio::sync::{AcquireError, OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{AcquireError, Semaphore, SemaphorePermit};
 
 use super::admission::Admission;
 use super::reply::Body;
@@ -98,8 +98,47 @@ pub(crate) enum CallSlots {
 /// Slots taken, given back when dropped. `None` where none was to be had because the
 /// semaphore closed (the call runs then, as it did when waiting reported that).
 pub(crate) struct HeldSlots {
-    _tool: Option<OwnedSemaphorePermit>,
-    _server: Option<OwnedSemaphorePermit>,
+    _tool: Option<Slot>,
+    _server: Option<Slot>,
+}
+
+/// One slot of a semaphore, given back when dropped: an `OwnedSemaphorePermit`, made from
+/// a borrowed permit so that taking it costs the semaphore no reference count of its own.
+struct Slot(Arc<Semaphore>);
+
+impl Slot {
+    /// The slot `permit` took, kept past the borrow.
+    fn keep(permit: SemaphorePermit<'_>, slots: Arc<Semaphore>) -> Slot {
+        debug_assert_eq!(permit.num_permits(), 1);
+        permit.forget();
+        Slot(slots)
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.add_permits(1);
+    }
+}
+
+/// Slots taken for a call that may be done where it stands: borrowed, and given back
+/// without a reference count of the semaphores changing, unless the call goes on.
+struct BorrowedSlots<'s> {
+    tool: Option<(SemaphorePermit<'s>, &'s Arc<Semaphore>)>,
+    server: (SemaphorePermit<'s>, &'s Arc<Semaphore>),
+}
+
+impl BorrowedSlots<'_> {
+    /// The slots, kept for a call that goes on as a future.
+    fn keep(self) -> HeldSlots {
+        let keep = |(permit, slots): (SemaphorePermit<'_>, &Arc<Semaphore>)| {
+            Slot::keep(permit, Arc::clone(slots))
+        };
+        HeldSlots {
+            _tool: self.tool.map(keep),
+            _server: Some(keep(self.server)),
+        }
+    }
 }
 
 impl CallSlots {
@@ -108,18 +147,15 @@ impl CallSlots {
     }
 
     /// The slots, taken now if they are free: `None` if the call would have to wait.
-    fn try_take(&self) -> Option<HeldSlots> {
+    fn try_take(&self) -> Option<BorrowedSlots<'_>> {
         match self {
             CallSlots::Wanted { tool, server } => {
                 let tool = match tool {
-                    Some(tool) => Some(Arc::clone(tool).try_acquire_owned().ok()?),
+                    Some(tool) => Some((tool.try_acquire().ok()?, tool)),
                     None => None,
                 };
-                let server = Arc::clone(server).try_acquire_owned().ok()?;
-                Some(HeldSlots {
-                    _tool: tool,
-                    _server: Some(server),
-                })
+                let server = (server.try_acquire().ok()?, server);
+                Some(BorrowedSlots { tool, server })
             }
             CallSlots::Held(_) => None,
         }
@@ -159,9 +195,7 @@ impl ToolCallPipeline {
     /// steps [`run`](Self::run) takes, in the same order. Otherwise the call is given back,
     /// to run as a future: started, in the slots it took, if it got as far as the tool's
     /// first poll.
-    // Given back by value, as it came: boxing it would cost the allocation this saves.
-    #[allow(clippy::result_large_err)]
-    pub fn finish_at_once(mut self) -> Result<Body, ToolCallPipeline> {
+    pub fn finish_at_once(mut self: Box<Self>) -> Result<Body, Box<ToolCallPipeline>> {
         let plain = matches!(self.work, ToolWork::Direct(_)) && self.admission.is_unlimited();
         let held = match plain {
             true => self.slots.try_take(),
@@ -182,7 +216,7 @@ impl ToolCallPipeline {
                 ..CallToolResult::default()
             },
             Ok(std::task::Poll::Pending) => {
-                self.slots = CallSlots::Held(held);
+                self.slots = CallSlots::Held(held.keep());
                 return Err(self);
             }
             Err(panic) => panicked(&self.finishing.name, panic),
@@ -365,12 +399,15 @@ pub(super) async fn run_guarded<F: Future + Unpin>(
 
 /// A slot of `slots`, waited for only when none is free: taking a free one needs no
 /// waiting future (about 150 instructions a call).
-async fn slot(slots: Arc<Semaphore>) -> Result<OwnedSemaphorePermit, AcquireError> {
-    match Arc::clone(&slots).try_acquire_owned() {
-        Ok(permit) => Ok(permit),
+async fn slot(slots: Arc<Semaphore>) -> Result<Slot, AcquireError> {
+    let permit = match slots.try_acquire() {
+        Ok(permit) => permit,
         // No slot free, or the semaphore closed (which the wait reports as it did).
-        Err(_) => slots.acquire_owned().await,
-    }
+        Err(_) => slots.acquire().await?,
+    };
+    // Given back by the `Slot`, which takes the reference count this call was given.
+    permit.forget();
+    Ok(Slot(slots))
 }
 
 /// The answer to a call whose tool panicked: a panic with a [`ToolError`] is public, its

@@ -16,6 +16,7 @@ use crate::resource::set::ResourceSet;
 use crate::server::OwnerOfPrincipal;
 use crate::session::admission::RateLimits;
 use crate::task::engine::Tasks;
+use crate::tool::catalog::Catalog;
 use crate::tool::extract::States;
 use crate::tool::set::ToolSet;
 
@@ -91,11 +92,23 @@ impl ServerCore {
     /// parameters (`tool::typed`), when its tool allows that; `None` when the message must
     /// be decoded the general way: any refusal, of the message or of the arguments, is left
     /// to the general decoding, which answers it as it always does.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub fn decode_typed<'a>(&self, json: JsonInput<'a>) -> Option<Decoded<'a>> {
         if !self.typed_arguments {
             return None;
         }
-        let catalog = self.tools.catalog();
+        self.decode_typed_by(json, &self.tools.catalog())
+    }
+
+    /// [`decode_typed`](Self::decode_typed) with the tools of `catalog`.
+    pub fn decode_typed_by<'a>(
+        &self,
+        json: JsonInput<'a>,
+        catalog: &Catalog,
+    ) -> Option<Decoded<'a>> {
+        if !self.typed_arguments {
+            return None;
+        }
         let typed = |name: &str| {
             let tool = catalog.get(name)?;
             let shape = tool.argument_shape(&self.layers)?;

@@ -50,7 +50,9 @@ pub(crate) use shared::changes_record;
 use crate::access::AnyPrincipal;
 use crate::changes::Change;
 use crate::context::client_requests::{InputRound, PendingClientRequests};
-use crate::context::{ClientLink, LogFilter, LogLevel, RequestInfo, SessionLogLevel};
+use crate::context::{
+    Caller, CallerInfo, ClientLink, LogFilter, LogLevel, RequestInfo, SessionLogLevel,
+};
 use crate::protocol::client_info::ClientInfo;
 use crate::protocol::cursor;
 use crate::protocol::jsonrpc::{
@@ -61,6 +63,7 @@ use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
 use crate::registry::Entry;
 use crate::task::TaskOwner;
+use crate::tool::set::SeenCatalog;
 use core::{server_info_json, supported_versions};
 use reply::{Answer, envelope};
 use stateless::stateless_result;
@@ -127,6 +130,12 @@ pub(crate) struct Session {
     /// Who owns the tasks this connection or session makes (a handshake-era client):
     /// minted by the first task, so a 2026-07-28 request's session draws no random id.
     task_owner: OnceLock<TaskOwner>,
+    /// What handshake-era requests' contexts say about who calls (`caller`): made when
+    /// first needed, made again when `client_info`, `client_capabilities` or `principal`
+    /// change.
+    caller: OnceLock<Arc<CallerInfo>>,
+    /// The tools a stdio connection's messages were decoded by last (`ToolSet::seen`).
+    tools_seen: Option<SeenCatalog>,
     /// What its requests' spans say about it, and how long it has lived.
     #[cfg(feature = "otel")]
     telemetry: crate::telemetry::Connection,
@@ -146,6 +155,8 @@ impl Session {
             subscriptions: HashSet::new(),
             background: None,
             task_owner: OnceLock::new(),
+            caller: OnceLock::new(),
+            tools_seen: None,
             #[cfg(feature = "otel")]
             telemetry: crate::telemetry::Connection::new(),
         }
@@ -222,7 +233,14 @@ impl Session {
     /// Sets who sends the messages handled next (HTTP authentication); their tools see it.
     #[cfg(feature = "http")]
     pub fn set_principal(&mut self, principal: Option<AnyPrincipal>) {
+        let same = match (&self.principal, &principal) {
+            (Some(held), Some(new)) => Arc::ptr_eq(held, new),
+            (held, new) => held.is_none() && new.is_none(),
+        };
         self.principal = principal;
+        if !same {
+            self.caller_changed();
+        }
     }
 
     /// How to write an error response whose request id could not be read.
@@ -241,7 +259,8 @@ impl Session {
     /// Handles one line of input: a message or, where the revision allows, a batch.
     /// Messages related to the requests in it go to `related`.
     pub fn handle_line(&mut self, line: &str, related: &Outbox) -> Outcome {
-        if let Some(decoded) = self.core.decode_typed(JsonInput::Line(line)) {
+        let catalog = self.core.tools.seen(&mut self.tools_seen);
+        if let Some(decoded) = self.core.decode_typed_by(JsonInput::Line(line), catalog) {
             return self.handle_decoded(decoded, related);
         }
         match serde_json::from_str(line) {
@@ -532,6 +551,7 @@ impl Session {
                 .cloned()
                 .unwrap_or_else(|| json!({})),
         );
+        self.caller_changed();
         let mut result = Map::new();
         result.insert("protocolVersion".into(), version.as_str().into());
         result.insert("capabilities".into(), self.capabilities(version));
@@ -691,30 +711,27 @@ impl Session {
             Era::Handshake(_) | Era::Unknown => None,
         };
         let mut from_meta = |key: &str| meta.as_mut().and_then(|meta| meta.remove(key));
-        let (client_info, client_capabilities, log_filter) = match era {
+        let caller = match era {
             Era::Stateless(_) => {
                 let level = from_meta(meta::LOG_LEVEL);
                 let level = level
                     .as_ref()
                     .and_then(Value::as_str)
                     .and_then(LogLevel::parse);
-                (
-                    client_info.map(Arc::new),
-                    match from_meta(meta::CLIENT_CAPABILITIES) {
+                Caller::Own(CallerInfo {
+                    client_info: client_info.map(Arc::new),
+                    client_capabilities: match from_meta(meta::CLIENT_CAPABILITIES) {
                         Some(Value::Object(declared)) if !declared.is_empty() => {
                             Arc::new(Value::Object(declared))
                         }
                         // `{}` (checked by `era`): shared, not made per request.
                         _ => Arc::clone(&self.core.no_capabilities),
                     },
-                    level.map_or(LogFilter::Silent, LogFilter::Request),
-                )
+                    log_filter: level.map_or(LogFilter::Silent, LogFilter::Request),
+                    principal: self.principal.clone(),
+                })
             }
-            Era::Handshake(_) | Era::Unknown => (
-                self.client_info.clone(),
-                self.client_capabilities.clone(),
-                LogFilter::Session(self.log_level().clone()),
-            ),
+            Era::Handshake(_) | Era::Unknown => Caller::Shared(Arc::clone(self.caller())),
         };
         let progress_token = from_meta(meta::PROGRESS_TOKEN)
             .filter(|token| token.is_string() || token.is_i64() || token.is_u64());
@@ -722,14 +739,30 @@ impl Session {
             request_id: id.clone(),
             tool,
             protocol_version: version,
-            client_info,
-            client_capabilities,
+            caller,
             progress_token,
-            log_filter,
             client,
             forward_tracing: self.core.forward_tracing,
-            principal: self.principal.clone(),
         }
+    }
+
+    /// What a handshake-era request's context says about its caller: made once, and again
+    /// after [`caller_changed`](Self::caller_changed).
+    fn caller(&self) -> &Arc<CallerInfo> {
+        self.caller.get_or_init(|| {
+            Arc::new(CallerInfo {
+                client_info: self.client_info.clone(),
+                client_capabilities: Arc::clone(&self.client_capabilities),
+                log_filter: LogFilter::Session(self.log_level().clone()),
+                principal: self.principal.clone(),
+            })
+        })
+    }
+
+    /// The client's description, its capabilities or its principal changed: requests from
+    /// now on see the new ones (those already running keep what they were given).
+    fn caller_changed(&mut self) {
+        self.caller = OnceLock::new();
     }
 
     fn server_info(&self, version: ProtocolVersion) -> Value {

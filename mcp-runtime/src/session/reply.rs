@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::call::ToolCallPipeline;
 use crate::context::RequestHandle;
-use crate::protocol::jsonrpc::{RequestId, Response, RpcError, UnknownId};
+use crate::protocol::jsonrpc::{RequestId, Response, RpcError, UnknownId, write_success};
 use crate::tool::catalog::ListPage;
 use crate::tool::shape::ShapedResult;
 
@@ -23,11 +23,14 @@ pub(crate) struct PendingResponse {
 
 /// The work a pending response waits on.
 enum PendingResult {
-    /// Running as a future.
-    Future(Pin<Box<dyn Future<Output = Body> + Send + 'static>>),
+    /// Running as a future; `request` fires its context's cancellation token.
+    Future {
+        future: Pin<Box<dyn Future<Output = Body> + Send + 'static>>,
+        request: Option<RequestHandle>,
+    },
     /// A tool call not started yet, held as it is: one done at once is answered without
     /// ever becoming a future ([`ToolCallPipeline::finish_at_once`]).
-    Call(ToolCallPipeline),
+    Call(Box<ToolCallPipeline>),
 }
 
 impl PendingResult {
@@ -36,16 +39,38 @@ impl PendingResult {
         if let PendingResult::Call(_) = self {
             // A placeholder for the moment the call is moved out: a zero-sized future,
             // which `Box` does not allocate for.
-            let placeholder = PendingResult::Future(Box::pin(std::future::pending()));
+            let placeholder = PendingResult::Future {
+                future: Box::pin(std::future::pending()),
+                request: None,
+            };
             let PendingResult::Call(call) = std::mem::replace(self, placeholder) else {
                 unreachable!("checked above")
             };
-            *self = PendingResult::Future(Box::pin(call.run()));
+            *self = PendingResult::Future {
+                request: Some(call.finishing.request.clone()),
+                future: Box::pin(call.run()),
+            };
         }
         match self {
-            PendingResult::Future(future) => future,
+            PendingResult::Future { future, .. } => future,
             PendingResult::Call(_) => unreachable!("made a future above"),
         }
+    }
+
+    /// The handle that fires the request's cancellation token, if it has a context.
+    fn request(&self) -> Option<RequestHandle> {
+        match self {
+            PendingResult::Future { request, .. } => request.clone(),
+            PendingResult::Call(call) => Some(call.finishing.request.clone()),
+        }
+    }
+}
+
+impl PendingResponse {
+    /// The handle that fires the request's cancellation token, if it has a context: taken
+    /// only for a call that goes on as a task, not for every call.
+    pub(crate) fn request(&self) -> Option<RequestHandle> {
+        self.result.request()
     }
 }
 
@@ -70,12 +95,10 @@ impl Future for PendingResponse {
 pub(crate) enum Reply {
     /// The full JSON-RPC response, ready to send.
     Ready(Response),
-    /// A tool call whose response comes later. `id` identifies it for cancellation, and
-    /// `request` fires its context's cancellation token.
+    /// A tool call whose response comes later. `id` identifies it for cancellation.
     Pending {
         id: RequestId,
         response: PendingResponse,
-        request: Option<RequestHandle>,
     },
 }
 
@@ -87,31 +110,58 @@ impl Reply {
     // The reply is given back by value, as it came: boxing it would cost an allocation per
     // call that is not done at once, to save moving it once.
     #[allow(clippy::result_large_err)]
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn answered_at_once(self) -> Result<Response, Reply> {
+        self.done_at_once().map(Done::into_response)
+    }
+
+    /// [`answered_at_once`](Self::answered_at_once), with a call's result not yet
+    /// serialized: a transport that writes it into its own output spares the response a
+    /// buffer of its own.
+    #[allow(clippy::result_large_err)]
+    pub(crate) fn done_at_once(self) -> Result<Done, Reply> {
         match self {
-            Reply::Ready(response) => Ok(response),
-            Reply::Pending {
-                id,
-                mut response,
-                request,
-            } => {
+            Reply::Ready(response) => Ok(Done::Response(response)),
+            Reply::Pending { id, mut response } => {
                 if let PendingResult::Call(call) = response.result {
                     match call.finish_at_once() {
-                        Ok(body) => return Ok(body.response(&id)),
+                        Ok(body) => return Ok(Done::Result { id, body }),
                         Err(call) => response.result = PendingResult::Call(call),
                     }
                 }
                 // A no-op waker: nothing is to be woken by this one poll.
                 let mut first_poll = std::task::Context::from_waker(std::task::Waker::noop());
                 match Pin::new(&mut response).poll(&mut first_poll) {
-                    std::task::Poll::Ready(response) => Ok(response),
-                    std::task::Poll::Pending => Err(Reply::Pending {
-                        id,
-                        response,
-                        request,
-                    }),
+                    std::task::Poll::Ready(response) => Ok(Done::Response(response)),
+                    std::task::Poll::Pending => Err(Reply::Pending { id, response }),
                 }
             }
+        }
+    }
+}
+
+/// A reply done at once: a response, or the result of a call that is its response once
+/// wrapped in its envelope.
+pub(crate) enum Done {
+    Response(Response),
+    Result { id: RequestId, body: Body },
+}
+
+impl Done {
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn into_response(self) -> Response {
+        match self {
+            Done::Response(response) => response,
+            Done::Result { id, body } => body.response(&id),
+        }
+    }
+
+    /// Appends the response's JSON to `out`: the same bytes as
+    /// [`into_response`](Self::into_response) gives.
+    pub(crate) fn write(&self, out: &mut Vec<u8>) {
+        match self {
+            Done::Response(response) => out.extend_from_slice(response.json()),
+            Done::Result { id, body } => body.write_response(id, out),
         }
     }
 }
@@ -135,9 +185,11 @@ pub(crate) enum Answer {
         result: Pin<Box<dyn Future<Output = Body> + Send + 'static>>,
         request: Option<RequestHandle>,
     },
-    /// A tool call, not started yet: held inline, not boxed, so that one done at once
-    /// costs no allocation.
-    Call(ToolCallPipeline),
+    /// A tool call, not started yet. Boxed: the pipeline is about 150 bytes, which the
+    /// envelope, the reply and the transport otherwise copied about ten times on the way
+    /// to its first poll (each a `memcpy`), for one allocation here; a call that goes on
+    /// as a task would be boxed as a future anyway.
+    Call(Box<ToolCallPipeline>),
 }
 
 impl Answer {
@@ -189,10 +241,24 @@ impl Body {
             // The id is known, so how an unknown one is written does not matter.
             return Response::failure(Some(id), error, UnknownId::Null);
         }
-        Response::success(id, |out| match self {
+        Response::success(id, |out| self.write_result(out))
+    }
+
+    /// [`response`](Self::response)'s JSON, appended to `out`.
+    pub(crate) fn write_response(&self, id: &RequestId, out: &mut Vec<u8>) {
+        match self {
+            Body::Failure(error) => {
+                out.extend_from_slice(Response::failure(Some(id), error, UnknownId::Null).json())
+            }
+            _ => write_success(id, |out| self.write_result(out), out),
+        }
+    }
+
+    fn write_result(&self, out: &mut Vec<u8>) {
+        match self {
             Body::ToolResult(result) => result.write_json(out),
             body => serde_json::to_writer(out, body).expect("a result always serializes"),
-        })
+        }
     }
 }
 
@@ -247,24 +313,52 @@ impl serde::Serialize for ServerInfoMeta<'_> {
 
 /// Wraps an answer in its JSON-RPC envelope.
 pub(crate) fn envelope(id: RequestId, answer: Answer, unknown_id: UnknownId) -> Reply {
-    let (result, request) = match answer {
+    let result = match answer {
         Answer::Now(Ok(result)) => return Reply::Ready(result.response(&id)),
         Answer::Now(Err(error)) => {
             return Reply::Ready(Response::failure(Some(&id), &error, unknown_id));
         }
-        Answer::Later { result, request } => (PendingResult::Future(result), request),
-        Answer::Call(call) => {
-            let request = Some(call.finishing.request.clone());
-            (PendingResult::Call(call), request)
-        }
+        Answer::Later { result, request } => PendingResult::Future {
+            future: result,
+            request,
+        },
+        Answer::Call(call) => PendingResult::Call(call),
     };
     let response = PendingResponse {
         id: id.clone(),
         result,
     };
-    Reply::Pending {
-        id,
-        response,
-        request,
+    Reply::Pending { id, response }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::jsonrpc::code;
+    use crate::protocol::version::ProtocolVersion;
+    use crate::tool::result::CallToolResult;
+
+    #[test]
+    fn a_result_written_into_the_output_is_the_response_it_makes() {
+        let tool_result = |version| {
+            let result = CallToolResult::error("it \"failed\"\n");
+            Body::ToolResult(ShapedResult::new(result, version, false))
+        };
+        let bodies = [
+            tool_result(ProtocolVersion::V2025_11_25),
+            tool_result(ProtocolVersion::V2026_07_28),
+            Body::Json(serde_json::json!({"b": [1, 2], "a": null})),
+            Body::Failure(RpcError::new(code::INVALID_PARAMS, "no such prompt")),
+        ];
+        for (index, body) in bodies.into_iter().enumerate() {
+            let id = RequestId::from(format!("id {index}"));
+            let response = body.response(&id);
+            let mut out = b"before".to_vec();
+            Done::Result { id, body }.write(&mut out);
+            assert_eq!(out, [b"before", response.json()].concat());
+            let mut out = Vec::new();
+            Done::Response(response.clone()).write(&mut out);
+            assert_eq!(out, response.json());
+        }
     }
 }

@@ -36,9 +36,11 @@ impl Session {
                 .clone()
                 .map(ClientInfo::parsed)
                 .map(Arc::new);
+            self.caller_changed();
         }
         if *self.client_capabilities != record.client_capabilities {
             self.client_capabilities = Arc::new(record.client_capabilities.clone());
+            self.caller_changed();
         }
         if let Some(level) = record.log_level.as_deref().and_then(LogLevel::parse) {
             self.log_level().set(level);

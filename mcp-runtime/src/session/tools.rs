@@ -53,7 +53,7 @@ impl Session {
     ) -> Answer {
         let Params {
             name,
-            arguments,
+            mut arguments,
             meta,
             others: params,
         } = params;
@@ -73,10 +73,10 @@ impl Session {
         };
         // Arguments decoded into a tool's parameters go to that very tool (the catalogue
         // may have changed since); any other call looks its tool up now.
-        let decoded_for = match &arguments {
-            Some(Arguments::Typed(typed)) => {
-                Arc::clone(typed.tool()).downcast::<CatalogTool>().ok()
-            }
+        let decoded_for = match &mut arguments {
+            Some(Arguments::Typed(typed)) => typed
+                .take_tool()
+                .and_then(|tool| tool.downcast::<CatalogTool>().ok()),
             _ => None,
         };
         let Some(tool) = decoded_for.or_else(|| self.core.tools.catalog().get(&name).cloned())
@@ -217,7 +217,7 @@ impl Session {
         match task {
             Some(record) => self.start_task(record, version, Box::pin(call.run()), task_request),
             // Held as it is: the transport runs it, at once where it can.
-            None => Answer::Call(call),
+            None => Answer::Call(Box::new(call)),
         }
     }
 }

@@ -106,7 +106,9 @@ impl IntoCallToolResult for CallToolResult {
 
 impl IntoCallToolResult for Content {
     fn into_call_tool_result(self) -> CallToolResult {
-        CallToolResult::success([self])
+        // A `Vec` rather than an array: collected into itself, where an array's one block
+        // (about 200 bytes) is copied out of it and into the list.
+        CallToolResult::success(vec![self])
     }
 }
 
@@ -129,14 +131,14 @@ macro_rules! text_results {
         $(
             impl IntoCallToolResult for $text {
                 fn into_call_tool_result(self) -> CallToolResult {
-                    CallToolResult::success([Content::text(self)])
+                    CallToolResult::success(vec![Content::text(self)])
                 }
             }
         )*
         $(
             impl IntoCallToolResult for $shown {
                 fn into_call_tool_result(self) -> CallToolResult {
-                    CallToolResult::success([Content::text(self.to_string())])
+                    CallToolResult::success(vec![Content::text(self.to_string())])
                 }
             }
         )*

@@ -6,9 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
-#[cfg(feature = "http")]
-use std::sync::atomic::AtomicU64;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 use tokio::sync::watch;
@@ -54,6 +52,9 @@ struct ToolSetInner {
     state: Mutex<ToolSetState>,
     /// What requests see: rebuilt as a whole on every change.
     current: RwLock<Arc<Catalog>>,
+    /// Bumped, under `current`'s write lock, whenever `current` is replaced: a connection
+    /// that kept the catalogue it saw reads it again only then ([`ToolSet::seen`]).
+    version: AtomicU64,
     /// Bumped on every change of the listed tools; connections watch it.
     changes: watch::Sender<u64>,
     /// Whether clients are told the list may change (`listChanged: true`): once someone
@@ -65,6 +66,12 @@ struct ToolSetInner {
     /// The generation of the last change relayed from another instance of a fleet.
     #[cfg(feature = "http")]
     relayed: AtomicU64,
+}
+
+/// The catalogue a connection saw last, and its version ([`ToolSet::seen`]).
+pub(crate) struct SeenCatalog {
+    version: u64,
+    catalog: Arc<Catalog>,
 }
 
 #[derive(Default)]
@@ -93,6 +100,7 @@ impl ToolSet {
             inner: Arc::new(ToolSetInner {
                 state: Mutex::new(ToolSetState::default()),
                 current: RwLock::new(Arc::new(Catalog::default())),
+                version: AtomicU64::new(0),
                 changes: watch::channel(0).0,
                 announced: AtomicBool::new(false),
                 offers_tasks: AtomicBool::new(false),
@@ -152,6 +160,22 @@ impl ToolSet {
     /// The tools requests see now.
     pub(crate) fn catalog(&self) -> Arc<Catalog> {
         Arc::clone(&self.inner.current.read().expect("tool set poisoned"))
+    }
+
+    /// The tools requests see now, through the copy a connection kept (`seen`): read again
+    /// only when they changed since. A stdio connection asks on every message, and reading
+    /// `current` costs a lock and a reference count, each an atomic read-modify-write.
+    pub(crate) fn seen<'s>(&self, seen: &'s mut Option<SeenCatalog>) -> &'s Arc<Catalog> {
+        let version = self.inner.version.load(Ordering::Acquire);
+        if seen.as_ref().is_none_or(|seen| seen.version != version) {
+            let current = self.inner.current.read().expect("tool set poisoned");
+            *seen = Some(SeenCatalog {
+                // Read under the lock: the version of the catalogue taken.
+                version: self.inner.version.load(Ordering::Relaxed),
+                catalog: Arc::clone(&current),
+            });
+        }
+        &seen.as_ref().expect("set above").catalog
     }
 
     /// Changes of the listed tools, for a connection to pass on to its client.
@@ -283,6 +307,7 @@ impl ToolSet {
             return;
         }
         *current = Arc::new(catalog);
+        self.inner.version.fetch_add(1, Ordering::Release);
         drop(current);
         self.inner
             .changes
@@ -315,5 +340,41 @@ impl ToolSetState {
 
     fn count_tagged(&self, tag: &str) -> usize {
         self.with_all(|tools| tools.iter().filter(|tool| tool.has_tag(tag)).count())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn echo(name: &str) -> DynamicTool {
+        DynamicTool::new(name, serde_json::json!({"type": "object"}), |_, _| async {
+            ""
+        })
+    }
+
+    #[test]
+    fn a_seen_catalog_is_read_again_exactly_when_the_tools_changed() {
+        let tools = ToolSet::new();
+        tools.add(echo("first")).unwrap();
+        tools.prepare(&States::default()).unwrap();
+        let mut seen = None;
+        let before = Arc::clone(tools.seen(&mut seen));
+        assert!(before.get("first").is_some());
+        // Nothing changed: the same catalogue, not read again.
+        assert!(Arc::ptr_eq(&before, tools.seen(&mut seen)));
+        tools.add(echo("second")).unwrap();
+        let after = Arc::clone(tools.seen(&mut seen));
+        assert!(!Arc::ptr_eq(&before, &after));
+        assert!(after.get("second").is_some());
+        assert!(Arc::ptr_eq(&after, &tools.catalog()));
+        tools.disable("first");
+        assert!(tools.seen(&mut seen).get("first").is_none());
+        tools.enable("first");
+        assert!(tools.seen(&mut seen).get("first").is_some());
+        // A change that leaves the listed tools as they were replaces nothing.
+        let unchanged = Arc::clone(tools.seen(&mut seen));
+        tools.enable("first");
+        assert!(Arc::ptr_eq(&unchanged, tools.seen(&mut seen)));
     }
 }

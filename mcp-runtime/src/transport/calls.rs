@@ -3,6 +3,7 @@
 //! the server, so a shutdown lets them finish within a grace period and answers the rest.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use futures_util::future::{AbortHandle, Abortable, join_all};
@@ -34,7 +35,37 @@ impl InFlightCall {
 
 /// Requests in flight, by the JSON text of their id, so a cancellation can stop them.
 #[derive(Clone, Default)]
-struct InFlight(Arc<Mutex<HashMap<String, InFlightCall>>>);
+struct InFlight(Arc<InFlightTable>);
+
+#[derive(Default)]
+struct InFlightTable {
+    calls: Mutex<HashMap<String, InFlightCall>>,
+    /// How many `calls` holds, written under its lock: asking whether an id is taken
+    /// needs no lock while no call is in flight, which is every call answered at once.
+    count: AtomicUsize,
+}
+
+impl InFlightTable {
+    /// The table, locked; `count` follows it when the guard is let go.
+    fn lock(&self) -> CountedCalls<'_> {
+        CountedCalls {
+            calls: self.calls.lock().expect("in-flight table poisoned"),
+            count: &self.count,
+        }
+    }
+}
+
+/// The locked table, its count brought up to date when dropped.
+struct CountedCalls<'a> {
+    calls: std::sync::MutexGuard<'a, HashMap<String, InFlightCall>>,
+    count: &'a AtomicUsize,
+}
+
+impl Drop for CountedCalls<'_> {
+    fn drop(&mut self) {
+        self.count.store(self.calls.len(), Ordering::Release);
+    }
+}
 
 impl InFlight {
     fn key(id: &Value) -> String {
@@ -43,45 +74,46 @@ impl InFlight {
 
     /// Registers a request; `None` if a request with the same id is still running.
     fn register(&self, id: &Value, request: Option<RequestHandle>) -> Option<AbortRegistration> {
-        let mut requests = self.0.lock().expect("in-flight table poisoned");
+        let mut requests = self.0.lock();
         let key = InFlight::key(id);
-        if requests.contains_key(&key) {
+        if requests.calls.contains_key(&key) {
             return None;
         }
         let (abort, registration) = AbortHandle::new_pair();
-        requests.insert(key.clone(), InFlightCall { abort, request });
+        requests
+            .calls
+            .insert(key.clone(), InFlightCall { abort, request });
         Some(AbortRegistration { key, registration })
     }
 
     /// Whether a request with this id is running.
     fn contains(&self, id: &Value) -> bool {
-        let requests = self.0.lock().expect("in-flight table poisoned");
-        !requests.is_empty() && requests.contains_key(&InFlight::key(id))
+        if self.is_empty() {
+            return false;
+        }
+        self.0.lock().calls.contains_key(&InFlight::key(id))
+    }
+
+    /// Whether no request is running. Calls are registered by the connection, session or
+    /// request that asks this before it runs one, so a count of zero is current for it.
+    fn is_empty(&self) -> bool {
+        self.0.count.load(Ordering::Acquire) == 0
     }
 
     /// Unregisters a finished request; false if it was cancelled in the meantime.
     fn finish(&self, key: &str) -> bool {
-        self.0
-            .lock()
-            .expect("in-flight table poisoned")
-            .remove(key)
-            .is_some()
+        self.0.lock().calls.remove(key).is_some()
     }
 
     fn cancel_all(&self) {
-        for (_, running) in self.0.lock().expect("in-flight table poisoned").drain() {
+        for (_, running) in self.0.lock().calls.drain() {
             running.stop();
         }
     }
 
     /// Stops the request; unknown or finished ids are ignored, as the spec asks.
     fn cancel(&self, id: &Value) {
-        if let Some(handle) = self
-            .0
-            .lock()
-            .expect("in-flight table poisoned")
-            .remove(&InFlight::key(id))
-        {
+        if let Some(handle) = self.0.lock().calls.remove(&InFlight::key(id)) {
             tracing::debug!(%id, "request cancelled by the client");
             handle.stop();
         }
@@ -149,12 +181,7 @@ impl Calls {
     /// Whether any call is running.
     #[cfg(feature = "http")]
     pub fn any_running(&self) -> bool {
-        !self
-            .in_flight
-            .0
-            .lock()
-            .expect("in-flight table poisoned")
-            .is_empty()
+        !self.in_flight.is_empty()
     }
 
     /// Stops every call (their client is gone).
@@ -174,11 +201,10 @@ impl Calls {
                 }
                 return;
             }
-            Reply::Pending {
-                id,
-                response,
-                request,
-            } => (id, response, request),
+            Reply::Pending { id, response } => {
+                let request = response.request();
+                (id, response, request)
+            }
         };
         let handle = request.clone();
         let Some(abort) = self.in_flight.register(&id, request) else {
@@ -253,4 +279,29 @@ fn shutting_down() -> RpcError {
         code::INTERNAL_ERROR,
         "Internal error: the server shut down before the call finished.",
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_in_flight_count_follows_the_table_through_every_change() {
+        let in_flight = InFlight::default();
+        let (one, two) = (Value::from(1), Value::from("two"));
+        assert!(in_flight.is_empty() && !in_flight.contains(&one));
+        let first = in_flight.register(&one, None).expect("a free id");
+        assert!(!in_flight.is_empty() && in_flight.contains(&one));
+        assert!(!in_flight.contains(&two));
+        assert!(in_flight.register(&one, None).is_none(), "the id is taken");
+        let _second = in_flight.register(&two, None).expect("a free id");
+        assert!(in_flight.finish(&first.key));
+        assert!(!in_flight.contains(&one) && in_flight.contains(&two));
+        in_flight.cancel(&two);
+        assert!(in_flight.is_empty() && !in_flight.contains(&two));
+        in_flight.register(&one, None).expect("free again");
+        in_flight.register(&two, None).expect("free again");
+        in_flight.cancel_all();
+        assert!(in_flight.is_empty() && !in_flight.contains(&one));
+    }
 }

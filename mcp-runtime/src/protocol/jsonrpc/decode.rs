@@ -50,11 +50,11 @@ pub(crate) enum Decoded<'a> {
 
 /// One message as decoded, before it is classified.
 #[derive(Debug)]
-// Lives on the stack for the one line being handled: boxing the members would cost an
-// allocation per message to save stack bytes nobody is short of.
-#[allow(clippy::large_enum_variant)]
 pub(crate) enum Message<'a> {
-    Object(Members<'a>),
+    /// Boxed, and decoded in place in its box: the members are about 250 bytes, which
+    /// serde's visitors, the `Result`s and the enums around them otherwise copied about
+    /// ten times on the way to the session (each a `memcpy`), for one allocation here.
+    Object(Box<Members<'a>>),
     /// A JSON value other than an object.
     NotObject,
 }
@@ -288,7 +288,7 @@ impl Message<'static> {
         let Value::Object(mut members) = value else {
             return Message::NotObject;
         };
-        Message::Object(Members {
+        Message::Object(Box::new(Members {
             is_jsonrpc_2_0: members.get("jsonrpc").and_then(Value::as_str) == Some("2.0"),
             id: members.remove("id"),
             method: members.remove("method").map(StringMember::from_value),
@@ -298,7 +298,7 @@ impl Message<'static> {
             }),
             result: members.remove("result"),
             error: members.remove("error"),
-        })
+        }))
     }
 }
 
@@ -405,8 +405,8 @@ impl<'de> Members<'de> {
     fn visit<A: MapAccess<'de>>(
         mut map: A,
         typed: Option<TypedLookup<'_>>,
-    ) -> Result<Self, A::Error> {
-        let mut members = Members::default();
+    ) -> Result<Box<Self>, A::Error> {
+        let mut members = Box::<Members>::default();
         while let Some(key) = map.next_key::<Key>()? {
             match key {
                 Key::Jsonrpc => members.is_jsonrpc_2_0 = map.next_value::<IsVersion2>()?.0,

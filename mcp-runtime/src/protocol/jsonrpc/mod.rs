@@ -20,7 +20,7 @@ pub(crate) use decode::{
 };
 #[cfg(feature = "http")]
 pub(crate) use response::failure;
-pub(crate) use response::{Response, UnknownId};
+pub(crate) use response::{Response, UnknownId, write_success};
 pub use typed_arguments::TypedKind;
 pub(crate) use typed_arguments::{
     ArgumentShape, ToolHandle, TypedArguments, TypedDecoding, kind_of_type,
@@ -153,7 +153,7 @@ impl<'a> Incoming<'a> {
             params,
             result,
             error,
-        } = members;
+        } = *members;
         let readable_id = id.as_ref().filter(|id| is_valid_id(id)).cloned();
         let invalid = |message: &str| Incoming::Invalid {
             id: readable_id.clone(),

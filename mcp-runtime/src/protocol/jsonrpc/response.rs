@@ -30,6 +30,20 @@ pub(crate) fn failure(id: Option<&RequestId>, error: &RpcError, unknown_id: Unkn
     Value::Object(response)
 }
 
+/// [`Response::success`]'s JSON, appended to `out`: for a transport that writes the
+/// response into its own output, with no buffer of its own.
+pub(crate) fn write_success(
+    id: &RequestId,
+    write_result: impl FnOnce(&mut Vec<u8>),
+    out: &mut Vec<u8>,
+) {
+    out.extend_from_slice(b"{\"id\":");
+    serde_json::to_writer(&mut *out, id).expect("an id always serializes");
+    out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"result\":");
+    write_result(out);
+    out.push(b'}');
+}
+
 /// A response, serialized: one JSON text, without its line terminator.
 #[derive(Clone, Debug)]
 pub(crate) struct Response {
@@ -44,11 +58,7 @@ impl Response {
     /// `write_result` (members in the order a `serde_json::Map` writes them).
     pub fn success(id: &RequestId, write_result: impl FnOnce(&mut Vec<u8>)) -> Response {
         let mut json = Vec::with_capacity(256);
-        json.extend_from_slice(b"{\"id\":");
-        serde_json::to_writer(&mut json, id).expect("an id always serializes");
-        json.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"result\":");
-        write_result(&mut json);
-        json.push(b'}');
+        write_success(id, write_result, &mut json);
         Response {
             json,
             error_code: None,

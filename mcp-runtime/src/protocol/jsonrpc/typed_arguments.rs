@@ -198,14 +198,15 @@ pub(crate) struct TypedDecoding<'s> {
 pub(crate) struct TypedArguments {
     slots: Box<[Option<Decoded>]>,
     /// The tool they were decoded for: the one the call runs, even if the catalogue has
-    /// changed since.
-    tool: ToolHandle,
+    /// changed since (taken out by the call).
+    tool: Option<ToolHandle>,
 }
 
 impl TypedArguments {
-    /// The tool the arguments were decoded for.
-    pub fn tool(&self) -> &ToolHandle {
-        &self.tool
+    /// The tool the arguments were decoded for, taken out (not cloned: the call that takes
+    /// it is the one that runs it).
+    pub fn take_tool(&mut self) -> Option<ToolHandle> {
+        self.tool.take()
     }
 
     /// Takes the value of the parameter at `index` (`None` if the client left it out).
@@ -238,7 +239,7 @@ impl<'de> DeserializeSeed<'de> for TypedDecoding<'_> {
         let slots = deserializer.deserialize_map(Members(self.shape))?;
         Ok(TypedArguments {
             slots,
-            tool: self.tool,
+            tool: Some(self.tool),
         })
     }
 }

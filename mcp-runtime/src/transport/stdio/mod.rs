@@ -337,7 +337,11 @@ impl Shared {
     fn unlock(&self, connection: MutexGuard<'_, Connection>) {
         drop(connection);
         std::sync::atomic::fence(Ordering::SeqCst);
-        if self.task_waiting.swap(false, Ordering::SeqCst) {
+        // Read before it is cleared: the task is rarely waiting, and a read is no atomic
+        // read-modify-write (which costs the reader thread about 25 cycles a message).
+        if self.task_waiting.load(Ordering::SeqCst)
+            && self.task_waiting.swap(false, Ordering::SeqCst)
+        {
             self.task.0.wake();
         }
     }
@@ -381,7 +385,13 @@ impl WakeSource {
 
     /// Whether the source woke the task since the last call; `task` is woken next time.
     fn woken(&self, task: &Waker) -> bool {
-        // Registered before the flag is read: a wake-up in between is not lost.
+        // Not woken: nothing to register, for the waker already registered (the task's, or
+        // the reader thread's, which wakes the task) wakes the task when the source fires.
+        // This is every wake-up by input, and spares it two atomic read-modify-writes.
+        if !self.flag.woken.load(Ordering::Acquire) {
+            return false;
+        }
+        // Registered before the flag is cleared: a wake-up in between is not lost.
         self.flag.task.register(task);
         self.flag.woken.swap(false, Ordering::Acquire)
     }
@@ -570,9 +580,14 @@ impl Connection {
         let reply = if self.calls.is_running(id) {
             reply
         } else {
-            match reply.answered_at_once() {
-                Ok(response) => {
-                    self.answer(kept, &response);
+            match reply.done_at_once() {
+                Ok(done) => {
+                    if !self.client_gone() {
+                        // Written straight into the output, after what the call sent.
+                        kept.take(&mut self.unwritten);
+                        done.write(&mut self.unwritten);
+                        self.unwritten.push(b'\n');
+                    }
                     return;
                 }
                 Err(pending) => pending,
