@@ -43,7 +43,7 @@ use tokio_util::sync::CancellationToken;
 
 pub(crate) use admission::RateLimits;
 pub(crate) use core::{ServerCore, ServerInfo};
-pub(crate) use reply::{Outcome, Reply};
+pub(crate) use reply::{Done, Outcome, Reply};
 #[cfg(feature = "http")]
 pub(crate) use shared::changes_record;
 

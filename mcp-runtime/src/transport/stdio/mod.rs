@@ -35,9 +35,9 @@ use tokio::sync::{broadcast, mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
 use crate::changes::{Change, next_change};
-use crate::protocol::jsonrpc::{Response, RpcError, UnknownId, code};
+use crate::protocol::jsonrpc::{RpcError, UnknownId, code};
 use crate::protocol::outbox::{KeptHere, Outbox};
-use crate::session::{Outcome, Reply, ServerCore, Session};
+use crate::session::{Done, Outcome, Reply, ServerCore, Session};
 use crate::transport::calls::{Calls, Running};
 use frames::{Frame, LineBuffer};
 
@@ -553,7 +553,9 @@ impl Connection {
             match outcome {
                 Outcome::Nothing => {}
                 Outcome::Cancel(id) => self.calls.cancel(&id),
-                Outcome::Reply(Reply::Ready(response)) => self.answer(&kept, &response),
+                Outcome::Reply(Reply::Ready(response)) => {
+                    self.answer(&kept, &Done::Response(response));
+                }
                 Outcome::Reply(reply @ Reply::Pending { .. }) => self.run(reply, unknown_id, &kept),
                 Outcome::Batch(replies) => {
                     self.calls
@@ -582,12 +584,7 @@ impl Connection {
         } else {
             match reply.done_at_once() {
                 Ok(done) => {
-                    if !self.client_gone() {
-                        // Written straight into the output, after what the call sent.
-                        kept.take(&mut self.unwritten);
-                        done.write(&mut self.unwritten);
-                        self.unwritten.push(b'\n');
-                    }
+                    self.answer(kept, &done);
                     return;
                 }
                 Err(pending) => pending,
@@ -597,13 +594,14 @@ impl Connection {
             .spawn(reply, self.outbox.clone(), unknown_id, false);
     }
 
-    /// Queues a response, after what handling its request sent (`kept`).
-    fn answer(&mut self, kept: &KeptHere, response: &Response) {
+    /// Queues a response, after what handling its request sent (`kept`): a call's result
+    /// is written straight into the output, with no buffer of its own.
+    fn answer(&mut self, kept: &KeptHere, done: &Done) {
         if self.client_gone() {
             return;
         }
         kept.take(&mut self.unwritten);
-        self.unwritten.extend_from_slice(response.json());
+        done.write(&mut self.unwritten);
         self.unwritten.push(b'\n');
     }
 
