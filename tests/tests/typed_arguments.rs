@@ -460,3 +460,54 @@ fn arguments_by_hand() {
     );
     assert_eq!(call("nothing", "null"), (false, "nothing".to_owned()));
 }
+
+/// A call of a tool that takes nothing but arguments, decoded straight into them, is made
+/// without a context (nothing could read one); a call of a tool that takes a `Context` or
+/// lends its `&self`, and every call where the typed path is off, has one. Each is answered
+/// as it always was.
+#[test]
+fn only_calls_of_tools_taking_nothing_but_arguments_are_made_without_a_context() {
+    // Written out by hand: `arguments` after `name`, as the typed decoding needs (`json!`
+    // puts them first).
+    let answer = |client: &mut StdioClient, tool: &str, arguments: Value| {
+        let line = format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\",\"params\":{{\"name\":\"{tool}\",\"arguments\":{arguments}}}}}\n"
+        );
+        client.send_raw(line.as_bytes());
+        let answer = client.receive();
+        answer["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_else(|| panic!("a text: {answer}"))
+            .to_owned()
+    };
+    // The counting call is one itself, counted before it reads the count.
+    let count = |client: &mut StdioClient| {
+        answer(client, "calls_without_context", json!({}))
+            .parse::<u64>()
+            .expect("a count")
+    };
+    for (args, made_without) in [(&[][..], 3), (&["--general-arguments"][..], 0)] {
+        let mut client = server(args);
+        let before = count(&mut client);
+        assert_eq!(answer(&mut client, "flags", json!({"on": true})), "true");
+        // A plain `fn`, run on a thread of its own.
+        assert_eq!(
+            answer(&mut client, "blocking", json!({"a": 1, "words": ["x"]})),
+            r#"(1, ["x"])"#
+        );
+        assert_eq!(
+            answer(&mut client, "optionals", json!({"n": 1})),
+            r#"(Some(1), None, "optionals")"#
+        );
+        assert_eq!(answer(&mut client, "scaled", json!({"by": 2})), "(2, None)");
+        // Refused by the typed decoding, so answered the general way, with a context.
+        let refused = answer(
+            &mut client,
+            "integers",
+            json!({"a": 1, "b": 256, "c": 7, "d": 0}),
+        );
+        assert!(refused.contains("`b`"), "{refused}");
+        let after = count(&mut client);
+        assert_eq!(after - before, made_without, "{args:?}");
+    }
+}

@@ -12,7 +12,7 @@ pub(crate) mod log_layer;
 
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicBool, Ordering, fence};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -266,6 +266,29 @@ impl RequestHandle {
             .expect("notifier poisoned");
         self.context.send_held_back(&mut state);
         state.active = false;
+    }
+
+    /// [`finish`](Self::finish), by the last user of the handle. When no one else holds the
+    /// context any more (the tool kept no copy: the common case), nothing else can send
+    /// about the request, and the context is taken apart without the lock: two atomic
+    /// operations where locking, unlocking and letting go of the shared context take four.
+    pub fn finish_and_release(self) {
+        match Arc::try_unwrap(self.context) {
+            Ok(mut context) => {
+                let state = context
+                    .notifier
+                    .state
+                    .get_mut()
+                    .unwrap_or_else(PoisonError::into_inner);
+                if state.active && state.pending.is_some() {
+                    // Progress held back by coalescing still goes out first (the lock is
+                    // free: no one else holds the context).
+                    let mut state = context.notifier.state.lock().expect("notifier poisoned");
+                    context.send_held_back(&mut state);
+                }
+            }
+            Err(context) => RequestHandle { context }.finish(),
+        }
     }
 
     /// Fires the context's cancellation token.

@@ -57,8 +57,9 @@ pub(crate) struct Finishing {
     pub round: Option<Arc<InputRound>>,
     pub mask_errors: bool,
     /// The request's handle: finished when the call is answered (nothing about it may be
-    /// sent after its response), cancelled when it times out.
-    pub request: RequestHandle,
+    /// sent after its response), cancelled when it times out. `None` for a call made
+    /// without a context (its tool takes only arguments): nothing can send about it.
+    pub request: Option<RequestHandle>,
     /// 2026-07-28: the server's identity, for the result to carry.
     pub stateless_info: Option<Arc<Value>>,
 }
@@ -244,7 +245,9 @@ impl ToolCallPipeline {
         };
         let name = &finishing.name;
         let result = match work {
-            ToolWork::Direct(running) => guards.run(name, running, &finishing.request).await,
+            ToolWork::Direct(running) => {
+                guards.run(name, running, finishing.request.as_ref()).await
+            }
             ToolWork::Layered(layered) => {
                 let LayeredWork {
                     layers,
@@ -263,7 +266,7 @@ impl ToolCallPipeline {
                             ..
                         } = call;
                         let running = invoke(&tool, arguments, context, states, forward_tracing);
-                        guards.run(&name, running, &handle).await
+                        guards.run(&name, running, handle.as_ref()).await
                     }) as LayerFuture
                 });
                 // A layer's panic is caught like a tool's (the tool's own was caught inside).
@@ -284,7 +287,9 @@ impl Finishing {
     /// shaped as the request's revision expects, the request finished first.
     fn finish(self, result: CallToolResult) -> Body {
         let body = if let (true, Some(round)) = (result.awaits_input, &self.round) {
-            self.request.finish();
+            if let Some(request) = self.request {
+                request.finish_and_release();
+            }
             Body::Json(round.input_required_result())
         } else {
             let result = if self.mask_errors {
@@ -293,7 +298,9 @@ impl Finishing {
                 result
             };
             // Nothing about this request may be sent after its response.
-            self.request.finish();
+            if let Some(request) = self.request {
+                request.finish_and_release();
+            }
             Body::ToolResult(ShapedResult::new(result, self.version, self.wraps_output))
         };
         match &self.stateless_info {
@@ -328,7 +335,7 @@ pub(super) fn invoke(
     let current = forward_tracing.then(|| context.clone());
     let invoked = match arguments.into() {
         ToolArguments::Map(arguments) => tool.invoke(arguments, context, states),
-        ToolArguments::Typed(arguments) => tool.invoke_typed(arguments, context, states),
+        ToolArguments::Typed(arguments) => tool.invoke_typed(arguments, Some((context, states))),
     };
     match current {
         Some(current) => Box::pin(log_layer::forwarding(invoked, current)),
@@ -337,7 +344,12 @@ pub(super) fn invoke(
 }
 
 impl Guards {
-    async fn run(self, name: &str, running: ToolFuture, request: &RequestHandle) -> CallToolResult {
+    async fn run(
+        self,
+        name: &str,
+        running: ToolFuture,
+        request: Option<&RequestHandle>,
+    ) -> CallToolResult {
         if let Err(refused) = self.admission.admit(name).await {
             return refused;
         }
@@ -349,7 +361,9 @@ impl Guards {
             },
             Guarded::Panicked(panic) => panicked(name, panic),
             Guarded::TimedOut(limit) => {
-                request.cancel();
+                if let Some(request) = request {
+                    request.cancel();
+                }
                 timed_out(name, limit)
             }
         }

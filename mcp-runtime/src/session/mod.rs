@@ -674,23 +674,26 @@ impl Session {
     }
 
     /// 2026-07-28: the input round a request answers (a retry carries the answers to what an
-    /// earlier attempt asked), and the link its `Context` asks the client through: that round,
-    /// or in the handshake era the connection.
-    fn client_link(
+    /// earlier attempt asked).
+    fn input_round(
         &self,
         era: Era,
         name: Cow<'static, str>,
         params: &Map<String, Value>,
-    ) -> Result<(Option<Arc<InputRound>>, ClientLink), RpcError> {
-        let round = match era {
-            Era::Stateless(_) => Some(Arc::new(InputRound::from_params(name, params)?)),
-            Era::Handshake(_) | Era::Unknown => None,
-        };
-        let client = match &round {
+    ) -> Result<Option<Arc<InputRound>>, RpcError> {
+        match era {
+            Era::Stateless(_) => Ok(Some(Arc::new(InputRound::from_params(name, params)?))),
+            Era::Handshake(_) | Era::Unknown => Ok(None),
+        }
+    }
+
+    /// The link a request's `Context` asks the client through: its input round
+    /// (2026-07-28), or in the handshake era the connection.
+    fn client_link(&self, round: &Option<Arc<InputRound>>) -> ClientLink {
+        match round {
             Some(round) => ClientLink::Rounds(Arc::clone(round)),
             None => ClientLink::Connection(Arc::clone(self.client_requests())),
-        };
-        Ok((round, client))
+        }
     }
 
     /// Everything a tool's `Context` knows about this request.

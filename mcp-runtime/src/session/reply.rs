@@ -47,7 +47,7 @@ impl PendingResult {
                 unreachable!("checked above")
             };
             *self = PendingResult::Future {
-                request: Some(call.finishing.request.clone()),
+                request: call.finishing.request.clone(),
                 future: Box::pin(call.run()),
             };
         }
@@ -61,7 +61,7 @@ impl PendingResult {
     fn request(&self) -> Option<RequestHandle> {
         match self {
             PendingResult::Future { request, .. } => request.clone(),
-            PendingResult::Call(call) => Some(call.finishing.request.clone()),
+            PendingResult::Call(call) => call.finishing.request.clone(),
         }
     }
 }
@@ -198,7 +198,7 @@ impl Answer {
     pub(crate) fn later(self) -> Answer {
         match self {
             Answer::Call(call) => Answer::Later {
-                request: Some(call.finishing.request.clone()),
+                request: call.finishing.request.clone(),
                 result: Box::pin(call.run()),
             },
             other => other,

@@ -78,7 +78,8 @@ impl Session {
         related: &Outbox,
     ) -> Result<Prepared, RpcError> {
         let name: Cow<'static, str> = Cow::Owned(name);
-        let (round, client) = self.client_link(era, name.clone(), params)?;
+        let round = self.input_round(era, name.clone(), params)?;
+        let client = self.client_link(&round);
         let info = self.request_info(era, version, id, name, meta, client);
         let (context, request) = Context::new(info, related.clone());
         Ok(Prepared {

@@ -101,10 +101,24 @@ impl Session {
             }),
             Err(error) => return Answer::Now(Err(error)),
         };
+        // A call of a tool that takes nothing but arguments, decoded straight into them, is
+        // made without a context: nothing could read it (no parameter asks for one, no
+        // layer sees the call), nothing sends about the call (it is no task, and `tracing`
+        // is not forwarded), and making one costs an allocation and a dozen atomic
+        // operations.
+        let arguments_only = task.is_none()
+            && !self.core.forward_tracing
+            && matches!(arguments, Some(Arguments::Typed(_)))
+            && tool
+                .argument_shape(&self.core.layers)
+                .is_some_and(|shape| shape.arguments_only());
         let (round, client) = match &task {
-            Some(record) => (None, self.task_client(era, record)),
-            None => match self.client_link(era, name.clone(), &params) {
-                Ok(link) => link,
+            Some(record) => (None, Some(self.task_client(era, record))),
+            None => match self.input_round(era, name.clone(), &params) {
+                Ok(round) => {
+                    let client = (!arguments_only).then(|| self.client_link(&round));
+                    (round, client)
+                }
                 Err(error) => return Answer::Now(Err(error)),
             },
         };
@@ -159,41 +173,56 @@ impl Session {
                 None => Answer::Now(Ok(result)),
             };
         }
-        let info = self.request_info(era, version, id, name.clone(), meta.as_mut(), client);
-        // A task's messages outlive the request's stream: they go where messages unrelated
-        // to a request go (2025-11-25), or nowhere (2026-07-28 has no stream for them).
-        let outbox = match (&task, era) {
-            (None, _) => related.clone(),
-            (Some(_), Era::Stateless(_)) => Outbox::discarding(),
-            (Some(_), _) => self.background.clone().unwrap_or_else(|| related.clone()),
-        };
-        let (context, request) = Context::new(info, outbox);
+        let made = client.map(|client| {
+            let info = self.request_info(era, version, id, name.clone(), meta.as_mut(), client);
+            // A task's messages outlive the request's stream: they go where messages
+            // unrelated to a request go (2025-11-25), or nowhere (2026-07-28 has no stream
+            // for them).
+            let outbox = match (&task, era) {
+                (None, _) => related.clone(),
+                (Some(_), Era::Stateless(_)) => Outbox::discarding(),
+                (Some(_), _) => self.background.clone().unwrap_or_else(|| related.clone()),
+            };
+            Context::new(info, outbox)
+        });
         let tool_timeout = tool.policy().timeout_ms.map(Duration::from_millis);
         let admission = self.core.rate_limits.admission(tool.rate_limiter.clone());
         let (tool_slots, layers) = (tool.slots.clone(), tool.layers(&self.core.layers));
-        let states = Arc::clone(&self.core.states);
-        let forward_tracing = self.core.forward_tracing;
-        let work = if layers.is_empty() {
-            ToolWork::Direct(invoke(&tool, arguments, context, states, forward_tracing))
-        } else {
-            let ToolArguments::Map(arguments) = arguments else {
-                unreachable!("a tool with layers has no typed decoding")
-            };
-            ToolWork::Layered(Box::new(LayeredWork {
-                layers: Arc::clone(layers),
-                call: ToolRequest {
-                    name: name.clone(),
-                    tool: Arc::clone(&tool),
-                    arguments,
-                    context,
-                    version,
-                },
-                states,
-                forward_tracing,
-            }))
+        let (work, request) = match made {
+            None => {
+                let ToolArguments::Typed(arguments) = arguments else {
+                    unreachable!("only a call with typed arguments is made without a context")
+                };
+                tracing::trace!(target: "mcp_runtime::calls_without_context", "a call made without a context");
+                (ToolWork::Direct(tool.invoke_typed(arguments, None)), None)
+            }
+            Some((context, request)) => {
+                let states = Arc::clone(&self.core.states);
+                let forward_tracing = self.core.forward_tracing;
+                let work = if layers.is_empty() {
+                    ToolWork::Direct(invoke(&tool, arguments, context, states, forward_tracing))
+                } else {
+                    let ToolArguments::Map(arguments) = arguments else {
+                        unreachable!("a tool with layers has no typed decoding")
+                    };
+                    ToolWork::Layered(Box::new(LayeredWork {
+                        layers: Arc::clone(layers),
+                        call: ToolRequest {
+                            name: name.clone(),
+                            tool: Arc::clone(&tool),
+                            arguments,
+                            context,
+                            version,
+                        },
+                        states,
+                        forward_tracing,
+                    }))
+                };
+                (work, Some(request))
+            }
         };
         // A task's record keeps a handle of the request too.
-        let task_request = task.as_ref().map(|_| request.clone());
+        let task_request = task.as_ref().and(request.clone());
         let call = ToolCallPipeline {
             work,
             admission,

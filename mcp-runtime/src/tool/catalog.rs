@@ -223,19 +223,19 @@ impl CatalogTool {
             .as_ref()
     }
 
-    /// Starts a call whose arguments were decoded straight into the parameters.
+    /// Starts a call whose arguments were decoded straight into the parameters; without a
+    /// context or state (`supplied`) if the tool takes only arguments.
     pub fn invoke_typed(
         &self,
         arguments: TypedArguments,
-        context: Context,
-        states: Arc<States>,
+        supplied: Option<(Context, Arc<States>)>,
     ) -> ToolFuture {
         match &self.source {
             ToolSource::Static(descriptor) => (descriptor.invoke)(ToolCall::typed(
                 arguments,
                 descriptor.params,
-                context,
-                states,
+                self.shared_name(),
+                supplied,
             )),
             ToolSource::Dynamic(_) => unreachable!("dynamic tools have no typed decoding"),
         }

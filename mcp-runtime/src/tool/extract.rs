@@ -2,6 +2,7 @@
 //! (extractors) — [`Context`], [`State<T>`], or your own.
 
 use std::any::{Any, TypeId, type_name};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 use std::ops::Deref;
@@ -21,6 +22,8 @@ use crate::tool::typed::ArgumentKind;
 struct TypedCall {
     arguments: TypedArguments,
     params: &'static [ParamDescriptor],
+    /// The tool's name, for a call made without a context.
+    tool: Cow<'static, str>,
 }
 
 impl TypedCall {
@@ -61,6 +64,11 @@ impl fmt::Debug for States {
     }
 }
 
+/// Why a call has no context or state: only a parameter that is no argument asks for them,
+/// and a call made without them is of a tool that has none (`ArgumentShape`).
+const NOTHING_SUPPLIED: &str =
+    "a call of a tool whose parameters are all arguments is made without a context or state";
+
 /// One call of a tool, as its parameters see it: the arguments not yet taken, the
 /// request's [`Context`], and the server's shared state.
 pub struct ToolCall {
@@ -68,8 +76,10 @@ pub struct ToolCall {
     /// The arguments decoded straight into the parameters (`tool::typed`), when the tool
     /// takes that path: then `arguments` is empty.
     typed: Option<TypedCall>,
-    context: Context,
-    states: Arc<States>,
+    /// `None` for a call of a tool whose parameters are all arguments decoded straight into
+    /// them (see [`ToolCall::typed`]): nothing asks for these then.
+    context: Option<Context>,
+    states: Option<Arc<States>>,
     /// Whether the arguments are text to parse (a resource's variables, a prompt's
     /// arguments) rather than a tool's JSON arguments.
     text_arguments: bool,
@@ -84,22 +94,33 @@ impl ToolCall {
         ToolCall {
             arguments,
             typed: None,
-            context,
-            states,
+            context: Some(context),
+            states: Some(states),
             text_arguments: false,
         }
     }
 
-    /// A call whose arguments were decoded straight into the tool's parameters.
+    /// A call whose arguments were decoded straight into the tool's parameters. A tool
+    /// that takes nothing but such arguments gets no context and no state (`supplied` is
+    /// `None`): only a supplied parameter (`Context`, `State<T>`, ...) reads them, and
+    /// making a context costs a call an allocation and a dozen atomic operations.
     pub(crate) fn typed(
         arguments: TypedArguments,
         params: &'static [ParamDescriptor],
-        context: Context,
-        states: Arc<States>,
+        tool: Cow<'static, str>,
+        supplied: Option<(Context, Arc<States>)>,
     ) -> Self {
+        let (context, states) = supplied.unzip();
         ToolCall {
-            typed: Some(TypedCall { arguments, params }),
-            ..ToolCall::new(Map::new(), context, states)
+            arguments: Map::new(),
+            typed: Some(TypedCall {
+                arguments,
+                params,
+                tool,
+            }),
+            context,
+            states,
+            text_arguments: false,
         }
     }
 
@@ -122,13 +143,30 @@ impl ToolCall {
     }
 
     /// The request's context.
+    ///
+    /// Every call a parameter other than an argument sees has one: only a call of a tool
+    /// whose parameters are all arguments is made without it, and nothing asks it then.
     pub fn context(&self) -> &Context {
-        &self.context
+        self.context.as_ref().expect(NOTHING_SUPPLIED)
     }
 
     /// The server's shared state.
     pub fn states(&self) -> &States {
-        &self.states
+        self.states.as_ref().expect(NOTHING_SUPPLIED)
+    }
+
+    /// The request's context, unless the call was made without one.
+    pub(crate) fn context_if_any(&self) -> Option<&Context> {
+        self.context.as_ref()
+    }
+
+    /// The name of the tool called.
+    fn tool_name(&self) -> &str {
+        match (&self.context, &self.typed) {
+            (Some(context), _) => context.tool_name(),
+            (None, Some(typed)) => &typed.tool,
+            (None, None) => unreachable!("only a typed call is made without a context"),
+        }
     }
 
     /// Produces parameter `name` of type `T`: the macro calls this once per parameter.
@@ -268,7 +306,7 @@ where
             };
             Rejection(format!(
                 "Invalid arguments for tool `{}`: `{path}`: {}",
-                call.context().tool_name(),
+                call.tool_name(),
                 error.into_inner()
             ))
         })
@@ -323,7 +361,7 @@ impl<T> DefaultArgument for T where T: DeserializeOwned + Serialize + JsonSchema
 
 impl Extract for Context {
     fn extract(call: &mut ToolCall, _parameter: &'static str) -> Result<Self, Rejection> {
-        Ok(call.context.clone())
+        Ok(call.context().clone())
     }
 
     fn argument_kind() -> ArgumentKind {
@@ -407,7 +445,7 @@ impl<T: ?Sized + fmt::Debug> fmt::Debug for State<T> {
 
 impl<T: Send + Sync + 'static> Extract for State<T> {
     fn extract(call: &mut ToolCall, _parameter: &'static str) -> Result<Self, Rejection> {
-        call.states.get::<T>().map(State).ok_or_else(|| {
+        call.states().get::<T>().map(State).ok_or_else(|| {
             Rejection(format!(
                 "State<{}> is not registered on this server",
                 type_name::<T>()

@@ -44,8 +44,10 @@ where
     };
     // The blocking thread gets the tool's context, so its `tracing` events are forwarded
     // too when that is on.
-    let context = call.context().clone();
-    let forwarded = context.forwards_tracing().then_some(context);
+    let forwarded = call
+        .context_if_any()
+        .filter(|context| context.forwards_tracing())
+        .cloned();
     Box::pin(async move {
         let blocking = crate::tool::blocking::run(move || {
             with_current(forwarded, || run().into_call_tool_result())

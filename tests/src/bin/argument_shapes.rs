@@ -236,6 +236,12 @@ async fn typed_calls() -> u64 {
     mcp_tests::typed_calls::typed_calls()
 }
 
+/// How many calls so far were made without a context.
+#[mcp_tool]
+async fn calls_without_context() -> u64 {
+    mcp_tests::typed_calls::calls_without_context()
+}
+
 #[tokio::main]
 async fn main() -> Result<(), mcp_runtime::Error> {
     use tracing_subscriber::layer::SubscriberExt;
