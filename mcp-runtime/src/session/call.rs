@@ -286,10 +286,12 @@ impl Finishing {
     /// The steps after the tool returned: its result masked if the server says so, then
     /// shaped as the request's revision expects, the request finished first.
     fn finish(self, result: CallToolResult) -> Body {
+        // Nothing about this request may be sent after its response. (Masking below logs
+        // on the server only: no tool's context is current here to forward it.)
+        if let Some(request) = self.request {
+            request.finish_and_release();
+        }
         let body = if let (true, Some(round)) = (result.awaits_input, &self.round) {
-            if let Some(request) = self.request {
-                request.finish_and_release();
-            }
             Body::Json(round.input_required_result())
         } else {
             let result = if self.mask_errors {
@@ -297,10 +299,6 @@ impl Finishing {
             } else {
                 result
             };
-            // Nothing about this request may be sent after its response.
-            if let Some(request) = self.request {
-                request.finish_and_release();
-            }
             Body::ToolResult(ShapedResult::new(result, self.version, self.wraps_output))
         };
         match &self.stateless_info {
