@@ -4,55 +4,61 @@
 //! is resolved inside ROOT; a path that leads outside it — `..`, an absolute path, a
 //! symbolic link pointing out — is refused with a tool error.
 //!
+//! Files and directories are opened beneath ROOT, one step at a time, with
+//! [`cap_std`]: a symbolic link is followed only while it stays inside, and since nothing is
+//! checked first and opened by its path later, a directory swapped for a link to outside
+//! while a request is served cannot lead out either.
+//!
 //! The same files are resources too: the template `file:///{+path}` reads any file under
 //! ROOT (text as text, anything else as a blob), refusing the same ways out, and completes
 //! paths as a client types them.
 
+use std::io::Read as _;
 use std::path::{Component, Path, PathBuf};
 use std::sync::OnceLock;
 
+use cap_std::fs::Dir;
 use mcp_runtime::{EmbeddedResource, Json, ResourceContents, Server, mcp_resource, mcp_tool};
 use schemars::JsonSchema;
 use serde::Serialize;
 
-/// The directory the server may read, canonicalized at start-up.
-static ROOT: OnceLock<PathBuf> = OnceLock::new();
+/// The directory the server may read, opened at start-up: everything is opened beneath it.
+static ROOT: OnceLock<Dir> = OnceLock::new();
 
 /// Files larger than this are refused by `read_file`.
 const MAX_FILE_SIZE: u64 = 1024 * 1024;
 
-/// Resolves `path` (relative to the root) and makes sure the result is inside the root.
+/// The served directory, once `main` has opened it.
+fn root() -> Result<&'static Dir, String> {
+    ROOT.get()
+        .ok_or_else(|| "the server has no root directory".to_owned())
+}
+
+/// `path` (relative to the root) as a path beneath the root, `.` for the root itself.
 ///
-/// First lexically: `..` may not climb above the root, and an absolute path is read as
-/// relative to it — so nothing outside is even looked at, and whether it exists is not
-/// revealed. Then after following symbolic links, which may point anywhere.
-fn resolve(path: &str) -> Result<PathBuf, String> {
-    let root = ROOT.get().ok_or("the server has no root directory")?;
-    let mut inside = PathBuf::new();
+/// Lexically: `..` may not climb above the root, and an absolute path is read as relative
+/// to it — so nothing outside is even looked at, and whether it exists is not revealed.
+/// Symbolic links, which may point anywhere, are left to the open beneath the root.
+fn inside(path: &str) -> Result<PathBuf, String> {
+    let mut inside = PathBuf::from(".");
     for component in Path::new(path).components() {
         match component {
             Component::Normal(part) => inside.push(part),
             Component::ParentDir => {
-                if !inside.pop() {
+                if inside == Path::new(".") {
                     return Err(format!("`{path}` is outside the served directory"));
                 }
+                inside.pop();
             }
             Component::CurDir | Component::RootDir | Component::Prefix(_) => {}
         }
     }
-    let resolved = root
-        .join(inside)
-        .canonicalize()
-        .map_err(|error| format!("cannot open `{path}`: {error}"))?;
-    if !resolved.starts_with(root) {
-        return Err(format!("`{path}` is outside the served directory"));
-    }
-    Ok(resolved)
+    Ok(inside)
 }
 
-fn display_path(path: &Path) -> String {
-    let root = ROOT.get().map(PathBuf::as_path).unwrap_or(Path::new(""));
-    let relative = path.strip_prefix(root).unwrap_or(path);
+/// How a path beneath the root is shown: relative to it, `.` for the root itself.
+fn display_path(inside: &Path) -> String {
+    let relative = inside.strip_prefix(".").unwrap_or(inside);
     if relative.as_os_str().is_empty() {
         ".".to_owned()
     } else {
@@ -74,23 +80,46 @@ async fn read_file(
 /// but a file, and over [`MAX_FILE_SIZE`]. The tool and the resource read through this one
 /// function, so they refuse exactly the same things.
 async fn read_inside(path: &str) -> Result<(PathBuf, Vec<u8>), String> {
-    let resolved = resolve(path)?;
-    let metadata = tokio::fs::metadata(&resolved)
+    let inside = inside(path)?;
+    let root = root()?;
+    let (opened, shown) = (inside.clone(), path.to_owned());
+    let bytes = tokio::task::spawn_blocking(move || read_beneath(root, &opened, &shown))
         .await
-        .map_err(|error| format!("cannot read `{path}`: {error}"))?;
-    if !metadata.is_file() {
-        return Err(format!("`{path}` is not a file"));
-    }
-    if metadata.len() > MAX_FILE_SIZE {
-        return Err(format!(
-            "`{path}` is {} bytes; files over {MAX_FILE_SIZE} bytes are not read",
-            metadata.len()
-        ));
-    }
-    let bytes = tokio::fs::read(&resolved)
-        .await
-        .map_err(|error| format!("cannot read `{path}`: {error}"))?;
-    Ok((resolved, bytes))
+        .map_err(|error| format!("cannot read `{path}`: {error}"))??;
+    Ok((inside, bytes))
+}
+
+/// The bytes of the file at `inside`, opened beneath `root`.
+fn read_beneath(root: &Dir, inside: &Path, path: &str) -> Result<Vec<u8>, String> {
+    // Looked at before it is opened, so that opening a named pipe cannot hang the call;
+    // what is read is still only what was opened beneath the root.
+    let is_file = |metadata: &cap_std::fs::Metadata| {
+        if !metadata.is_file() {
+            return Err(format!("`{path}` is not a file"));
+        }
+        if metadata.len() > MAX_FILE_SIZE {
+            return Err(format!(
+                "`{path}` is {} bytes; files over {MAX_FILE_SIZE} bytes are not read",
+                metadata.len()
+            ));
+        }
+        Ok(())
+    };
+    is_file(
+        &root
+            .metadata(inside)
+            .map_err(|error| format!("cannot open `{path}`: {error}"))?,
+    )?;
+    let file = root
+        .open(inside)
+        .map_err(|error| format!("cannot open `{path}`: {error}"))?;
+    let unreadable = |error: std::io::Error| format!("cannot read `{path}`: {error}");
+    is_file(&file.metadata().map_err(unreadable)?)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_SIZE)
+        .read_to_end(&mut bytes)
+        .map_err(unreadable)?;
+    Ok(bytes)
 }
 
 /// A file under the served directory.
@@ -100,12 +129,12 @@ async fn file(
     #[mcp(complete = complete_path)]
     path: String,
 ) -> Result<EmbeddedResource, String> {
-    let (resolved, bytes) = read_inside(&path).await?;
-    let uri = format!("file:///{}", display_path(&resolved));
+    let (inside, bytes) = read_inside(&path).await?;
+    let uri = format!("file:///{}", display_path(&inside));
     Ok(match String::from_utf8(bytes) {
         Ok(text) => EmbeddedResource {
             uri,
-            mime_type: Some(mime_type(&resolved).unwrap_or("text/plain").to_owned()),
+            mime_type: Some(mime_type(&inside).unwrap_or("text/plain").to_owned()),
             contents: ResourceContents::Text(text),
         },
         Err(not_text) => {
@@ -113,7 +142,7 @@ async fn file(
             EmbeddedResource {
                 uri,
                 mime_type: Some(
-                    mime_type(&resolved)
+                    mime_type(&inside)
                         .unwrap_or("application/octet-stream")
                         .to_owned(),
                 ),
@@ -149,10 +178,10 @@ fn complete_path(prefix: &str) -> Vec<String> {
         Some(slash) => (&prefix[..slash], &prefix[slash + 1..]),
         None => ("", prefix),
     };
-    let Ok(resolved) = resolve(if directory.is_empty() { "." } else { directory }) else {
+    let (Ok(inside), Ok(root)) = (inside(directory), root()) else {
         return Vec::new();
     };
-    let Ok(entries) = std::fs::read_dir(resolved) else {
+    let Ok(entries) = root.read_dir(inside) else {
         return Vec::new();
     };
     let mut candidates: Vec<String> = entries
@@ -207,20 +236,27 @@ async fn list_directory(
     path: Option<String>,
 ) -> Result<Json<Listing>, String> {
     let path = path.unwrap_or_else(|| ".".to_owned());
-    let resolved = resolve(&path)?;
-    let mut reader = tokio::fs::read_dir(&resolved)
+    let inside = inside(&path)?;
+    let root = root()?;
+    let (opened, shown) = (inside.clone(), path.clone());
+    let entries = tokio::task::spawn_blocking(move || list_beneath(root, &opened, &shown))
         .await
-        .map_err(|error| format!("cannot list `{path}`: {error}"))?;
+        .map_err(|error| format!("cannot list `{path}`: {error}"))??;
+    Ok(Json(Listing {
+        directory: display_path(&inside),
+        entries,
+    }))
+}
+
+/// The entries of the directory at `inside`, opened beneath `root`, sorted by name.
+fn list_beneath(root: &Dir, inside: &Path, path: &str) -> Result<Vec<Entry>, String> {
+    let unlistable = |error: std::io::Error| format!("cannot list `{path}`: {error}");
     let mut entries = Vec::new();
-    while let Some(entry) = reader
-        .next_entry()
-        .await
-        .map_err(|error| format!("cannot list `{path}`: {error}"))?
-    {
-        let file_type = entry.file_type().await.ok();
-        let (kind, size) = match file_type {
-            Some(t) if t.is_file() => ("file", entry.metadata().await.ok().map(|m| m.len())),
-            Some(t) if t.is_dir() => ("directory", None),
+    for entry in root.read_dir(inside).map_err(unlistable)? {
+        let entry = entry.map_err(unlistable)?;
+        let (kind, size) = match entry.file_type() {
+            Ok(t) if t.is_file() => ("file", entry.metadata().ok().map(|m| m.len())),
+            Ok(t) if t.is_dir() => ("directory", None),
             _ => ("other", None),
         };
         entries.push(Entry {
@@ -230,10 +266,7 @@ async fn list_directory(
         });
     }
     entries.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(Json(Listing {
-        directory: display_path(&resolved),
-        entries,
-    }))
+    Ok(entries)
 }
 
 #[tokio::main]
@@ -252,6 +285,13 @@ async fn main() -> Result<(), mcp_runtime::Error> {
         }
         Err(error) => {
             eprintln!("files: cannot open {}: {error}", Path::new(&root).display());
+            std::process::exit(2);
+        }
+    };
+    let root = match Dir::open_ambient_dir(&root, cap_std::ambient_authority()) {
+        Ok(root) => root,
+        Err(error) => {
+            eprintln!("files: cannot open {}: {error}", root.display());
             std::process::exit(2);
         }
     };
