@@ -80,7 +80,8 @@ pub use server::http::{
 };
 pub use server::{
     DEFAULT_CLIENT_REQUEST_TIMEOUT, DEFAULT_LIST_TTL, DEFAULT_MAX_IN_FLIGHT,
-    DEFAULT_MAX_MESSAGE_SIZE, DEFAULT_PAGE_SIZE, DEFAULT_SHUTDOWN_GRACE, Server,
+    DEFAULT_MAX_MESSAGE_SIZE, DEFAULT_MAX_OUTPUT_BACKLOG, DEFAULT_PAGE_SIZE,
+    DEFAULT_SHUTDOWN_GRACE, Server,
 };
 pub use task::{InMemoryTaskStore, TaskStore, TaskSupport};
 pub use tool::descriptor::ToolHints;

@@ -42,6 +42,8 @@ use crate::transport::stdio::{Ending, Input, serve_connection};
 pub const DEFAULT_PAGE_SIZE: usize = 1000;
 /// Default limit on one incoming message, in bytes.
 pub const DEFAULT_MAX_MESSAGE_SIZE: usize = 8 * 1024 * 1024;
+/// Default limit on the output waiting for a stdio client to read it, in bytes.
+pub const DEFAULT_MAX_OUTPUT_BACKLOG: usize = 4 * 1024 * 1024;
 /// Default freshness hint (`ttlMs`) for 2026-07-28 list and discover results.
 pub const DEFAULT_LIST_TTL: Duration = Duration::from_secs(60);
 
@@ -62,6 +64,7 @@ pub struct Server {
     instructions: Option<String>,
     page_size: usize,
     max_message_size: usize,
+    max_output_backlog: usize,
     list_ttl: Duration,
     redirect_prints: bool,
     max_in_flight: usize,
@@ -114,6 +117,7 @@ impl Server {
             instructions: None,
             page_size: DEFAULT_PAGE_SIZE,
             max_message_size: DEFAULT_MAX_MESSAGE_SIZE,
+            max_output_backlog: DEFAULT_MAX_OUTPUT_BACKLOG,
             list_ttl: DEFAULT_LIST_TTL,
             redirect_prints: true,
             max_in_flight: DEFAULT_MAX_IN_FLIGHT,
@@ -163,6 +167,18 @@ impl Server {
     /// longer line is skipped and answered with a JSON-RPC error; memory stays bounded.
     pub fn max_message_size(mut self, bytes: usize) -> Self {
         self.max_message_size = bytes.max(1);
+        self
+    }
+
+    /// How much output may wait for a stdio client to read it, in bytes (default
+    /// [`DEFAULT_MAX_OUTPUT_BACKLOG`]; [`serve_stdio`](Server::serve_stdio) and
+    /// [`serve_io`](Server::serve_io)). Past it, the server handles and reads no more
+    /// requests until the client has read enough: a client that keeps sending without
+    /// reading fills its pipe to the server, not the server's memory. Nothing is dropped;
+    /// once the client reads again, every request is answered. One answer larger than the
+    /// limit still goes out whole, and calls already running still send theirs.
+    pub fn max_output_backlog(mut self, bytes: usize) -> Self {
+        self.max_output_backlog = bytes;
         self
     }
 
@@ -466,6 +482,7 @@ impl Server {
             std::process::exit(status);
         }
         let limit = self.max_message_size;
+        let backlog_limit = self.max_output_backlog;
         let redirect_prints = self.redirect_prints;
         let grace = self.shutdown_grace;
         let core = self.into_core()?;
@@ -481,7 +498,8 @@ impl Server {
         // that blocks on `main` does not drive the reactor, so whatever the connection's
         // task sees to (output that had to wait, messages of calls running as tasks) would
         // be handed over from a worker; a task runs on the worker that sees it arrive.
-        let connection = serve_connection(core, stdio::input(), output, limit, ending);
+        let connection =
+            serve_connection(core, stdio::input(), output, limit, backlog_limit, ending);
         match tokio::spawn(connection).await {
             Ok(outcome) => outcome?,
             Err(failed) if failed.is_panic() => std::panic::resume_unwind(failed.into_panic()),
@@ -499,6 +517,7 @@ impl Server {
         W: AsyncWrite + Unpin + Send + 'static,
     {
         let limit = self.max_message_size;
+        let backlog_limit = self.max_output_backlog;
         let grace = self.shutdown_grace;
         let core = self.into_core()?;
         let ending = Ending {
@@ -510,6 +529,7 @@ impl Server {
             Input::Polled(Box::pin(input)),
             Box::pin(output),
             limit,
+            backlog_limit,
             ending,
         )
         .await?;

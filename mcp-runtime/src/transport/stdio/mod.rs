@@ -16,6 +16,11 @@
 //! gathered and written half a kilobyte or so at a time, and the rest before the connection
 //! reads again, so a burst costs a few writes, its first answers go out while the rest are
 //! worked on, and a lone request is answered at once.
+//!
+//! Output the client has not read yet is bounded: once more than the bound waits to be
+//! written, the connection handles and reads nothing more until the client has read enough
+//! of it, so a client that sends without reading fills its own pipe instead of the
+//! server's memory.
 
 pub(crate) mod frames;
 pub(crate) mod pipes;
@@ -76,12 +81,14 @@ const WRITE_AFTER_BYTES: usize = 512;
 
 /// Serves one connection until its input ends or `ending.stop` fires (then calls in flight
 /// get the grace period to finish and every one is answered) or its output is closed (then
-/// the server stops quietly).
+/// the server stops quietly). `limit` bounds one line of input, `backlog_limit` the output
+/// waiting for the client before no more input is handled.
 pub(crate) async fn serve_connection(
     core: Arc<ServerCore>,
     input: Input,
     output: Output,
     limit: usize,
+    backlog_limit: usize,
     ending: Ending,
 ) -> io::Result<()> {
     let Ending { grace, stop } = ending;
@@ -110,6 +117,8 @@ pub(crate) async fn serve_connection(
         output,
         unwritten: Vec::with_capacity(64 * 1024),
         written: 0,
+        backlog_limit,
+        waiting_reader: None,
         unflushed: false,
         gone: false,
         stop,
@@ -129,6 +138,8 @@ pub(crate) async fn serve_connection(
             let mut polled = PolledInput {
                 input,
                 frames: LineBuffer::new(limit),
+                ended: false,
+                lines_left: false,
             };
             shared
                 .with(|connection, cx| connection.poll_serve(cx, Some(&mut polled)))
@@ -149,8 +160,10 @@ pub(crate) async fn serve_connection(
     let client_went = matches!(ended, Closing::ClientGone);
     shared
         .with(|connection, _| {
-            // A reader thread still blocked in its `read` handles nothing after this.
+            // A reader thread still blocked in its `read`, or waiting for room in the
+            // output, handles nothing after this.
             connection.reading_stopped = true;
+            connection.wake_waiting_reader();
             if client_went {
                 // Nobody can read the answers of calls still running.
                 connection.calls.cancel_all();
@@ -257,6 +270,10 @@ struct Connection {
     /// Output not written yet, from `written` on.
     unwritten: Vec<u8>,
     written: usize,
+    /// Once more output than this waits to be written, nothing more is handled.
+    backlog_limit: usize,
+    /// The reader thread, while it waits for the client to read enough of the output.
+    waiting_reader: Option<std::thread::Thread>,
     /// Written but not flushed yet.
     unflushed: bool,
     /// The client stopped reading: nothing is written any more.
@@ -276,6 +293,10 @@ struct Connection {
 struct PolledInput {
     input: Pin<Box<dyn AsyncRead + Send>>,
     frames: LineBuffer,
+    /// The input ended (the lines read may not all be handled yet).
+    ended: bool,
+    /// Handling stopped with the output full: lines read may be left in `frames`.
+    lines_left: bool,
 }
 
 /// A connection, shared by its task and (for stdin) its reader thread.
@@ -443,9 +464,10 @@ impl Connection {
     /// waiting.
     fn poll_output(&mut self, cx: &mut std::task::Context<'_>) -> Poll<Closing> {
         self.take_woken_queue(cx);
-        match self.poll_write_out(cx) {
-            Poll::Ready(Err(error)) if client_gone(&error) => Poll::Ready(Closing::ClientGone),
-            Poll::Ready(Err(error)) => Poll::Ready(Closing::Failed(error)),
+        let written = self.poll_write_out(cx);
+        self.wake_waiting_reader();
+        match written {
+            Poll::Ready(Err(error)) => Poll::Ready(closing(error)),
             Poll::Ready(Ok(())) | Poll::Pending => Poll::Pending,
         }
     }
@@ -484,7 +506,7 @@ impl Connection {
     fn poll_io(
         &mut self,
         cx: &mut std::task::Context<'_>,
-        PolledInput { input, frames }: &mut PolledInput,
+        input: &mut PolledInput,
     ) -> Poll<Closing> {
         // Input is read first: a wake-up is most often new input, handled then in one
         // round. Once a round has handled what was read, a read that finds nothing more
@@ -492,30 +514,38 @@ impl Connection {
         // since the last read, and each left its waker.
         let mut handled_since_read = false;
         loop {
-            let read = frames.poll_read_from(input.as_mut(), cx);
-            match read {
-                Poll::Pending if handled_since_read => return Poll::Pending,
-                Poll::Ready(Ok(0)) => {
-                    self.take_woken_queue(cx);
-                    self.handle_frames(frames, cx, true);
-                    return Poll::Ready(Closing::InputEnded);
-                }
-                Poll::Ready(Err(error)) => {
-                    tracing::error!(%error, "reading the input failed; treating it as end of input");
-                    self.take_woken_queue(cx);
-                    self.handle_frames(frames, cx, true);
-                    return Poll::Ready(Closing::InputEnded);
-                }
-                Poll::Ready(Ok(_)) | Poll::Pending => {}
+            // Nothing is read or handled while too much output waits for the client: the
+            // output wakes the task once it can take more.
+            if let Err(closing) = std::task::ready!(self.poll_backlog_room(cx)) {
+                return Poll::Ready(closing);
             }
-            self.take_woken_queue(cx);
-            self.handle_frames(frames, cx, false);
-            match self.poll_write_out(cx) {
-                Poll::Ready(Err(error)) if client_gone(&error) => {
-                    return Poll::Ready(Closing::ClientGone);
+            let read = if input.lines_left {
+                // Lines read before the output filled up come before any new input.
+                Poll::Ready(())
+            } else if input.ended {
+                return Poll::Ready(Closing::InputEnded);
+            } else {
+                match input.frames.poll_read_from(input.input.as_mut(), cx) {
+                    Poll::Pending if handled_since_read => return Poll::Pending,
+                    Poll::Pending => Poll::Pending,
+                    Poll::Ready(Ok(read)) => {
+                        input.ended = read == 0;
+                        Poll::Ready(())
+                    }
+                    Poll::Ready(Err(error)) => {
+                        tracing::error!(%error, "reading the input failed; treating it as end of input");
+                        input.ended = true;
+                        Poll::Ready(())
+                    }
                 }
-                Poll::Ready(Err(error)) => return Poll::Ready(Closing::Failed(error)),
-                Poll::Ready(Ok(())) | Poll::Pending => {}
+            };
+            self.take_woken_queue(cx);
+            input.lines_left = !self.handle_frames(&mut input.frames, cx, input.ended);
+            if input.ended && !input.lines_left {
+                return Poll::Ready(Closing::InputEnded);
+            }
+            if let Poll::Ready(Err(error)) = self.poll_write_out(cx) {
+                return Poll::Ready(closing(error));
             }
             if read.is_pending() {
                 return Poll::Pending;
@@ -524,17 +554,57 @@ impl Connection {
         }
     }
 
-    /// Handles every complete line read so far, writing answers out as they gather.
+    /// Output gathered and not written yet.
+    fn backlog(&self) -> usize {
+        self.unwritten.len() - self.written
+    }
+
+    /// Whether more output waits for the client than its limit: then no input is handled.
+    fn backlog_full(&self) -> bool {
+        self.backlog() > self.backlog_limit
+    }
+
+    /// Ready once the output waiting for the client is within its limit, writing meanwhile.
+    fn poll_backlog_room(&mut self, cx: &mut std::task::Context<'_>) -> Poll<Result<(), Closing>> {
+        if self.backlog_full() {
+            match self.poll_write_out(cx) {
+                Poll::Ready(Err(error)) => return Poll::Ready(Err(closing(error))),
+                Poll::Pending if self.backlog_full() => return Poll::Pending,
+                Poll::Ready(Ok(())) | Poll::Pending => {}
+            }
+        }
+        Poll::Ready(Ok(()))
+    }
+
+    /// Wakes the reader thread if it waits for room in the output and there is some now,
+    /// or the connection has stopped serving.
+    fn wake_waiting_reader(&mut self) {
+        if self.waiting_reader.is_some()
+            && (!self.backlog_full() || self.reading_stopped)
+            && let Some(reader) = self.waiting_reader.take()
+        {
+            reader.unpark();
+        }
+    }
+
+    /// Handles every complete line read so far, writing answers out as they gather; `false`
+    /// when it stopped early, leaving lines in `frames`, because the output is full.
     fn handle_frames(
         &mut self,
         frames: &mut LineBuffer,
         cx: &mut std::task::Context<'_>,
         at_eof: bool,
-    ) {
+    ) -> bool {
         // What handling a message sends on the connection goes out right before its
         // answer; what other threads send meanwhile is queued, and follows it.
         let kept = self.outbox.keep_on_this_thread();
-        while let Some(frame) = frames.next_frame(at_eof) {
+        loop {
+            if self.backlog_full() {
+                return false;
+            }
+            let Some(frame) = frames.next_frame(at_eof) else {
+                return true;
+            };
             let session = &mut self.session;
             let outcome = match frame {
                 Frame::Line(line) if line.trim().is_empty() => continue,
@@ -565,7 +635,7 @@ impl Connection {
             if !self.client_gone() {
                 kept.take(&mut self.unwritten);
             }
-            if self.unwritten.len() - self.written >= WRITE_AFTER_BYTES {
+            if self.backlog() >= WRITE_AFTER_BYTES {
                 // Errors surface from the write after the burst, which tries again.
                 let _ = self.poll_write_out(cx);
             }
@@ -687,4 +757,74 @@ impl Connection {
 /// Whether a write error means the client stopped reading (so the server ends quietly).
 pub(crate) fn client_gone(error: &io::Error) -> bool {
     error.kind() == io::ErrorKind::BrokenPipe
+}
+
+/// Why a connection stops after a failed write.
+fn closing(error: io::Error) -> Closing {
+    if client_gone(&error) {
+        Closing::ClientGone
+    } else {
+        Closing::Failed(error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::Duration;
+
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+    use crate::Server;
+
+    /// Pings from a client that reads no answer until its writes stop: the connection stops
+    /// reading once its output backlog passes the limit, and answers every ping once the
+    /// client reads.
+    #[tokio::test]
+    async fn a_client_that_stops_reading_is_not_read_until_it_reads_again() {
+        const PINGS: usize = 20_000;
+        let (mut requests, input) = tokio::io::duplex(16 * 1024);
+        let (output, answers) = tokio::io::duplex(16 * 1024);
+        let server = Server::new("backlog", "0")
+            .allow_no_tools()
+            .max_output_backlog(32 * 1024);
+        let serving = tokio::spawn(server.serve_io(input, output));
+        let written = Arc::new(AtomicUsize::new(0));
+        let writer = tokio::spawn({
+            let written = Arc::clone(&written);
+            async move {
+                for id in 0..PINGS {
+                    let ping = format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"ping\"}}\n");
+                    requests.write_all(ping.as_bytes()).await.unwrap();
+                    written.store(id + 1, Ordering::Relaxed);
+                }
+                requests
+            }
+        });
+        let mut last = usize::MAX;
+        loop {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            let now = written.load(Ordering::Relaxed);
+            if now == last {
+                break;
+            }
+            last = now;
+        }
+        // The limit, the pipes and one read of input: a few thousand pings, not all.
+        assert!(last < PINGS / 4, "{last} of {PINGS} pings were read");
+
+        let mut answers = BufReader::new(answers).lines();
+        let mut answered = vec![false; PINGS];
+        for _ in 0..PINGS {
+            let answer = answers.next_line().await.unwrap().expect("an answer");
+            let answer: serde_json::Value = serde_json::from_str(&answer).unwrap();
+            let id = answer["id"].as_u64().expect("an id") as usize;
+            assert_eq!(answer["result"], serde_json::json!({}), "{answer}");
+            assert!(!std::mem::replace(&mut answered[id], true), "{id} twice");
+        }
+        drop(writer.await.unwrap());
+        serving.await.unwrap().unwrap();
+        assert_eq!(answers.next_line().await.unwrap(), None);
+    }
 }

@@ -22,6 +22,7 @@ use std::task::{Context, Poll, ready};
 
 use tokio::io::AsyncWrite;
 use tokio::sync::{mpsc, oneshot};
+use tokio_util::sync::PollSender;
 
 use crate::transport::stdio::Input;
 
@@ -110,18 +111,26 @@ mod pipe {
 }
 
 /// Blocking output written on a thread of its own, so a client that is slow to read
-/// never blocks the runtime: what the connection writes is queued for the thread.
+/// never blocks the runtime: what the connection writes is queued for the thread, up to
+/// [`THREAD_QUEUE_PIECES`] pieces of at most [`THREAD_PIECE`] bytes; then a write waits,
+/// as a full pipe makes it wait, and the connection's limit on its output applies.
 struct ThreadWriter {
-    queue: Option<mpsc::UnboundedSender<Vec<u8>>>,
+    queue: PollSender<Vec<u8>>,
     /// How the thread ended: `Ok` once everything queued was written or the client
     /// stopped reading.
     finished: oneshot::Receiver<io::Result<()>>,
     outcome: Option<io::Result<()>>,
 }
 
+/// The most one write hands to the writer thread.
+const THREAD_PIECE: usize = 64 * 1024;
+
+/// How many writes may wait for the writer thread.
+const THREAD_QUEUE_PIECES: usize = 16;
+
 impl ThreadWriter {
     fn start(mut output: impl Write + Send + 'static) -> io::Result<ThreadWriter> {
-        let (queue, mut queued) = mpsc::unbounded_channel::<Vec<u8>>();
+        let (queue, mut queued) = mpsc::channel::<Vec<u8>>(THREAD_QUEUE_PIECES);
         let (done, finished) = oneshot::channel();
         std::thread::Builder::new()
             .name("mcp-stdout".into())
@@ -130,7 +139,11 @@ impl ThreadWriter {
                     let Some(mut bytes) = queued.blocking_recv() else {
                         break Ok(());
                     };
-                    while let Ok(more) = queued.try_recv() {
+                    // Capped: a connection as quick as this thread refills the queue as
+                    // fast as it is emptied.
+                    while bytes.len() < THREAD_QUEUE_PIECES * THREAD_PIECE
+                        && let Ok(more) = queued.try_recv()
+                    {
                         bytes.extend_from_slice(&more);
                     }
                     if let Err(error) = output.write_all(&bytes).and_then(|()| output.flush()) {
@@ -140,7 +153,7 @@ impl ThreadWriter {
                 let _ = done.send(outcome);
             })?;
         Ok(ThreadWriter {
-            queue: Some(queue),
+            queue: PollSender::new(queue),
             finished,
             outcome: None,
         })
@@ -165,12 +178,11 @@ impl AsyncWrite for ThreadWriter {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        let sent = match &self.queue {
-            Some(queue) => queue.send(buf.to_vec()).is_ok(),
-            None => false,
-        };
-        if sent {
-            return Poll::Ready(Ok(buf.len()));
+        if ready!(self.queue.poll_reserve(cx)).is_ok() {
+            let piece = &buf[..buf.len().min(THREAD_PIECE)];
+            if self.queue.send_item(piece.to_vec()).is_ok() {
+                return Poll::Ready(Ok(piece.len()));
+            }
         }
         // The thread has ended: say why.
         ready!(self.poll_finished(cx))?;
@@ -184,7 +196,66 @@ impl AsyncWrite for ThreadWriter {
 
     /// Waits until the thread has written everything queued.
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        self.queue = None;
+        self.queue.close();
         self.poll_finished(cx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Mutex};
+    use std::time::Duration;
+
+    use tokio::io::AsyncWriteExt;
+
+    use super::*;
+
+    /// Output whose first write waits until the test lets it go.
+    struct Held {
+        release: std::sync::mpsc::Receiver<()>,
+        written: Arc<Mutex<Vec<u8>>>,
+    }
+
+    impl Write for Held {
+        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+            let _ = self.release.recv();
+            self.written.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[tokio::test]
+    async fn writes_to_a_thread_stuck_in_its_write_wait_once_enough_is_queued() {
+        let (release, held) = std::sync::mpsc::channel();
+        let written = Arc::new(Mutex::new(Vec::new()));
+        let mut writer = ThreadWriter::start(Held {
+            release: held,
+            written: Arc::clone(&written),
+        })
+        .unwrap();
+        let piece = vec![b'x'; THREAD_PIECE];
+        let mut accepted = 0;
+        while let Ok(wrote) =
+            tokio::time::timeout(Duration::from_millis(200), writer.write(&piece)).await
+        {
+            accepted += wrote.unwrap();
+            // The piece being written, the pieces it took along, and a full queue.
+            assert!(
+                accepted <= (2 * THREAD_QUEUE_PIECES + 1) * THREAD_PIECE,
+                "{accepted} bytes accepted by a thread that writes nothing"
+            );
+        }
+        assert!(accepted >= THREAD_QUEUE_PIECES * THREAD_PIECE, "{accepted}");
+        // Once the output takes bytes again, everything accepted is written, in order.
+        drop(release);
+        writer.write_all(b"end").await.unwrap();
+        writer.shutdown().await.unwrap();
+        let written = written.lock().unwrap();
+        assert_eq!(written.len(), accepted + 3);
+        assert!(written.ends_with(b"xend"));
     }
 }

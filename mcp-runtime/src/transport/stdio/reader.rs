@@ -11,14 +11,18 @@
 //! client keeps stdin open while the server exits) would otherwise keep the runtime from
 //! shutting down. Once the connection has stopped (a stop signal), the thread handles
 //! nothing more and ends at its next read.
+//!
+//! While more output waits for the client than the connection's limit, the thread handles
+//! and reads nothing: it parks, without the connection's lock, until the task has written
+//! enough (or the connection stopped) and unparks it.
 
 use std::io::{self, Read};
 use std::panic::AssertUnwindSafe;
-use std::sync::Arc;
+use std::sync::{Arc, MutexGuard};
 use std::task::{Context, Poll, Waker};
 
 use super::frames::LineBuffer;
-use super::{Closing, Shared, client_gone};
+use super::{Closing, Connection, Shared, client_gone};
 
 /// Starts the reader thread of the connection `shared`, in the runtime's context (a tool
 /// polled there may spawn tasks, start timers, open sockets).
@@ -51,27 +55,32 @@ fn read_and_handle(shared: &Shared, mut input: Box<dyn Read + Send>, limit: usiz
     let waker = Waker::from(Arc::clone(&shared.task));
     let mut cx = Context::from_waker(&waker);
     let mut frames = LineBuffer::new(limit);
+    let mut input_ended = false;
+    // Handling stopped with the output full, lines read left in `frames`.
+    let mut lines_left = false;
     loop {
-        let read = loop {
-            match frames.read_from(&mut input) {
-                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
-                read => break read,
-            }
-        };
-        let mut connection = shared.lock();
+        if !lines_left {
+            let read = loop {
+                match frames.read_from(&mut input) {
+                    Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                    read => break read,
+                }
+            };
+            input_ended = match read {
+                Ok(read) => read == 0,
+                Err(error) => {
+                    tracing::error!(%error, "reading stdin failed; treating it as end of input");
+                    true
+                }
+            };
+        }
+        let mut connection = wait_for_backlog_room(shared, shared.lock());
         if connection.reading_stopped {
             return;
         }
-        let input_ended = match read {
-            Ok(read) => read == 0,
-            Err(error) => {
-                tracing::error!(%error, "reading stdin failed; treating it as end of input");
-                true
-            }
-        };
         connection.take_woken_queue(&mut cx);
-        connection.handle_frames(&mut frames, &mut cx, input_ended);
-        let ended = if input_ended {
+        lines_left = !connection.handle_frames(&mut frames, &mut cx, input_ended);
+        let ended = if input_ended && !lines_left {
             // The task writes what is left while the calls still running finish.
             Some(Closing::InputEnded)
         } else {
@@ -89,4 +98,22 @@ fn read_and_handle(shared: &Shared, mut input: Box<dyn Read + Send>, limit: usiz
         }
         shared.unlock(connection);
     }
+}
+
+/// The connection, once the output waiting for the client is within its limit or the
+/// connection has stopped serving. The thread waits unlocked, for the task writes the
+/// output meanwhile and wakes it ([`Connection::wake_waiting_reader`]).
+fn wait_for_backlog_room<'a>(
+    shared: &'a Shared,
+    mut connection: MutexGuard<'a, Connection>,
+) -> MutexGuard<'a, Connection> {
+    while connection.backlog_full() && !connection.reading_stopped {
+        connection.waiting_reader = Some(std::thread::current());
+        shared.unlock(connection);
+        // A wake-up that came before this returns at once; a spurious one looks again.
+        std::thread::park();
+        connection = shared.lock();
+    }
+    connection.waiting_reader = None;
+    connection
 }
