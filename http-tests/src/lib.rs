@@ -57,6 +57,8 @@ pub struct HttpClient {
     pub revision: String,
     /// The session, once `initialize` gave one.
     pub session: Option<String>,
+    /// The `Authorization` header every request carries, if any.
+    pub authorization: Option<String>,
     next_id: i64,
 }
 
@@ -95,6 +97,7 @@ impl HttpClient {
                 .expect("an HTTP client"),
             revision: revision.to_owned(),
             session: None,
+            authorization: None,
             next_id: 0,
         }
     }
@@ -112,6 +115,12 @@ impl HttpClient {
             HeaderValue::from_static("application/json, text/event-stream"),
         );
         headers.insert("content-type", HeaderValue::from_static("application/json"));
+        if let Some(authorization) = &self.authorization {
+            headers.insert(
+                "authorization",
+                HeaderValue::from_str(authorization).expect("a header value"),
+            );
+        }
         if let Some(session) = &self.session {
             headers.insert(
                 "mcp-session-id",

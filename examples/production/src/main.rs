@@ -26,8 +26,9 @@
 //!
 //! ADDRESS defaults to `127.0.0.1:8080` (port 0 picks a free port); the server prints its
 //! endpoint's URL on stderr. Each token is `name=token:scope+scope`. Then `bob` may list,
-//! search and read notes, and `ada` may also add and delete them; `curl
-//! http://127.0.0.1:8080/metrics` shows the metrics.
+//! search and read notes, and `ada` may also add and delete them; `curl -H 'Authorization:
+//! Bearer token-of-bob' http://127.0.0.1:8080/metrics` shows the metrics (the endpoint is
+//! behind the same guard and tokens as the MCP endpoint).
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;

@@ -266,7 +266,14 @@ async fn prometheus_scrapes_the_request_metrics() {
         json!({ "word": "x" }),
     )
     .await;
-    let scraped = reqwest::get(format!("{}/metrics", served.base))
+    let metrics = format!("{}/metrics", served.base);
+    // Behind the MCP endpoint's tokens: a scraper carries one.
+    let anonymous = reqwest::get(&metrics).await.unwrap();
+    assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED);
+    let scraped = reqwest::Client::new()
+        .get(&metrics)
+        .bearer_auth("token-of-bob")
+        .send()
         .await
         .unwrap();
     assert_eq!(scraped.status(), StatusCode::OK);

@@ -37,6 +37,12 @@ pub struct SessionRecord {
     pub subscriptions: BTreeSet<String>,
     /// Who owns the tasks the session makes.
     pub task_owner: String,
+    /// The identity of the principal that opened the session ([`Server::task_owner`]'s key
+    /// for it), if it has one: a request from another principal finds no such session.
+    ///
+    /// [`Server::task_owner`]: crate::Server::task_owner
+    #[serde(default)]
+    pub principal: Option<String>,
 }
 
 impl SessionRecord {
@@ -49,6 +55,7 @@ impl SessionRecord {
             log_level: None,
             subscriptions: BTreeSet::new(),
             task_owner: task_owner.into(),
+            principal: None,
         }
     }
 }

@@ -32,6 +32,15 @@ impl ClientInfo {
         }
     }
 
+    /// An identity as compact JSON text, which must decode (`serde_json::to_vec` of a
+    /// `Value`); decoded the first time it is read.
+    pub fn text(text: Vec<u8>) -> Self {
+        ClientInfo {
+            text,
+            parsed: OnceLock::new(),
+        }
+    }
+
     /// Reads the next value of `deserializer`, which may be any JSON value.
     pub fn decode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let mut text = Vec::with_capacity(64);

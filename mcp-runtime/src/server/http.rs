@@ -14,8 +14,13 @@ pub use axum::http::HeaderMap;
 use crate::error::Error;
 use crate::server::Server;
 use crate::transport::http::{
-    Authenticate, Endpoint, EndpointService, Guard, ProtectedResource, StreamSettings, erase,
-    router as endpoint_router, serve_connections,
+    Authenticate, Endpoint, EndpointService, Guard, Limits, ProtectedResource, StreamSettings,
+    erase, router as endpoint_router, serve_connections,
+};
+pub use crate::transport::http::{
+    DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_MAX_CALLS_PER_SESSION,
+    DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_READING_BYTES, DEFAULT_MAX_SESSIONS,
+    DEFAULT_MAX_SESSIONS_PER_PRINCIPAL,
 };
 
 /// The default path of the MCP endpoint.
@@ -42,6 +47,7 @@ pub struct HttpServer {
     server: Server,
     endpoint: String,
     guard: Guard,
+    limits: Limits,
     session_idle_timeout: Duration,
     streams: StreamSettings,
     shutdown: Option<std::pin::Pin<Box<dyn Future<Output = ()> + Send>>>,
@@ -59,6 +65,7 @@ impl Server {
             server: self,
             endpoint: DEFAULT_ENDPOINT.to_owned(),
             guard: Guard::default(),
+            limits: Limits::default(),
             session_idle_timeout: DEFAULT_SESSION_IDLE_TIMEOUT,
             streams: StreamSettings {
                 retry: DEFAULT_SSE_RETRY,
@@ -132,6 +139,71 @@ impl HttpServer {
     /// [`DEFAULT_SESSION_IDLE_TIMEOUT`]).
     pub fn session_idle_timeout(mut self, idle: Duration) -> Self {
         self.session_idle_timeout = idle;
+        self
+    }
+
+    /// How long a client has to send a request's headers, and how long a keep-alive
+    /// connection may stay idle between two requests (default [`DEFAULT_HEADER_TIMEOUT`]):
+    /// past it, the connection is closed. Applies to [`serve`](HttpServer::serve) and
+    /// [`serve_on`](HttpServer::serve_on); see [`router`](HttpServer::router) for an
+    /// application's own server.
+    pub fn header_timeout(mut self, timeout: Duration) -> Self {
+        self.limits.header_timeout = timeout;
+        self
+    }
+
+    /// How long a client has to send a request's body once its headers arrived (default
+    /// [`DEFAULT_BODY_TIMEOUT`]): past it, the request is answered `408` and the connection
+    /// closed, so a client that stops sending halfway holds neither memory nor a task.
+    pub fn body_timeout(mut self, timeout: Duration) -> Self {
+        self.limits.body_timeout = timeout;
+        self
+    }
+
+    /// How many bytes the request bodies being received may hold together (default
+    /// [`DEFAULT_MAX_READING_BYTES`]): a body that would take more is answered `503` with
+    /// `Retry-After`, so that clients sending slowly cannot together hold the server's
+    /// memory (each body is also bounded by [`Server::max_message_size`] and the
+    /// [body timeout](HttpServer::body_timeout)).
+    pub fn max_reading_bytes(mut self, bytes: usize) -> Self {
+        self.limits.max_reading_bytes = bytes;
+        self
+    }
+
+    /// How many connections [`serve`](HttpServer::serve) and
+    /// [`serve_on`](HttpServer::serve_on) serve at once (default
+    /// [`DEFAULT_MAX_CONNECTIONS`]): one more is answered `503` with `Retry-After` and
+    /// closed. Keep it below the process's open-file limit (`ulimit -n`).
+    pub fn max_connections(mut self, connections: usize) -> Self {
+        self.limits.max_connections = connections.max(1);
+        self
+    }
+
+    /// How many handshake-era sessions may be live at once (default
+    /// [`DEFAULT_MAX_SESSIONS`]): one more `initialize` is answered `503` with
+    /// `Retry-After`. Idle sessions expire after the
+    /// [idle timeout](HttpServer::session_idle_timeout).
+    pub fn max_sessions(mut self, sessions: usize) -> Self {
+        self.limits.max_sessions = sessions.max(1);
+        self
+    }
+
+    /// How many live sessions one principal may hold (default
+    /// [`DEFAULT_MAX_SESSIONS_PER_PRINCIPAL`]), where principals have an identity
+    /// ([`Server::task_owner`]): one more `initialize` from it is answered `503` with
+    /// `Retry-After`.
+    pub fn max_sessions_per_principal(mut self, sessions: usize) -> Self {
+        self.limits.max_sessions_per_principal = sessions.max(1);
+        self
+    }
+
+    /// How many calls one handshake-era session may have running at once (default
+    /// [`DEFAULT_MAX_CALLS_PER_SESSION`]): one more is answered with a JSON-RPC error
+    /// (-32603, "Server busy"), so that no client holds every one of the server's
+    /// [call slots](Server::max_in_flight). (A 2026-07-28 request is one call on its
+    /// connection, bounded by [`max_connections`](HttpServer::max_connections).)
+    pub fn max_calls_per_session(mut self, calls: usize) -> Self {
+        self.limits.max_calls_per_session = calls.max(1);
         self
     }
 
@@ -237,7 +309,8 @@ impl HttpServer {
         }
         // Every POST to the endpoint skips the router's dispatch (`EndpointService`).
         let service = EndpointService::new(router, Arc::clone(&endpoint), &path, body_limit);
-        serve_connections(listener, service, endpoint.stopping.clone()).await;
+        let limits = endpoint.limits;
+        serve_connections(listener, service, endpoint.stopping.clone(), limits).await;
         // Streams were ended and calls answered before the connections could close.
         endpoint.stopped.cancelled().await;
         Ok(())
@@ -249,6 +322,7 @@ impl HttpServer {
             server,
             endpoint: path,
             guard,
+            limits,
             session_idle_timeout,
             streams,
             shutdown,
@@ -268,17 +342,21 @@ impl HttpServer {
         let limit = server.max_message_size_limit();
         let grace = server.shutdown_grace_period();
         let core = server.into_core()?;
-        if guard.authenticates() && core.tools.offers_tasks() && core.task_owner.is_none() {
-            // Sessions keep their tasks apart, but a 2026-07-28 request has no session: its
-            // tasks would be shared by every authenticated client that learns their ids.
+        if guard.authenticates() && core.task_owner.is_none() {
+            // Without an identity a session cannot be bound to the principal that opened it,
+            // and a 2026-07-28 request's tasks (it has no session) would be shared by every
+            // authenticated client that learns their ids.
             tracing::warn!(
-                "this server authenticates requests and runs tools as tasks, but has no \
-                 `Server::task_owner`: 2026-07-28 tasks are not tied to their principal"
+                "this server authenticates requests but has no `Server::task_owner`: \
+                 sessions and 2026-07-28 tasks are not tied to their principal"
             );
         }
+        #[cfg(feature = "otel")]
+        let metrics_guard = guard.clone();
         let endpoint = Arc::new(Endpoint::new(
             core,
             guard,
+            limits,
             session_idle_timeout,
             streams,
             fleet_store,
@@ -292,7 +370,7 @@ impl HttpServer {
         }
         let router = endpoint_router(&path, Arc::clone(&endpoint), limit);
         #[cfg(feature = "otel")]
-        let router = super::telemetry::prometheus_route(router, prometheus);
+        let router = super::telemetry::prometheus_route(router, prometheus, metrics_guard);
         Ok((router, endpoint, limit))
     }
 }

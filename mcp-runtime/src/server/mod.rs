@@ -30,7 +30,7 @@ use crate::middleware::ServerLayers;
 use crate::prompt::set::PromptSet;
 use crate::resource::set::ResourceSet;
 use crate::session::RateLimits;
-use crate::session::{ServerCore, ServerInfo};
+use crate::session::{ServerCore, ServerInfo, ServerSlots};
 use crate::task::engine::Tasks;
 use crate::tool::extract::States;
 use crate::tool::rate::{Rate, RateLimitMode};
@@ -68,6 +68,7 @@ pub struct Server {
     list_ttl: Duration,
     redirect_prints: bool,
     max_in_flight: usize,
+    max_waiting_calls: usize,
     call_timeout: Option<Duration>,
     shutdown_grace: Duration,
     client_request_timeout: Duration,
@@ -97,6 +98,8 @@ pub struct Server {
 
 /// Default number of tool calls running at once; more wait their turn.
 pub const DEFAULT_MAX_IN_FLIGHT: usize = 1024;
+/// Default number of calls that may wait for a slot: see [`Server::max_waiting_calls`].
+pub const DEFAULT_MAX_WAITING_CALLS: usize = 1024;
 /// Default time calls in flight get to finish once input ends or a signal arrives.
 pub const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 /// Default time a tool waits for the client to answer one of its requests (elicitation
@@ -121,6 +124,7 @@ impl Server {
             list_ttl: DEFAULT_LIST_TTL,
             redirect_prints: true,
             max_in_flight: DEFAULT_MAX_IN_FLIGHT,
+            max_waiting_calls: DEFAULT_MAX_WAITING_CALLS,
             call_timeout: None,
             shutdown_grace: DEFAULT_SHUTDOWN_GRACE,
             client_request_timeout: DEFAULT_CLIENT_REQUEST_TIMEOUT,
@@ -197,9 +201,19 @@ impl Server {
     }
 
     /// How many tool calls may run at once, server-wide (default [`DEFAULT_MAX_IN_FLIGHT`]).
-    /// Calls beyond the limit wait for a free slot; none is refused.
+    /// Calls beyond the limit wait for a free slot, up to
+    /// [`max_waiting_calls`](Server::max_waiting_calls) of them.
     pub fn max_in_flight(mut self, calls: usize) -> Self {
         self.max_in_flight = calls.max(1);
+        self
+    }
+
+    /// How many calls may wait for a slot (of [`max_in_flight`](Server::max_in_flight), or
+    /// of a tool's `max_concurrency`) at once (default [`DEFAULT_MAX_WAITING_CALLS`]): one
+    /// more is refused at once — a tool call with an `isError` result, a resource read or
+    /// prompt with a JSON-RPC error (-32603), both "Server busy" — rather than held.
+    pub fn max_waiting_calls(mut self, calls: usize) -> Self {
+        self.max_waiting_calls = calls;
         self
     }
 
@@ -436,7 +450,7 @@ impl Server {
             notifier: self.notifier,
             page_size: self.page_size,
             list_ttl_ms: u64::try_from(self.list_ttl.as_millis()).unwrap_or(u64::MAX),
-            call_slots: Arc::new(tokio::sync::Semaphore::new(self.max_in_flight)),
+            call_slots: Arc::new(ServerSlots::new(self.max_in_flight, self.max_waiting_calls)),
             call_timeout: self.call_timeout,
             rate_limits,
             client_request_timeout: self.client_request_timeout,

@@ -97,6 +97,11 @@ impl Server {
     /// principal (the type `P` your [`Authenticate`](crate::Authenticate) returns). Only
     /// requests whose principal maps to the same key see the task.
     ///
+    /// The key is the principal's identity for HTTP sessions too: a session belongs to the
+    /// principal that opened it (a request with another's credentials finds no such
+    /// session), and [`max_sessions_per_principal`](crate::HttpServer::max_sessions_per_principal)
+    /// counts by it.
+    ///
     /// Without it, a task belongs to the connection (stdio) or HTTP session that made it;
     /// a 2026-07-28 request has no session, so its tasks are then shared by every client
     /// that knows their id (128 random bits, never listed).

@@ -40,12 +40,13 @@ pub(super) use http::prometheus_route;
 #[cfg(feature = "http")]
 mod http {
     use axum::Router;
-    use axum::http::{HeaderValue, StatusCode, header};
+    use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
     use axum::response::IntoResponse as _;
     use axum::routing::get;
 
     use crate::server::http::HttpServer;
     use crate::telemetry::PrometheusReader;
+    use crate::transport::http::Guard;
 
     /// The content type of the text exposition format.
     const TEXT_FORMAT: &str = "text/plain; version=0.0.4; charset=utf-8";
@@ -60,11 +61,12 @@ mod http {
         /// [`Telemetry`](crate::telemetry::Telemetry) built with
         /// [`prometheus()`](crate::telemetry::TelemetryBuilder::prometheus), the server
         /// records into a meter provider of its own that this endpoint reads (and into the
-        /// global one too). The endpoint is not behind the MCP endpoint's `Host`/`Origin`
-        /// guard or its authentication: Prometheus scrapes by address. Keep the port off
-        /// the public internet, or serve
+        /// global one too). The endpoint is behind the MCP endpoint's `Host`/`Origin`
+        /// guard and its [authentication](HttpServer::authenticate), if any: a scraper
+        /// reaches it by a local address or an [allowed host](HttpServer::allow_host),
+        /// with credentials where requests need them. To scrape it otherwise, serve
         /// [`Telemetry::prometheus_text`](crate::telemetry::Telemetry::prometheus_text)
-        /// from a route of your own that checks who asks.
+        /// from a route of your own.
         ///
         /// ```no_run
         /// # async fn run() -> Result<(), mcp_runtime::Error> {
@@ -85,15 +87,22 @@ mod http {
     pub(crate) fn prometheus_route(
         router: Router,
         prometheus: Option<(String, PrometheusReader)>,
+        guard: Guard,
     ) -> Router {
         let Some((path, reader)) = prometheus else {
             return router;
         };
         router.route(
             &path,
-            get(move || {
-                let scraped = reader.render();
+            // Behind the endpoint's guard: tool names and latencies are not for every
+            // page a browser visits (DNS rebinding), nor for every client.
+            get(move |headers: HeaderMap| {
+                let scraped = guard.admit(&headers).map(|_| reader.render());
                 async move {
+                    let scraped = match scraped {
+                        Ok(scraped) => scraped,
+                        Err(refused) => return *refused,
+                    };
                     match scraped {
                         Ok(text) => (
                             [(header::CONTENT_TYPE, HeaderValue::from_static(TEXT_FORMAT))],

@@ -10,6 +10,7 @@ use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use futures_util::FutureExt as _;
@@ -82,6 +83,55 @@ pub(crate) struct LayeredWork {
     pub forward_tracing: bool,
 }
 
+/// The server-wide call slots (`Server::max_in_flight`), and how many calls may wait for
+/// a slot (`Server::max_waiting_calls`): a queue that a client cannot grow without bound.
+pub(crate) struct ServerSlots {
+    slots: Arc<Semaphore>,
+    waiting: AtomicUsize,
+    max_waiting: usize,
+}
+
+impl ServerSlots {
+    pub fn new(max_in_flight: usize, max_waiting: usize) -> Self {
+        ServerSlots {
+            slots: Arc::new(Semaphore::new(max_in_flight)),
+            waiting: AtomicUsize::new(0),
+            max_waiting,
+        }
+    }
+
+    /// A place among the calls waiting for slots, or `None` when all are taken.
+    fn wait(&self) -> Option<Waiting<'_>> {
+        if self.waiting.fetch_add(1, Ordering::Relaxed) >= self.max_waiting {
+            self.waiting.fetch_sub(1, Ordering::Relaxed);
+            return None;
+        }
+        Some(Waiting(&self.waiting))
+    }
+}
+
+/// A call's place in the queue for slots, given up when dropped (taken its slots, or
+/// cancelled while it waited).
+struct Waiting<'a>(&'a AtomicUsize);
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// A call refused because as many calls as may wait for slots are waiting.
+pub(super) struct Busy(usize);
+
+impl Busy {
+    pub fn message(&self) -> String {
+        format!(
+            "Server busy: every call slot is taken and {} calls are waiting for one; try again later.",
+            self.0
+        )
+    }
+}
+
 /// The slots a call runs in: its tool's own first, so a busy tool does not hold
 /// server-wide slots.
 pub(crate) enum CallSlots {
@@ -90,7 +140,7 @@ pub(crate) enum CallSlots {
         /// `max_concurrency`: the tool's own slots, if it limits them.
         tool: Option<Arc<Semaphore>>,
         /// `max_in_flight`: the server-wide slots.
-        server: Arc<Semaphore>,
+        server: Arc<ServerSlots>,
     },
     /// Taken already: the call's first poll ran in them.
     Held(HeldSlots),
@@ -143,7 +193,7 @@ impl BorrowedSlots<'_> {
 }
 
 impl CallSlots {
-    pub fn wanted(tool: Option<Arc<Semaphore>>, server: Arc<Semaphore>) -> CallSlots {
+    pub fn wanted(tool: Option<Arc<Semaphore>>, server: Arc<ServerSlots>) -> CallSlots {
         CallSlots::Wanted { tool, server }
     }
 
@@ -155,27 +205,31 @@ impl CallSlots {
                     Some(tool) => Some((tool.try_acquire().ok()?, tool)),
                     None => None,
                 };
-                let server = (server.try_acquire().ok()?, server);
+                let server = (server.slots.try_acquire().ok()?, &server.slots);
                 Some(BorrowedSlots { tool, server })
             }
             CallSlots::Held(_) => None,
         }
     }
 
-    /// The slots, waited for while either is full.
-    async fn take(self) -> HeldSlots {
+    /// The slots, waited for while either is full, in a queue of bounded length: refused
+    /// when the queue is full.
+    async fn take(self) -> Result<HeldSlots, Busy> {
         match self {
             CallSlots::Wanted { tool, server } => {
+                let Some(_waiting) = server.wait() else {
+                    return Err(Busy(server.max_waiting));
+                };
                 let tool = match tool {
                     Some(tool) => slot(tool).await.ok(),
                     None => None,
                 };
-                HeldSlots {
+                Ok(HeldSlots {
                     _tool: tool,
-                    _server: slot(server).await.ok(),
-                }
+                    _server: slot(Arc::clone(&server.slots)).await.ok(),
+                })
             }
-            CallSlots::Held(held) => held,
+            CallSlots::Held(held) => Ok(held),
         }
     }
 }
@@ -364,6 +418,10 @@ impl Guards {
                 }
                 timed_out(name, limit)
             }
+            Guarded::Busy(busy) => {
+                tracing::warn!(tool = %name, "a call was refused: {}", busy.message());
+                CallToolResult::error(busy.message())
+            }
         }
     }
 }
@@ -378,10 +436,12 @@ pub(super) enum Guarded<T> {
     Panicked(Box<dyn std::any::Any + Send>),
     /// The tool ran past its time limit and was stopped.
     TimedOut(Duration),
+    /// Not run: every slot was taken and the queue for them full.
+    Busy(Busy),
 }
 
-/// Runs the tool once it has its slots, waiting rather than failing while either is full;
-/// under its time limit, with panics caught. Reads, renders and completions run through it
+/// Runs the tool once it has its slots, waiting while either is full (unless the queue
+/// for them is full); under its time limit, with panics caught. Reads, renders and completions run through it
 /// too, without a tool's slots.
 pub(super) async fn run_guarded<F: Future + Unpin>(
     running: F,
@@ -389,7 +449,10 @@ pub(super) async fn run_guarded<F: Future + Unpin>(
     slots: CallSlots,
     timeout: Option<Duration>,
 ) -> Guarded<F::Output> {
-    let _slots = slots.take().await;
+    let _slots = match slots.take().await {
+        Ok(slots) => slots,
+        Err(busy) => return Guarded::Busy(busy),
+    };
     let guarded = AssertUnwindSafe(UntilInputRequired {
         tool: running,
         round,

@@ -5,6 +5,7 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::{Map, Value};
 
+use super::call::ServerSlots;
 use crate::access::Access;
 use crate::changes::Notifier;
 use crate::icon::{Icon, icons_json};
@@ -48,8 +49,9 @@ pub(crate) struct ServerCore {
     pub notifier: Notifier,
     pub page_size: usize,
     pub list_ttl_ms: u64,
-    /// Calls allowed to run at once across the server; the rest wait their turn.
-    pub call_slots: Arc<tokio::sync::Semaphore>,
+    /// Calls allowed to run at once across the server; the rest wait their turn, in a
+    /// queue of bounded length.
+    pub call_slots: Arc<ServerSlots>,
     /// How long a call may run before it is stopped with an `isError` result.
     pub call_timeout: Option<std::time::Duration>,
     /// The server-wide rate limit, and what happens to calls over any rate limit.

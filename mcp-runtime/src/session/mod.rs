@@ -42,6 +42,7 @@ use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 
 pub(crate) use admission::RateLimits;
+pub(crate) use call::ServerSlots;
 pub(crate) use core::{ServerCore, ServerInfo};
 pub(crate) use reply::{Done, Outcome, Reply};
 #[cfg(feature = "http")]
@@ -67,6 +68,36 @@ use crate::tool::set::SeenCatalog;
 use core::{server_info_json, supported_versions};
 use reply::{Answer, envelope};
 use stateless::stateless_result;
+
+/// The most messages one JSON-RPC batch (2025-03-26) may hold: each may start a call.
+pub(crate) const MAX_BATCH_LENGTH: usize = 100;
+/// The most resources one connection or session may subscribe to: the session keeps each
+/// URI, and a fleet's record carries them all.
+pub(crate) const MAX_SUBSCRIPTIONS: usize = 1000;
+/// The longest string `progressToken` echoed back: every progress notification repeats it.
+pub(crate) const MAX_PROGRESS_TOKEN_LENGTH: usize = 256;
+/// The most JSON text `initialize`'s `clientInfo` may take: a session keeps it for its life.
+pub(crate) const MAX_CLIENT_INFO_SIZE: usize = 16 * 1024;
+/// The most JSON text `initialize`'s `capabilities` may take, kept decoded for the session's
+/// life (several times its text).
+pub(crate) const MAX_CLIENT_CAPABILITIES_SIZE: usize = 8 * 1024;
+
+/// The length of `value` as compact JSON text, counted without writing it anywhere.
+fn json_size(value: &Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
+}
 
 /// The string member `key` of a request's params; `missing` says what the method needs when
 /// it is absent.
@@ -298,9 +329,14 @@ impl Session {
 
     fn handle_batch(&mut self, messages: Vec<Message<'_>>, related: &Outbox) -> Outcome {
         let batches_allowed = self.negotiated.is_some_and(ProtocolVersion::allows_batches);
-        if !batches_allowed || messages.is_empty() {
+        if !batches_allowed || messages.is_empty() || messages.len() > MAX_BATCH_LENGTH {
             let reason = if messages.is_empty() {
                 "Invalid request: an empty batch.".to_owned()
+            } else if batches_allowed {
+                format!(
+                    "Invalid request: a batch of {} messages; at most {MAX_BATCH_LENGTH} are accepted in one.",
+                    messages.len()
+                )
             } else {
                 match self.negotiated {
                     Some(version) => format!(
@@ -537,14 +573,26 @@ impl Session {
                 "Invalid params: `initialize` needs a `protocolVersion` string.",
             ));
         };
+        for (member, limit) in [
+            ("clientInfo", MAX_CLIENT_INFO_SIZE),
+            ("capabilities", MAX_CLIENT_CAPABILITIES_SIZE),
+        ] {
+            let size = params.get(member).map_or(0, json_size);
+            if size > limit {
+                return Err(RpcError::invalid_params(format!(
+                    "Invalid params: `{member}` takes {size} bytes of JSON; at most {limit} are accepted."
+                )));
+            }
+        }
         let version = ProtocolVersion::parse(requested)
             .filter(|version| !version.is_stateless())
             .unwrap_or(ProtocolVersion::LATEST_HANDSHAKE);
         self.negotiated = Some(version);
+        // Kept as text until a tool reads it: a fraction of the memory of its `Value`.
         self.client_info = params
             .get("clientInfo")
-            .cloned()
-            .map(|info| Arc::new(ClientInfo::parsed(info)));
+            .and_then(|info| serde_json::to_vec(info).ok())
+            .map(|text| Arc::new(ClientInfo::text(text)));
         self.client_capabilities = Arc::new(
             params
                 .get("capabilities")
@@ -736,8 +784,11 @@ impl Session {
             }
             Era::Handshake(_) | Era::Unknown => Caller::Shared(Arc::clone(self.caller())),
         };
-        let progress_token = from_meta(meta::PROGRESS_TOKEN)
-            .filter(|token| token.is_string() || token.is_i64() || token.is_u64());
+        // Every progress notification repeats the token: a long one is not echoed.
+        let progress_token = from_meta(meta::PROGRESS_TOKEN).filter(|token| match token {
+            Value::String(text) => text.len() <= MAX_PROGRESS_TOKEN_LENGTH,
+            _ => token.is_i64() || token.is_u64(),
+        });
         RequestInfo {
             request_id: id.clone(),
             tool,

@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 
 use super::reply::{Answer, Body};
 use super::served::Served;
-use super::{Era, Session, required_string};
+use super::{Era, MAX_SUBSCRIPTIONS, Session, required_string};
 use crate::protocol::jsonrpc::{RequestId, RpcError, code};
 use crate::protocol::meta::RequestMeta;
 use crate::protocol::outbox::Outbox;
@@ -158,6 +158,11 @@ impl Session {
                 found.resource.scopes(),
                 self.principal.as_ref(),
             )?;
+            if self.subscriptions.len() >= MAX_SUBSCRIPTIONS && !self.subscriptions.contains(uri) {
+                return Err(RpcError::invalid_params(format!(
+                    "Invalid params: this session is subscribed to {MAX_SUBSCRIPTIONS} resources already, the most it may be; unsubscribe from one first."
+                )));
+            }
             self.subscriptions.insert(uri.to_owned());
         } else {
             self.subscriptions.remove(uri);

@@ -136,6 +136,10 @@ impl Session {
                     }
                     Guarded::NeedsInput(round) => Body::Json(round.input_required_result()),
                     Guarded::Panicked(panic) => Body::Failure(panicked(&served, panic)),
+                    Guarded::Busy(busy) => {
+                        tracing::warn!(what = %served.what, "refused: {}", busy.message());
+                        Body::Failure(RpcError::new(code::INTERNAL_ERROR, busy.message()))
+                    }
                     Guarded::TimedOut(limit) => {
                         handle.cancel();
                         tracing::warn!(what = %served.what, ?limit, "timed out");

@@ -33,6 +33,15 @@ impl InFlightCall {
     }
 }
 
+/// Why a call was not registered.
+#[derive(Debug)]
+enum Refused {
+    /// Its id is a running call's.
+    Taken,
+    /// As many calls as may run are running.
+    Full,
+}
+
 /// Requests in flight, by the JSON text of their id, so a cancellation can stop them.
 #[derive(Clone, Default)]
 struct InFlight(Arc<InFlightTable>);
@@ -72,18 +81,27 @@ impl InFlight {
         id.to_string()
     }
 
-    /// Registers a request; `None` if a request with the same id is still running.
-    fn register(&self, id: &Value, request: Option<RequestHandle>) -> Option<AbortRegistration> {
+    /// Registers a request, unless a request with the same id is still running or `limit`
+    /// are.
+    fn register(
+        &self,
+        id: &Value,
+        request: Option<RequestHandle>,
+        limit: usize,
+    ) -> Result<AbortRegistration, Refused> {
         let mut requests = self.0.lock();
         let key = InFlight::key(id);
         if requests.calls.contains_key(&key) {
-            return None;
+            return Err(Refused::Taken);
+        }
+        if requests.calls.len() >= limit {
+            return Err(Refused::Full);
         }
         let (abort, registration) = AbortHandle::new_pair();
         requests
             .calls
             .insert(key.clone(), InFlightCall { abort, request });
-        Some(AbortRegistration { key, registration })
+        Ok(AbortRegistration { key, registration })
     }
 
     /// Whether a request with this id is running.
@@ -158,13 +176,22 @@ impl Running {
 pub(crate) struct Calls {
     in_flight: InFlight,
     running: Running,
+    /// How many may run at once; one more is answered with an error.
+    limit: usize,
 }
 
 impl Calls {
     pub fn new(running: Running) -> Self {
+        Calls::bounded(running, usize::MAX)
+    }
+
+    /// Calls of which at most `limit` run at once: an HTTP session's, which a client can
+    /// start from many connections and leave running.
+    pub fn bounded(running: Running, limit: usize) -> Self {
         Calls {
             in_flight: InFlight::default(),
             running,
+            limit,
         }
     }
 
@@ -207,16 +234,29 @@ impl Calls {
             }
         };
         let handle = request.clone();
-        let Some(abort) = self.in_flight.register(&id, request) else {
-            let error = RpcError::new(
+        let abort = match self.in_flight.register(&id, request, self.limit) {
+            Ok(abort) => Ok(abort),
+            Err(Refused::Taken) => Err(RpcError::new(
                 code::INVALID_REQUEST,
                 format!("Invalid request: id {id} is already used by a request in flight."),
-            );
-            outbox.send_response(Response::failure(Some(&id), &error, unknown_id));
-            if end {
-                outbox.end();
+            )),
+            Err(Refused::Full) => Err(RpcError::new(
+                code::INTERNAL_ERROR,
+                format!(
+                    "Server busy: {} calls of this session are running already; try again when one has finished.",
+                    self.limit
+                ),
+            )),
+        };
+        let abort = match abort {
+            Ok(abort) => abort,
+            Err(error) => {
+                outbox.send_response(Response::failure(Some(&id), &error, unknown_id));
+                if end {
+                    outbox.end();
+                }
+                return;
             }
-            return;
         };
         let in_flight = self.in_flight.clone();
         let grace_over = self.running.grace_over.clone();
@@ -290,17 +330,24 @@ mod tests {
         let in_flight = InFlight::default();
         let (one, two) = (Value::from(1), Value::from("two"));
         assert!(in_flight.is_empty() && !in_flight.contains(&one));
-        let first = in_flight.register(&one, None).expect("a free id");
+        let first = in_flight.register(&one, None, 2).expect("a free id");
         assert!(!in_flight.is_empty() && in_flight.contains(&one));
         assert!(!in_flight.contains(&two));
-        assert!(in_flight.register(&one, None).is_none(), "the id is taken");
-        let _second = in_flight.register(&two, None).expect("a free id");
+        assert!(matches!(
+            in_flight.register(&one, None, 2),
+            Err(Refused::Taken)
+        ));
+        let _second = in_flight.register(&two, None, 2).expect("a free id");
+        assert!(matches!(
+            in_flight.register(&Value::from(3), None, 2),
+            Err(Refused::Full)
+        ));
         assert!(in_flight.finish(&first.key));
         assert!(!in_flight.contains(&one) && in_flight.contains(&two));
         in_flight.cancel(&two);
         assert!(in_flight.is_empty() && !in_flight.contains(&two));
-        in_flight.register(&one, None).expect("free again");
-        in_flight.register(&two, None).expect("free again");
+        in_flight.register(&one, None, 2).expect("free again");
+        in_flight.register(&two, None, 2).expect("free again");
         in_flight.cancel_all();
         assert!(in_flight.is_empty() && !in_flight.contains(&one));
     }

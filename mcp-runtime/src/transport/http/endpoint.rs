@@ -1,11 +1,12 @@
 //! The MCP endpoint: POST, GET and DELETE, for both protocol eras.
 
+use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, FromRequest, Request, State};
+use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -16,11 +17,13 @@ use super::auth::AnyPrincipal;
 use super::checks::{PROTOCOL_VERSION, check_stateless_headers, header_text, is_stateless};
 use super::fleet::{Fleet, remote_stream};
 use super::guard::Guard;
+use super::limits::{Limits, RETRY_AFTER_SECONDS};
 use super::response::{
-    bad_request, error_response, json_response, refusal, response_json, response_line, too_large,
+    bad_request, error_response, json_response, refusal, response_json, response_line,
 };
 use super::scopes::{required_scopes, scope_refusal};
-use super::sessions::{HttpSession, Sessions};
+use super::service::read_body;
+use super::sessions::{HttpSession, NotOpened, Sessions};
 use super::sse::{self, StreamSettings};
 use crate::fleet::{FleetStore, StoreError, StreamKey};
 use crate::protocol::jsonrpc::{Decoded, JsonInput, Members, RpcError, code};
@@ -36,6 +39,9 @@ const LAST_EVENT_ID: HeaderName = HeaderName::from_static("last-event-id");
 pub(crate) struct Endpoint {
     pub(super) core: Arc<ServerCore>,
     pub(super) guard: Guard,
+    pub(crate) limits: Limits,
+    /// The bytes of the request bodies being read now.
+    pub(super) reading: AtomicUsize,
     sessions: Sessions,
     running: Running,
     /// How resumable streams behave.
@@ -54,6 +60,7 @@ impl Endpoint {
     pub fn new(
         core: Arc<ServerCore>,
         guard: Guard,
+        limits: Limits,
         session_idle_timeout: Duration,
         streams: StreamSettings,
         fleet_store: Option<(Arc<dyn FleetStore>, Arc<str>)>,
@@ -62,6 +69,7 @@ impl Endpoint {
         let running = Running::default();
         let closing = CancellationToken::new();
         let sessions = Sessions::new(
+            limits,
             session_idle_timeout,
             Arc::clone(&core),
             closing.clone(),
@@ -71,6 +79,8 @@ impl Endpoint {
         Endpoint {
             core,
             guard,
+            limits,
+            reading: AtomicUsize::new(0),
             streams,
             sessions,
             running,
@@ -133,9 +143,14 @@ pub(crate) fn router(path: &str, endpoint: Arc<Endpoint>, body_limit: usize) -> 
         for metadata_path in resource.paths() {
             let (resource, endpoint) = (resource.clone(), Arc::clone(&endpoint));
             // Made for each request: tools, resources and prompts may come and go.
+            // Behind `Host`/`Origin` like the endpoint, but read without credentials: it
+            // tells a client where to get them.
             router = router.route(
                 &metadata_path,
-                get(move || async move {
+                get(move |headers: HeaderMap| async move {
+                    if let Some(refused) = endpoint.guard.refusal(&headers) {
+                        return refused;
+                    }
                     let document = resource.document(&required_scopes(&endpoint.core));
                     json_response(StatusCode::OK, &document)
                 }),
@@ -168,33 +183,33 @@ fn accepts_event_stream(headers: &HeaderMap) -> bool {
         })
 }
 
-/// A POST to the endpoint as the router serves it (`HttpServer::router`).
+/// A POST to the endpoint as the router serves it (`HttpServer::router`): the same steps as
+/// `serve_on` takes (`EndpointService`), the guard before the body.
 async fn post_message(
     State(endpoint): State<Arc<Endpoint>>,
     request: Request,
     body_limit: usize,
 ) -> Response {
-    // The headers are taken from the request, where axum's `HeaderMap` extractor would
-    // copy them; the body is read as the `Bytes` extractor reads it (within the limit).
-    let (mut parts, body) = request.into_parts();
-    let headers = std::mem::take(&mut parts.headers);
-    let body = match Bytes::from_request(Request::from_parts(parts, body), &()).await {
-        Ok(body) => body,
-        // As `serve_on` refuses it (`EndpointService`).
-        Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-            return too_large(body_limit);
-        }
-        Err(rejection) => return rejection.into_response(),
-    };
-    post_body(&endpoint, headers, body).await
-}
-
-/// A POST to the endpoint, its body read: every message a client sends.
-pub(super) async fn post_body(endpoint: &Endpoint, headers: HeaderMap, body: Bytes) -> Response {
-    let principal = match endpoint.guard.admit(&headers) {
+    let (parts, body) = request.into_parts();
+    let principal = match endpoint.guard.admit(&parts.headers) {
         Ok(principal) => principal,
         Err(refused) => return *refused,
     };
+    let body = match read_body(body, body_limit, &endpoint).await {
+        Ok(body) => body,
+        Err(refused) => return refused,
+    };
+    post_body(&endpoint, parts.headers, principal, body).await
+}
+
+/// A POST to the endpoint, its headers admitted by the guard and its body read: every
+/// message a client sends.
+pub(super) async fn post_body(
+    endpoint: &Endpoint,
+    headers: HeaderMap,
+    principal: Option<AnyPrincipal>,
+    body: Bytes,
+) -> Response {
     // Decoded in one pass, as stdio decodes a line: no `Value` tree, names borrowed, a
     // call's arguments straight into its tool's parameters where they can be.
     let message = match endpoint.core.decode_typed(JsonInput::Body(&body)) {
@@ -293,9 +308,9 @@ async fn post_handshake(
 ) -> Response {
     let members = message.single();
     if members.and_then(Members::method) == Some("initialize") {
-        return initialize(endpoint, headers, message).await;
+        return initialize(endpoint, headers, message, principal.as_ref()).await;
     }
-    let (session_id, session) = match find_session(endpoint, headers).await {
+    let (session_id, session) = match find_session(endpoint, headers, principal.as_ref()).await {
         Ok(found) => found,
         Err((status, error)) => return refusal(status, &error, members.and_then(Members::id)),
     };
@@ -414,9 +429,15 @@ async fn post_handshake(
 
 /// Answers `initialize` and, when it succeeds, opens a session under a new id.
 #[cfg_attr(not(feature = "otel"), allow(unused_variables))]
-async fn initialize(endpoint: &Endpoint, headers: &HeaderMap, message: Decoded<'_>) -> Response {
+async fn initialize(
+    endpoint: &Endpoint,
+    headers: &HeaderMap,
+    message: Decoded<'_>,
+    principal: Option<&AnyPrincipal>,
+) -> Response {
     let request_id = message.single().and_then(Members::id).cloned();
     let session = endpoint.sessions.create();
+    let _ = session.principal.set(identity(endpoint, principal));
     let (outbox, _queued) = Outbox::channel();
     let (outcome, negotiated) = {
         let mut protocol = session.protocol.lock().expect("session poisoned");
@@ -436,12 +457,24 @@ async fn initialize(endpoint: &Endpoint, headers: &HeaderMap, message: Decoded<'
     }
     let id = match endpoint.sessions.register(&session).await {
         Ok(id) => id,
-        Err(error) => {
+        Err(NotOpened::Store(error)) => {
             return refusal(
                 StatusCode::SERVICE_UNAVAILABLE,
                 &unavailable(&error),
                 request_id.as_ref(),
             );
+        }
+        Err(NotOpened::Full(why)) => {
+            tracing::warn!("an `initialize` was refused: {why}");
+            let error = RpcError::new(
+                code::INTERNAL_ERROR,
+                format!("Server busy: {why}; try again later."),
+            );
+            let mut refused = refusal(StatusCode::SERVICE_UNAVAILABLE, &error, request_id.as_ref());
+            refused
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER_SECONDS));
+            return refused;
         }
     };
     let mut answer = response_json(StatusCode::OK, response);
@@ -452,11 +485,20 @@ async fn initialize(endpoint: &Endpoint, headers: &HeaderMap, message: Decoded<'
     answer
 }
 
+/// The identity of a request's principal, by which sessions are bound to it
+/// (`Server::task_owner`): `None` without a principal, or without a way to name one.
+fn identity(endpoint: &Endpoint, principal: Option<&AnyPrincipal>) -> Option<String> {
+    let (principal, identity_of) = (principal?, endpoint.core.task_owner.as_ref()?);
+    identity_of(principal.as_ref())
+}
+
 /// The session a request names, and its id: 400 without the header, 404 for an unknown
-/// (ended or expired) session, 503 when the fleet's store cannot be reached.
+/// (ended or expired) session or one another principal opened, 503 when the fleet's store
+/// cannot be reached.
 async fn find_session(
     endpoint: &Endpoint,
     headers: &HeaderMap,
+    principal: Option<&AnyPrincipal>,
 ) -> Result<(String, Arc<HttpSession>), (StatusCode, RpcError)> {
     let Some(id) = header_text(headers, SESSION_ID) else {
         return Err((
@@ -468,8 +510,11 @@ async fn find_session(
         ));
     };
     match endpoint.sessions.get(id).await {
-        Ok(Some(session)) => Ok((id.to_owned(), session)),
-        Ok(None) => Err((
+        // Another principal's session is, to this one, no session at all.
+        Ok(Some(session)) if session.belongs_to(identity(endpoint, principal).as_deref()) => {
+            Ok((id.to_owned(), session))
+        }
+        Ok(_) => Err((
             StatusCode::NOT_FOUND,
             RpcError::new(
                 code::INVALID_REQUEST,
@@ -624,9 +669,10 @@ fn speaks_stateless(headers: &HeaderMap) -> bool {
 
 /// GET: the session's standalone stream (tool list changes). 2026-07-28 has none.
 async fn open_stream(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap) -> Response {
-    if let Err(refused) = endpoint.guard.admit(&headers) {
-        return *refused;
-    }
+    let principal = match endpoint.guard.admit(&headers) {
+        Ok(principal) => principal,
+        Err(refused) => return *refused,
+    };
     if speaks_stateless(&headers) || header_text(&headers, SESSION_ID).is_none() {
         return method_not_allowed(
             "Method not allowed: GET opens the stream of a session; without a session (or under 2026-07-28) there is none.",
@@ -641,7 +687,7 @@ async fn open_stream(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap) 
             ),
         );
     }
-    let (session_id, session) = match find_session(&endpoint, &headers).await {
+    let (session_id, session) = match find_session(&endpoint, &headers, principal.as_ref()).await {
         Ok(found) => found,
         Err((status, error)) => return error_response(status, &error),
     };
@@ -713,21 +759,27 @@ async fn open_stream(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap) 
 
 /// DELETE: ends a session; its calls in flight are cancelled.
 async fn end_session(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap) -> Response {
-    if let Err(refused) = endpoint.guard.admit(&headers) {
-        return *refused;
-    }
+    let principal = match endpoint.guard.admit(&headers) {
+        Ok(principal) => principal,
+        Err(refused) => return *refused,
+    };
     if speaks_stateless(&headers) {
         return method_not_allowed(
             "Method not allowed: protocol revision 2026-07-28 has no sessions to end.",
         );
     }
-    let Some(id) = header_text(&headers, SESSION_ID) else {
+    if header_text(&headers, SESSION_ID).is_none() {
         return bad_request(
             code::INVALID_REQUEST,
             "Invalid request: the Mcp-Session-Id header names the session to end.",
         );
+    }
+    // Found first: a session is ended only by its own principal.
+    let id = match find_session(&endpoint, &headers, principal.as_ref()).await {
+        Ok((id, _)) => id,
+        Err((status, error)) => return error_response(status, &error),
     };
-    match endpoint.sessions.remove(id).await {
+    match endpoint.sessions.remove(&id).await {
         Ok(true) => StatusCode::OK.into_response(),
         Ok(false) => error_response(
             StatusCode::NOT_FOUND,

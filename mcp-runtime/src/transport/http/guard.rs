@@ -79,7 +79,19 @@ impl Guard {
 
     /// The response that refuses the request, or `None` when it may proceed.
     pub fn refusal(&self, headers: &HeaderMap) -> Option<Response> {
-        if let (Some(hosts), Some(host)) = (&self.hosts, headers.get(header::HOST)) {
+        let mut hosts_sent = headers.get_all(header::HOST).iter();
+        let host = hosts_sent.next();
+        if hosts_sent.next().is_some() {
+            // RFC 9112 §3.2: which one a proxy and this server each read could differ.
+            return Some(error_response(
+                StatusCode::BAD_REQUEST,
+                &RpcError::new(
+                    code::INVALID_REQUEST,
+                    "Bad request: more than one Host header.",
+                ),
+            ));
+        }
+        if let (Some(hosts), Some(host)) = (&self.hosts, host) {
             // Compared without case (the names allowed are lowercase), with no copy made.
             let host = host.to_str().unwrap_or_default();
             let name = host_name(host);

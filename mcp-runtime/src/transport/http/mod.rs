@@ -21,10 +21,12 @@
 
 mod auth;
 mod checks;
+mod coarse_timer;
 mod connections;
 mod endpoint;
 mod fleet;
 mod guard;
+mod limits;
 mod response;
 mod scopes;
 mod service;
@@ -36,5 +38,11 @@ pub use auth::{AuthRejection, Authenticate, ProtectedResource, bearer_token};
 pub(crate) use connections::serve_connections;
 pub(crate) use endpoint::{Endpoint, router};
 pub(crate) use guard::Guard;
+pub(crate) use limits::Limits;
+pub use limits::{
+    DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_MAX_CALLS_PER_SESSION,
+    DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_READING_BYTES, DEFAULT_MAX_SESSIONS,
+    DEFAULT_MAX_SESSIONS_PER_PRINCIPAL,
+};
 pub(crate) use service::EndpointService;
 pub(crate) use sse::StreamSettings;

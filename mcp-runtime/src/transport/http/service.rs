@@ -15,10 +15,12 @@ use std::convert::Infallible;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 use axum::Router;
 use axum::body::Bytes;
-use axum::http::{Method, Request};
+use axum::http::{HeaderValue, Method, Request, StatusCode, header};
 use axum::response::Response;
 use axum::routing::future::RouteFuture;
 use futures_util::future::Either;
@@ -26,8 +28,9 @@ use hyper::body::{Body, Incoming};
 use tower_service::Service;
 
 use super::endpoint::{Endpoint, post_body};
-use super::response::{bad_request, too_large};
-use crate::protocol::jsonrpc::code;
+use super::limits::RETRY_AFTER_SECONDS;
+use super::response::{bad_request, error_response, too_large};
+use crate::protocol::jsonrpc::{RpcError, code};
 
 /// The router, and what a POST to the endpoint needs without it.
 #[derive(Clone)]
@@ -59,15 +62,30 @@ impl hyper::service::Service<Request<Incoming>> for EndpointService {
     type Future = Either<Posted, RouteFuture<Infallible>>;
 
     fn call(&self, request: Request<Incoming>) -> Self::Future {
+        // This server speaks HTTP/1 only, where every request names its Host (RFC 9112
+        // §3.2); `router()` leaves the check to the application's server, which may speak
+        // HTTP/2 (`:authority` instead).
+        if !request.headers().contains_key(header::HOST) {
+            let refused = bad_request(
+                code::INVALID_REQUEST,
+                "Bad request: the Host header is missing.",
+            );
+            return Either::Left(Box::pin(std::future::ready(Ok(refused))));
+        }
         if request.method() == Method::POST && request.uri().path() == &*self.path {
             let (endpoint, limit) = (Arc::clone(&self.endpoint), self.body_limit);
             Either::Left(Box::pin(async move {
                 let (parts, body) = request.into_parts();
-                let body = match read_body(body, limit).await {
+                // Who may send a body is known from its headers: a stranger's is not read.
+                let principal = match endpoint.guard.admit(&parts.headers) {
+                    Ok(principal) => principal,
+                    Err(refused) => return Ok(*refused),
+                };
+                let body = match read_body(body, limit, &endpoint).await {
                     Ok(body) => body,
                     Err(refused) => return Ok(refused),
                 };
-                Ok(post_body(&endpoint, parts.headers, body).await)
+                Ok(post_body(&endpoint, parts.headers, principal, body).await)
             }))
         } else {
             // A clone of the router is a reference count: it holds its routes behind an `Arc`.
@@ -77,9 +95,60 @@ impl hyper::service::Service<Request<Incoming>> for EndpointService {
 }
 
 /// The whole body, or the answer that refuses it: `413` when it is longer than `limit`
-/// (told by its `Content-Length` before any of it is read, or found while reading), `400`
-/// when the client stopped sending it.
-async fn read_body(mut body: Incoming, limit: usize) -> Result<Bytes, Response> {
+/// (told by its `Content-Length` before any of it is read, or found while reading), `408`
+/// when it has not all arrived within the endpoint's body timeout, `503` when the bodies
+/// being read hold more than the endpoint allows, `400` when the client stopped sending it.
+pub(super) async fn read_body<B>(
+    body: B,
+    limit: usize,
+    endpoint: &Endpoint,
+) -> Result<Bytes, Response>
+where
+    B: Body<Data = Bytes> + Unpin,
+    B::Error: std::fmt::Display,
+{
+    let deadline = endpoint.limits.body_timeout;
+    let reading = Reading {
+        total: &endpoint.reading,
+        max: endpoint.limits.max_reading_bytes,
+        held: 0,
+    };
+    match tokio::time::timeout(deadline, read_within(body, limit, reading)).await {
+        Ok(read) => read,
+        Err(_) => Err(timed_out(deadline)),
+    }
+}
+
+/// The bytes of one body being read, counted in the endpoint's total until it is read.
+struct Reading<'a> {
+    total: &'a AtomicUsize,
+    max: usize,
+    held: usize,
+}
+
+impl Reading<'_> {
+    /// Counts `bytes` more; false if the bodies being read now hold more than allowed.
+    fn take(&mut self, bytes: usize) -> bool {
+        self.held += bytes;
+        self.total.fetch_add(bytes, Ordering::Relaxed) + bytes <= self.max
+    }
+}
+
+impl Drop for Reading<'_> {
+    fn drop(&mut self) {
+        self.total.fetch_sub(self.held, Ordering::Relaxed);
+    }
+}
+
+async fn read_within<B>(
+    mut body: B,
+    limit: usize,
+    mut reading: Reading<'_>,
+) -> Result<Bytes, Response>
+where
+    B: Body<Data = Bytes> + Unpin,
+    B::Error: std::fmt::Display,
+{
     if body.size_hint().lower() > limit as u64 {
         return Err(too_large(limit));
     }
@@ -103,6 +172,9 @@ async fn read_body(mut body: Incoming, limit: usize) -> Result<Bytes, Response> 
         if length + data.len() > limit {
             return Err(too_large(limit));
         }
+        if !reading.take(data.len()) {
+            return Err(busy());
+        }
         match &mut joined {
             Some(joined) => joined.extend_from_slice(&data),
             None if whole.is_empty() => whole = data,
@@ -110,4 +182,33 @@ async fn read_body(mut body: Incoming, limit: usize) -> Result<Bytes, Response> 
         }
     }
     Ok(joined.map_or(whole, Bytes::from))
+}
+
+/// `503` for a body refused because the bodies being read hold as much as allowed.
+fn busy() -> Response {
+    let error = RpcError::new(
+        code::INTERNAL_ERROR,
+        "Server busy: too many requests are being received; try again later.",
+    );
+    let mut response = error_response(StatusCode::SERVICE_UNAVAILABLE, &error);
+    let headers = response.headers_mut();
+    headers.insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER_SECONDS));
+    headers.insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
+}
+
+/// `408` for a body that took longer than `deadline`; the connection is closed after it.
+fn timed_out(deadline: Duration) -> Response {
+    let error = RpcError::new(
+        code::INVALID_REQUEST,
+        format!(
+            "Request timeout: the body did not arrive within {} s.",
+            deadline.as_secs_f64()
+        ),
+    );
+    let mut response = error_response(StatusCode::REQUEST_TIMEOUT, &error);
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
 }

@@ -9,9 +9,10 @@ use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
 
 use super::fleet::Fleet;
+use super::limits::Limits;
 use super::sse::{RETAIN_ENDED, RETAIN_ENDED_STREAMS, Replay};
 use crate::changes::{Change, next_change};
-use crate::fleet::StoreError;
+use crate::fleet::{SessionRecord, StoreError};
 use crate::protocol::outbox::Outbox;
 use crate::protocol::random_id::random_id;
 use crate::protocol::version::ProtocolVersion;
@@ -33,6 +34,9 @@ pub(crate) struct HttpSession {
     last_used: Mutex<Instant>,
     /// In a fleet, streams are numbered at random: instances number them independently.
     random_numbers: bool,
+    /// The identity of the principal that opened the session, if it has one: requests
+    /// from another principal are told there is no such session.
+    pub principal: OnceLock<Option<String>>,
 }
 
 /// A session's retained streams. Few (sixteen finished at most, and those running), and
@@ -178,6 +182,34 @@ impl HttpSession {
         }
     }
 
+    /// Whether the session has been idle for longer than `idle_timeout` at `now`. A busy
+    /// one is not, and its idle time starts again when it stops being busy.
+    fn idle_at(&self, now: Instant, idle_timeout: Duration) -> bool {
+        let mut last_used = self.last_used.lock().expect("session poisoned");
+        if now.saturating_duration_since(*last_used) <= idle_timeout {
+            return false;
+        }
+        if self.busy() {
+            *last_used = now;
+            return false;
+        }
+        true
+    }
+
+    /// Whether a request from the principal of identity `principal` may use this session.
+    pub fn belongs_to(&self, principal: Option<&str>) -> bool {
+        self.principal
+            .get()
+            .is_none_or(|owner| owner.as_deref() == principal)
+    }
+
+    /// The session's record for the fleet's store, with its principal.
+    fn record(&self) -> Option<SessionRecord> {
+        let mut record = self.protocol.lock().expect("session poisoned").record()?;
+        record.principal = self.principal.get().cloned().flatten();
+        Some(record)
+    }
+
     /// Whether this instance's copy serves something now: a call, or the GET stream.
     fn busy(&self) -> bool {
         self.calls.any_running() || self.standalone().is_attached()
@@ -232,9 +264,86 @@ fn standalone_outbox(standalone: Arc<Replay>) -> Outbox {
     outbox
 }
 
+/// Live sessions by id, and how many each principal holds.
+#[derive(Default)]
+struct Table {
+    by_id: HashMap<String, Arc<HttpSession>>,
+    per_principal: HashMap<String, usize>,
+}
+
+impl Table {
+    fn get(&self, id: &str) -> Option<&Arc<HttpSession>> {
+        self.by_id.get(id)
+    }
+
+    fn insert(&mut self, id: String, session: Arc<HttpSession>) {
+        if let Some(Some(principal)) = session.principal.get() {
+            *self.per_principal.entry(principal.clone()).or_default() += 1;
+        }
+        if let Some(replaced) = self.by_id.insert(id, session) {
+            self.uncount(&replaced);
+        }
+    }
+
+    fn remove(&mut self, id: &str) -> Option<Arc<HttpSession>> {
+        let removed = self.by_id.remove(id)?;
+        self.uncount(&removed);
+        Some(removed)
+    }
+
+    fn uncount(&mut self, session: &HttpSession) {
+        let Some(Some(principal)) = session.principal.get() else {
+            return;
+        };
+        if let Some(count) = self.per_principal.get_mut(principal) {
+            *count -= 1;
+            if *count == 0 {
+                self.per_principal.remove(principal);
+            }
+        }
+    }
+
+    /// Removes the sessions `expired` says are, and gives them back.
+    fn remove_expired(
+        &mut self,
+        mut expired: impl FnMut(&HttpSession) -> bool,
+    ) -> Vec<Arc<HttpSession>> {
+        let ids: Vec<String> = self
+            .by_id
+            .iter()
+            .filter(|(_, session)| expired(session))
+            .map(|(id, _)| id.clone())
+            .collect();
+        ids.iter().filter_map(|id| self.remove(id)).collect()
+    }
+
+    /// Why one more session of `principal` may not be opened, if it may not.
+    fn full(&self, limits: &Limits, principal: Option<&str>) -> Option<&'static str> {
+        if self.by_id.len() >= limits.max_sessions {
+            return Some("too many open sessions");
+        }
+        let held = principal.and_then(|principal| self.per_principal.get(principal));
+        if held.is_some_and(|held| *held >= limits.max_sessions_per_principal) {
+            return Some("too many open sessions for this principal");
+        }
+        None
+    }
+}
+
+/// Why a session could not be opened.
+#[derive(Debug)]
+pub(crate) enum NotOpened {
+    /// A bound of [`Limits`] was reached: the client may try again later.
+    Full(&'static str),
+    Store(StoreError),
+}
+
 /// Every live session of one endpoint, by id (in a fleet: this instance's copies).
 pub(crate) struct Sessions {
-    live: Mutex<HashMap<String, Arc<HttpSession>>>,
+    live: Arc<Mutex<Table>>,
+    /// Whether the task that ends idle sessions runs.
+    sweeping: OnceLock<()>,
+    limits: Limits,
     idle_timeout: Duration,
     core: Arc<ServerCore>,
     /// Fires when shutdown begins: every session's `ended` is a child of it.
@@ -245,6 +354,7 @@ pub(crate) struct Sessions {
 
 impl Sessions {
     pub fn new(
+        limits: Limits,
         idle_timeout: Duration,
         core: Arc<ServerCore>,
         closing: CancellationToken,
@@ -252,7 +362,9 @@ impl Sessions {
         fleet: Option<Arc<Fleet>>,
     ) -> Self {
         Sessions {
-            live: Mutex::new(HashMap::new()),
+            live: Arc::new(Mutex::new(Table::default())),
+            sweeping: OnceLock::new(),
+            limits,
             idle_timeout,
             core,
             closing,
@@ -276,12 +388,13 @@ impl Sessions {
         }
         Arc::new(HttpSession {
             protocol: Mutex::new(protocol),
-            calls: Calls::new(self.running.clone()),
+            calls: Calls::bounded(self.running.clone(), self.limits.max_calls_per_session),
             ended,
             negotiated: OnceLock::new(),
             streams: Mutex::new(Streams::new(standalone)),
             last_used: Mutex::new(Instant::now()),
             random_numbers: self.fleet.is_some(),
+            principal: OnceLock::new(),
         })
     }
 
@@ -295,47 +408,64 @@ impl Sessions {
     }
 
     /// Registers a session whose `initialize` succeeded, under a new random id (in a
-    /// fleet, in the store too), and starts forwarding list changes to it. Sessions idle
-    /// here are swept at the same time.
-    pub async fn register(&self, session: &Arc<HttpSession>) -> Result<String, StoreError> {
+    /// fleet, in the store too), and starts forwarding list changes to it; refused when a
+    /// bound of [`Limits`] is reached.
+    pub async fn register(&self, session: &Arc<HttpSession>) -> Result<String, NotOpened> {
+        self.start_sweeping();
+        let principal = session.principal.get().cloned().flatten();
+        if let Some(full) = self.live().full(&self.limits, principal.as_deref()) {
+            return Err(NotOpened::Full(full));
+        }
         let id = random_id();
         if let Some(fleet) = &self.fleet {
             let record = session
-                .protocol
-                .lock()
-                .expect("session poisoned")
                 .record()
                 .expect("a registered session negotiated a revision");
             fleet
                 .store
                 .create_session(&id, &record, self.idle_timeout)
-                .await?;
+                .await
+                .map_err(NotOpened::Store)?;
             self.join_fleet(fleet, &id, session);
         }
-        self.sweep();
-        self.live
-            .lock()
-            .expect("session table poisoned")
-            .insert(id.clone(), Arc::clone(session));
+        self.live().insert(id.clone(), Arc::clone(session));
         forward_changes(Arc::downgrade(session), &self.core);
         Ok(id)
     }
 
-    /// Forgets the sessions idle here for longer than the idle timeout: ended for good
-    /// when alone, only this instance's copy in a fleet (unless it serves a call or the
-    /// GET stream now), since the session may be in use elsewhere.
-    fn sweep(&self) {
-        let alone = self.fleet.is_none();
-        self.live
-            .lock()
-            .expect("session table poisoned")
-            .retain(|_, existing| {
-                let expired = self.expired(existing) && (alone || !existing.busy());
-                if expired {
-                    existing.end(alone);
+    fn live(&self) -> std::sync::MutexGuard<'_, Table> {
+        self.live.lock().expect("session table poisoned")
+    }
+
+    /// Starts the task that ends idle sessions, once: on a timer, so that no request
+    /// passes over every session.
+    fn start_sweeping(&self) {
+        if self.sweeping.set(()).is_err() {
+            return;
+        }
+        let (live, closing) = (Arc::downgrade(&self.live), self.closing.clone());
+        let (idle_timeout, alone) = (self.idle_timeout, self.fleet.is_none());
+        let every = (idle_timeout / 4).clamp(Duration::from_millis(100), Duration::from_secs(60));
+        tokio::spawn(async move {
+            let mut ticks = tokio::time::interval(every);
+            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tokio::select! {
+                    () = closing.cancelled() => return,
+                    _ = ticks.tick() => {}
                 }
-                !expired
-            });
+                let Some(live) = live.upgrade() else { return };
+                let now = Instant::now();
+                let expired = live
+                    .lock()
+                    .expect("session table poisoned")
+                    .remove_expired(|session| session.idle_at(now, idle_timeout));
+                // Ended outside the table's lock: ending takes each session's own locks.
+                for session in expired {
+                    session.end(alone);
+                }
+            }
+        });
     }
 
     /// The live session with this id, marked used; in a fleet, as the store has it (a
@@ -349,7 +479,7 @@ impl Sessions {
             self.forget(id);
             return Ok(None);
         };
-        let mut live = self.live.lock().expect("session table poisoned");
+        let mut live = self.live();
         if let Some(session) = live.get(id) {
             *session.last_used.lock().expect("session poisoned") = Instant::now();
             let session = Arc::clone(session);
@@ -362,6 +492,7 @@ impl Sessions {
             return Ok(Some(session));
         }
         let session = self.create();
+        let _ = session.principal.set(record.principal.clone());
         {
             let mut protocol = session.protocol.lock().expect("session poisoned");
             protocol.apply_record(&record);
@@ -377,7 +508,7 @@ impl Sessions {
     }
 
     fn get_alone(&self, id: &str) -> Option<Arc<HttpSession>> {
-        let mut live = self.live.lock().expect("session table poisoned");
+        let mut live = self.live();
         let session = live.get(id)?;
         // One reading of the clock and one lock: found expired, or marked used.
         let now = Instant::now();
@@ -389,8 +520,10 @@ impl Sessions {
             }
             expired
         };
-        if expired {
-            if let Some(session) = live.remove(id) {
+        if expired && !session.busy() {
+            let session = live.remove(id);
+            drop(live);
+            if let Some(session) = session {
                 session.end(true);
             }
             return None;
@@ -400,14 +533,13 @@ impl Sessions {
 
     /// This instance's copy of a session, if it has one (the store is not asked).
     pub fn local(&self, id: &str) -> Option<Arc<HttpSession>> {
-        let live = self.live.lock().expect("session table poisoned");
-        live.get(id).map(Arc::clone)
+        self.live().get(id).map(Arc::clone)
     }
 
     /// Ends and forgets a session (in a fleet: everywhere); false if there was none.
     pub async fn remove(&self, id: &str) -> Result<bool, StoreError> {
         let Some(fleet) = &self.fleet else {
-            let removed = self.live.lock().expect("session table poisoned").remove(id);
+            let removed = self.live().remove(id);
             return Ok(removed.map(|session| session.end(true)).is_some());
         };
         let record = fleet.store.load_session(id, self.idle_timeout).await?;
@@ -416,7 +548,7 @@ impl Sessions {
             // The other instances' copies end when they next find it gone.
             tracing::warn!(%error, "the other instances were not told a session ended");
         }
-        let removed = self.live.lock().expect("session table poisoned").remove(id);
+        let removed = self.live().remove(id);
         match (removed, record) {
             (Some(session), _) => session.end(true),
             (None, Some(record)) => {
@@ -436,7 +568,7 @@ impl Sessions {
     /// Ends this instance's copy of a session that ended elsewhere (its tasks were ended
     /// there).
     pub fn forget(&self, id: &str) {
-        let removed = self.live.lock().expect("session table poisoned").remove(id);
+        let removed = self.live().remove(id);
         if let Some(session) = removed {
             session.end(false);
         }
@@ -463,8 +595,7 @@ impl Sessions {
         let Some(fleet) = &self.fleet else {
             return Ok(());
         };
-        let record = session.protocol.lock().expect("session poisoned").record();
-        if let Some(record) = record {
+        if let Some(record) = session.record() {
             fleet
                 .store
                 .save_session(id, &record, self.idle_timeout)
@@ -477,7 +608,7 @@ impl Sessions {
     /// Shutdown: no answer to a tool's request to the client can arrive any more (calls in
     /// flight still finish; the sessions' streams end with the endpoint's closing token).
     pub fn disconnect_all(&self) {
-        for session in self.live.lock().expect("session table poisoned").values() {
+        for session in self.live().by_id.values() {
             #[cfg_attr(not(feature = "otel"), allow(unused_mut))]
             let mut protocol = session.protocol.lock().expect("session poisoned");
             protocol.disconnect_client_requests();
@@ -487,15 +618,6 @@ impl Sessions {
                 protocol.record_session_end();
             }
         }
-    }
-
-    fn expired(&self, session: &HttpSession) -> bool {
-        session
-            .last_used
-            .lock()
-            .expect("session poisoned")
-            .elapsed()
-            > self.idle_timeout
     }
 }
 

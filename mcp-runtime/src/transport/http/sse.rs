@@ -49,34 +49,160 @@ pub(crate) const FIRST_EVENT_WAIT: Duration = Duration::from_millis(10);
 /// Asks nginx not to buffer a stream, which would hold progress back.
 const X_ACCEL_BUFFERING: HeaderName = HeaderName::from_static("x-accel-buffering");
 
+/// The most bytes of messages a plain stream holds for a client that does not read them:
+/// past it the oldest notifications are dropped (responses and the server's requests are
+/// always kept), so a client that stops reading holds little of the server's memory.
+pub(crate) const PLAIN_STREAM_BYTES: usize = 1024 * 1024;
+
 /// An SSE response carrying every message queued on an outbox, one `message` event each,
 /// until the outbox is ended (or `until` fires, for streams that never end by themselves).
-/// Dropping the response (the client went away) drops `queued`, which the outbox's owner
-/// sees as closed. The headers wait up to [`FIRST_EVENT_WAIT`] for the first event.
+/// The messages wait for the client in a buffer of [`PLAIN_STREAM_BYTES`]. Dropping the
+/// response (the client went away) drops `queued`, which the outbox's owner sees as closed.
+/// The headers wait up to [`FIRST_EVENT_WAIT`] for the first event.
 pub(crate) async fn response(
-    mut queued: mpsc::UnboundedReceiver<Vec<u8>>,
+    queued: mpsc::UnboundedReceiver<Vec<u8>>,
     until: Option<CancellationToken>,
 ) -> Response {
-    // `None`: nothing came in time; `Some(None)`: the outbox closed without a message.
-    let first = tokio::time::timeout(FIRST_EVENT_WAIT, queued.recv())
-        .await
-        .ok();
-    let state = (first, queued, until);
-    let events = futures_util::stream::unfold(state, |(first, mut queued, until)| async move {
-        let line = match (first, &until) {
-            (Some(line), _) => line,
-            (None, Some(until)) => tokio::select! {
-                line = queued.recv() => line,
-                () = until.cancelled() => None,
-            },
-            (None, None) => queued.recv().await,
-        };
-        // An empty line is the end marker: the request's response was the last event.
-        let line = line.filter(|line| !line.is_empty())?;
+    let buffer = Arc::new(Buffer::default());
+    let filling = tokio::spawn(fill(queued, Arc::clone(&buffer)));
+    let stream = BufferedStream {
+        buffer,
+        until,
+        _filling: AbortOnDrop(filling.abort_handle()),
+    };
+    // Sent with the headers when it comes in time.
+    let _ = tokio::time::timeout(FIRST_EVENT_WAIT, stream.buffer.has_any()).await;
+    let events = futures_util::stream::unfold(stream, |stream| async move {
+        let line = stream.next().await?;
         let event = Event::default().data(utf8_text(line.trim_ascii_end()));
-        Some((Ok::<_, Infallible>(event), (None, queued, until)))
+        Some((Ok::<_, Infallible>(event), stream))
     });
     sse_response(events)
+}
+
+/// The messages of a plain stream not sent yet.
+#[derive(Default)]
+struct Buffer {
+    held: Mutex<Held>,
+    changed: Notify,
+}
+
+#[derive(Default)]
+struct Held {
+    lines: VecDeque<Vec<u8>>,
+    bytes: usize,
+    /// The outbox ended: after `lines`, nothing more.
+    ended: bool,
+}
+
+impl Held {
+    /// Adds a line, then drops the oldest notifications while over the bound.
+    fn push(&mut self, line: Vec<u8>) {
+        self.bytes += line.len();
+        self.lines.push_back(line);
+        while self.bytes > PLAIN_STREAM_BYTES {
+            let Some(oldest) = self.lines.iter().position(|line| is_notification(line)) else {
+                return;
+            };
+            if let Some(dropped) = self.lines.remove(oldest) {
+                self.bytes -= dropped.len();
+            }
+        }
+    }
+}
+
+impl Buffer {
+    fn held(&self) -> MutexGuard<'_, Held> {
+        self.held.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Resolves once the buffer holds a line or has ended.
+    async fn has_any(&self) {
+        loop {
+            let changed = self.changed.notified();
+            {
+                let held = self.held();
+                if !held.lines.is_empty() || held.ended {
+                    return;
+                }
+            }
+            changed.await;
+        }
+    }
+}
+
+/// Moves what an outbox carries into `buffer`, up to its end marker (an empty line).
+async fn fill(mut queued: mpsc::UnboundedReceiver<Vec<u8>>, buffer: Arc<Buffer>) {
+    loop {
+        let line = queued.recv().await.filter(|line| !line.is_empty());
+        let ended = line.is_none();
+        {
+            let mut held = buffer.held();
+            match line {
+                Some(line) => held.push(line),
+                None => held.ended = true,
+            }
+        }
+        // One reader: a wake-up stored while it is not waiting is not lost.
+        buffer.changed.notify_one();
+        if ended {
+            return;
+        }
+    }
+}
+
+/// The reading side of a plain stream.
+struct BufferedStream {
+    buffer: Arc<Buffer>,
+    until: Option<CancellationToken>,
+    /// Stops the filling (and so drops the outbox's receiver) when the client goes away.
+    _filling: AbortOnDrop,
+}
+
+impl BufferedStream {
+    /// The next line, or `None` once the outbox ended (or `until` fired).
+    async fn next(&self) -> Option<Vec<u8>> {
+        loop {
+            let changed = self.buffer.changed.notified();
+            {
+                let mut held = self.buffer.held();
+                if let Some(line) = held.lines.pop_front() {
+                    held.bytes -= line.len();
+                    return Some(line);
+                }
+                if held.ended {
+                    return None;
+                }
+            }
+            match &self.until {
+                Some(until) => tokio::select! {
+                    () = changed => {}
+                    () = until.cancelled() => return None,
+                },
+                None => changed.await,
+            }
+        }
+    }
+}
+
+struct AbortOnDrop(tokio::task::AbortHandle);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// Whether a line an outbox carries is a notification (a `method` and no `id`): what a
+/// plain stream may drop for a client that does not read.
+fn is_notification(line: &[u8]) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Envelope {
+        method: Option<serde::de::IgnoredAny>,
+        id: Option<serde::de::IgnoredAny>,
+    }
+    serde_json::from_slice::<Envelope>(line)
+        .is_ok_and(|envelope| envelope.method.is_some() && envelope.id.is_none())
 }
 
 /// The SSE response of a 2026-07-28 request answered at once: what [`response`] sends once
@@ -293,7 +419,7 @@ impl Replay {
     /// would only give an empty stream.
     pub fn finished_after(&self, seq: u64) -> bool {
         let log = self.log();
-        log.ended && log.answered && log.next_seq <= seq + 1
+        log.ended && log.answered && log.next_seq <= seq.saturating_add(1)
     }
 
     /// Whether a connection is reading the stream now.

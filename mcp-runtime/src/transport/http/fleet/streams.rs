@@ -208,7 +208,7 @@ impl RemoteReader {
                     // The runner died: end the stream with an error for its requests, unless
                     // its response lands first (the append is atomic with that check).
                     let error = runner_died(&read.requests);
-                    let error = [StreamEvent::new(self.cursor + 1, error, true)];
+                    let error = [StreamEvent::new(self.cursor.saturating_add(1), error, true)];
                     let _ = self
                         .fleet
                         .store
