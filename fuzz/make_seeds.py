@@ -3,7 +3,8 @@
 client sessions in each protocol revision (handshake, listing, every kind of call,
 cancellation, answers to the server's requests), batches, and bad input of each kind the
 server refuses; for `arguments`, the `arguments` of a call of the `rich` tool, valid and
-not. Run it after changing the targets' tools, and commit what changes:
+not; for `http`, connections of HTTP requests: stateless calls, sessions of each handshake
+revision over two connections, and malformed requests. Run it after changing the targets' tools, and commit what changes:
     python3 fuzz/make_seeds.py
 """
 
@@ -187,12 +188,93 @@ ARGUMENTS = {
 }
 
 
+def http_request(method, body=None, headers=None, path="/mcp"):
+    """One HTTP/1.1 request as a client writes it; `{sid}` stands for the session id."""
+    data = b"" if body is None else json.dumps(body, separators=(",", ":")).encode()
+    lines = [f"{method} {path} HTTP/1.1", "host: localhost"]
+    if body is not None:
+        lines += ["content-type: application/json", f"content-length: {len(data)}"]
+    lines += ["accept: application/json, text/event-stream"]
+    lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode() + data
+
+
+STATELESS_META = {
+    "io.modelcontextprotocol/protocolVersion": STATELESS,
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": {"name": "seed", "version": "0"},
+}
+
+
+def stateless(id, method, params, name=None):
+    headers = {"mcp-protocol-version": STATELESS, "mcp-method": method}
+    if name is not None:
+        headers["mcp-name"] = name
+    return http_request("POST", request(id, method, {**params, "_meta": STATELESS_META}), headers)
+
+
+def session(revision, *requests):
+    """`initialize` on one connection, then the rest on the next, in the session."""
+    opened = http_request("POST", request(0, "initialize", {
+        "protocolVersion": revision,
+        "capabilities": {},
+        "clientInfo": {"name": "seed", "version": "0"},
+    }))
+    headers = {"mcp-session-id": "{sid}", "mcp-protocol-version": revision}
+    rest = b"".join(http_request(method, body, {**headers, **extra}) for method, body, extra in requests)
+    return opened + b"\n--\n" + rest
+
+
+def http_seeds():
+    """Connections of the `http` target, split at `\\n--\\n`."""
+    seeds = {
+        "stateless-call": stateless(1, "tools/call", {"name": "echo", "arguments": {"text": "hi"}}, "echo"),
+        "stateless-slow": stateless(1, "tools/call", {"name": "slow", "arguments": {"ms": 100}}, "slow"),
+        "stateless-list": stateless(1, "tools/list", {}),
+        "stateless-mismatch": stateless(1, "tools/call", {"name": "echo", "arguments": {"text": "x"}}, "slow"),
+        "get-without-session": http_request("GET"),
+        "delete-without-session": http_request("DELETE"),
+        "two-hosts": b"GET /mcp HTTP/1.1\r\nhost: localhost\r\nhost: evil.example\r\n\r\n",
+        "no-host": b"POST /mcp HTTP/1.1\r\ncontent-length: 2\r\n\r\n{}",
+        "half-body": b"POST /mcp HTTP/1.1\r\nhost: localhost\r\ncontent-length: 100\r\n\r\n{\"jsonrpc\"",
+        "chunked": b"POST /mcp HTTP/1.1\r\nhost: localhost\r\ntransfer-encoding: chunked\r\n"
+                   b"content-type: application/json\r\n\r\n5\r\n{\"a\":\r\n2\r\n1}\r\n0\r\n\r\n",
+        "evil-origin": http_request("POST", request(1, "ping"), {"origin": "http://evil.example"}),
+        "not-json": http_request("POST", None) + b"",
+    }
+    for revision in ["2025-03-26", "2025-06-18", "2025-11-25"]:
+        seeds[f"session-{revision}"] = session(
+            revision,
+            ("POST", notification("notifications/initialized"), {}),
+            ("POST", call(1, "echo", {"text": "hello"}), {}),
+            ("POST", call(2, "slow", {"ms": 50}, {"progressToken": "p"}), {}),
+            ("POST", request(3, "tools/list"), {}),
+            ("GET", None, {}),
+            ("GET", None, {"last-event-id": "1-0"}),
+            ("DELETE", None, {}),
+        )
+    seeds["session-batch"] = session(
+        "2025-03-26",
+        ("POST", [request(1, "ping"), call(2, "echo", {"text": "a"})], {}),
+    )
+    seeds["session-resume-huge"] = session(
+        "2025-11-25",
+        ("GET", None, {"last-event-id": "18446744073709551615-18446744073709551615"}),
+    )
+    seeds["session-subscribe"] = session(
+        "2025-11-25",
+        ("POST", request(1, "resources/subscribe", {"uri": "file:///x"}), {}),
+        ("POST", request(2, "logging/setLevel", {"level": "debug"}), {}),
+    )
+    return seeds
+
+
 def main():
     seeds = HERE / "seeds"
     shutil.rmtree(seeds, ignore_errors=True)
     for target, files in [("dispatch", dispatch_seeds()), ("arguments", {
         name: json.dumps(value, ensure_ascii=False) for name, value in ARGUMENTS.items()
-    })]:
+    }), ("http", http_seeds())]:
         directory = seeds / target
         directory.mkdir(parents=True)
         for name, content in sorted(files.items()):

@@ -20,18 +20,18 @@ cd "$(dirname "$0")/../fuzz"
 secs="${FUZZ_SECS:-60}"
 sanitizer="${FUZZ_SANITIZER:-none}"
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(dispatch arguments)
+[ ${#targets[@]} -gt 0 ] || targets=(dispatch arguments http)
 
 if ! cargo fuzz --version >/dev/null 2>&1; then
   echo "scripts/fuzz.sh: cargo-fuzz is not installed; run: cargo install cargo-fuzz --locked" >&2
   exit 1
 fi
 
-# The longest input libFuzzer makes: whole sessions for the dispatcher, one `arguments`
-# object for the argument decoder.
+# The longest input libFuzzer makes: whole sessions for the dispatcher and the HTTP
+# endpoint, one `arguments` object for the argument decoder.
 max_len() {
   case "$1" in
-    dispatch) echo 16384 ;;
+    dispatch | http) echo 16384 ;;
     *) echo 4096 ;;
   esac
 }

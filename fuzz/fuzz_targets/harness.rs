@@ -16,7 +16,7 @@ pub const MAX_MESSAGE: usize = 64 * 1024;
 
 /// A single-threaded runtime on a paused clock, reused by every input: tools' sleeps,
 /// timeouts, rate limits and the shutdown grace take no real time.
-fn runtime() -> &'static tokio::runtime::Runtime {
+pub fn runtime() -> &'static tokio::runtime::Runtime {
     static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
     RUNTIME.get_or_init(|| {
         tokio::runtime::Builder::new_current_thread()
