@@ -241,6 +241,10 @@ def http_seeds():
                    b"content-type: application/json\r\n\r\n5\r\n{\"a\":\r\n2\r\n1}\r\n0\r\n\r\n",
         "evil-origin": http_request("POST", request(1, "ping"), {"origin": "http://evil.example"}),
         "not-json": http_request("POST", None) + b"",
+        "initialize-notification": http_request("POST", notification("initialize", {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "seed", "version": "0"},
+        })),
     }
     for revision in ["2025-03-26", "2025-06-18", "2025-11-25"]:
         seeds[f"session-{revision}"] = session(

@@ -502,6 +502,20 @@ async fn edge_input_is_refused_and_the_server_goes_on() {
         assert!(answer.starts_with("HTTP/1.1 400"), "{head:?}: {answer}");
     }
 
+    // `initialize` without an id is a notification: accepted, and no session made of it.
+    let notification = server
+        .client("ada")
+        .post_raw(
+            server.client("ada").base_headers(),
+            &json!({"jsonrpc": "2.0", "method": "initialize", "params": {
+                "protocolVersion": REVISION, "capabilities": {},
+                "clientInfo": {"name": "hostile", "version": "0"},
+            }}),
+        )
+        .await;
+    assert_eq!(notification.status(), StatusCode::ACCEPTED);
+    assert!(notification.headers().get("mcp-session-id").is_none());
+
     let metrics = reqwest::Client::new()
         .get(format!("http://{}/metrics", server.address))
         .header("host", "evil.example")

@@ -446,8 +446,11 @@ async fn initialize(
         let outcome = protocol.handle_decoded(message, &outbox);
         (outcome, protocol.negotiated())
     };
-    let Outcome::Reply(Reply::Ready(response)) = outcome else {
-        unreachable!("`initialize` is always answered at once")
+    let response = match outcome {
+        Outcome::Reply(Reply::Ready(response)) => response,
+        // Sent without an id, `initialize` is a notification: nothing answers it, and no
+        // session is opened.
+        _ => return StatusCode::ACCEPTED.into_response(),
     };
     if response.error_code().is_some() {
         return response_json(StatusCode::BAD_REQUEST, response);
