@@ -19,6 +19,7 @@
 //! type split over files by concern.
 
 mod admission;
+mod bounds;
 mod call;
 mod completion;
 mod core;
@@ -65,39 +66,13 @@ use crate::protocol::version::ProtocolVersion;
 use crate::registry::Entry;
 use crate::task::TaskOwner;
 use crate::tool::set::SeenCatalog;
+use bounds::{
+    MAX_BATCH_LENGTH, MAX_CLIENT_CAPABILITIES_SIZE, MAX_CLIENT_INFO_SIZE,
+    MAX_PROGRESS_TOKEN_LENGTH, json_size,
+};
 use core::{server_info_json, supported_versions};
 use reply::{Answer, envelope};
 use stateless::stateless_result;
-
-/// The most messages one JSON-RPC batch (2025-03-26) may hold: each may start a call.
-pub(crate) const MAX_BATCH_LENGTH: usize = 100;
-/// The most resources one connection or session may subscribe to: the session keeps each
-/// URI, and a fleet's record carries them all.
-pub(crate) const MAX_SUBSCRIPTIONS: usize = 1000;
-/// The longest string `progressToken` echoed back: every progress notification repeats it.
-pub(crate) const MAX_PROGRESS_TOKEN_LENGTH: usize = 256;
-/// The most JSON text `initialize`'s `clientInfo` may take: a session keeps it for its life.
-pub(crate) const MAX_CLIENT_INFO_SIZE: usize = 16 * 1024;
-/// The most JSON text `initialize`'s `capabilities` may take, kept decoded for the session's
-/// life (several times its text).
-pub(crate) const MAX_CLIENT_CAPABILITIES_SIZE: usize = 8 * 1024;
-
-/// The length of `value` as compact JSON text, counted without writing it anywhere.
-fn json_size(value: &Value) -> usize {
-    struct Count(usize);
-    impl std::io::Write for Count {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0 += bytes.len();
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut count = Count(0);
-    let _ = serde_json::to_writer(&mut count, value);
-    count.0
-}
 
 /// The string member `key` of a request's params; `missing` says what the method needs when
 /// it is absent.

@@ -5,9 +5,10 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
+use super::bounds::MAX_SUBSCRIPTIONS;
 use super::reply::{Answer, Body};
 use super::served::Served;
-use super::{Era, MAX_SUBSCRIPTIONS, Session, required_string};
+use super::{Era, Session, required_string};
 use crate::protocol::jsonrpc::{RequestId, RpcError, code};
 use crate::protocol::meta::RequestMeta;
 use crate::protocol::outbox::Outbox;
