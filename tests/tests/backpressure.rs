@@ -145,3 +145,78 @@ fn a_client_that_stops_reading_stops_the_server_reading_and_loses_no_answer() {
         "the server's peak RSS was {peak_kb} KiB, {before_kb} KiB before the calls"
     );
 }
+
+/// A call that keeps logging while the client reads nothing: past the limit on the output
+/// waiting for the client, its notifications are dropped, not queued, so the server's
+/// memory stays bounded by the limit and not by what the call sends; the call's answer is
+/// never dropped, and the server answers the next request.
+#[test]
+fn notifications_past_the_backlog_are_dropped_and_the_answer_kept() {
+    /// About 130 bytes each: some 40 MB unbounded, ten times the default limit.
+    const MESSAGES: u64 = 300_000;
+    // A debug build takes longer than the fixture's 5 s call timeout to send them all.
+    let mut server = ServerProcess::spawn(
+        env!("CARGO_BIN_EXE_fixture"),
+        &["--call-timeout-ms", "120000"],
+    );
+    server.handshake(REVISION);
+    let pid = server.pid();
+    let before_kb = status_kb(pid, "VmRSS").expect("the server is running");
+    server.send(
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "chatty", "arguments": {"messages": MESSAGES}}}),
+    );
+
+    // The client reads nothing until the server's memory has stopped moving.
+    let started = Instant::now();
+    let mut last = (before_kb, Instant::now());
+    let mut most_kb = before_kb;
+    while last.1.elapsed() < Duration::from_secs(1) {
+        std::thread::sleep(Duration::from_millis(50));
+        let now = status_kb(pid, "VmRSS").expect("the server is running");
+        most_kb = most_kb.max(now);
+        if now != last.0 {
+            last = (now, Instant::now());
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "RSS never settled"
+        );
+    }
+    let growth_kb = most_kb.saturating_sub(before_kb);
+    eprintln!(
+        "a call's {MESSAGES} log messages to a client that did not read: server grew by {growth_kb} KiB"
+    );
+    assert!(
+        growth_kb < GROWTH_LIMIT_KB,
+        "the server grew by {growth_kb} KiB while the client did not read"
+    );
+
+    // The client reads: the first log messages, then the answer.
+    let mut logged = 0;
+    let answer = loop {
+        let message = server.receive();
+        if message["method"] == "notifications/message" {
+            logged += 1;
+            continue;
+        }
+        if message.get("id").is_some() {
+            break message;
+        }
+    };
+    assert_eq!(
+        answer["result"]["content"][0]["text"],
+        format!("{MESSAGES} messages"),
+        "{answer}"
+    );
+    assert!(logged > 0, "the first log messages are kept");
+    assert!(logged < MESSAGES, "{logged} log messages, none dropped");
+    server.send(&json!({"jsonrpc": "2.0", "id": 2, "method": "ping"}));
+    let pong = loop {
+        let message = server.receive();
+        if message.get("id").is_some() {
+            break message;
+        }
+    };
+    assert_eq!(pong, json!({"jsonrpc": "2.0", "id": 2, "result": {}}));
+}

@@ -157,6 +157,19 @@ impl Drop for KeptHere {
     }
 }
 
+/// Whether a line an outbox carries is a notification (a `method` and no `id`): what a
+/// transport may drop for a client that does not read, where the call's own answer and
+/// the server's requests may not be.
+pub(crate) fn is_notification(line: &[u8]) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Envelope {
+        method: Option<serde::de::IgnoredAny>,
+        id: Option<serde::de::IgnoredAny>,
+    }
+    serde_json::from_slice::<Envelope>(line)
+        .is_ok_and(|envelope| envelope.method.is_some() && envelope.id.is_none())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

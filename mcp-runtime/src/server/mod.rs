@@ -178,9 +178,10 @@ impl Server {
     /// [`DEFAULT_MAX_OUTPUT_BACKLOG`]; [`serve_stdio`](Server::serve_stdio) and
     /// [`serve_io`](Server::serve_io)). Past it, the server handles and reads no more
     /// requests until the client has read enough: a client that keeps sending without
-    /// reading fills its pipe to the server, not the server's memory. Nothing is dropped;
-    /// once the client reads again, every request is answered. One answer larger than the
-    /// limit still goes out whole, and calls already running still send theirs.
+    /// reading fills its pipe to the server, not the server's memory. No request is
+    /// dropped; once the client reads again, every request is answered. One answer larger
+    /// than the limit still goes out whole, and calls already running still send theirs,
+    /// but the notifications they send meanwhile (progress, log messages) are dropped.
     pub fn max_output_backlog(mut self, bytes: usize) -> Self {
         self.max_output_backlog = bytes;
         self

@@ -169,6 +169,22 @@ async fn quick_progress(
     format!("{steps} quick steps")
 }
 
+/// Sends `messages` log messages, letting other work run between them, and returns.
+#[mcp_tool]
+async fn chatty(
+    /// How many log messages.
+    messages: u32,
+    ctx: Context,
+) -> String {
+    for message in 1..=messages {
+        ctx.log(LogLevel::Info, serde_json::json!({"message": message}));
+        if message % 100 == 0 {
+            tokio::task::yield_now().await;
+        }
+    }
+    format!("{messages} messages")
+}
+
 /// Emits `tracing` events (forwarded to the client with `--forward-tracing`).
 #[mcp_tool]
 async fn traces(ctx: Context) -> &'static str {

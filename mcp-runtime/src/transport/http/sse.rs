@@ -27,6 +27,7 @@ use tokio::sync::{Notify, mpsc};
 use tokio_util::sync::CancellationToken;
 
 use crate::fleet::StreamEvent;
+use crate::protocol::outbox::is_notification;
 
 /// How often an idle stream carries a comment, so proxies do not time it out.
 pub(crate) const KEEP_ALIVE: Duration = Duration::from_secs(15);
@@ -191,18 +192,6 @@ impl Drop for AbortOnDrop {
     fn drop(&mut self) {
         self.0.abort();
     }
-}
-
-/// Whether a line an outbox carries is a notification (a `method` and no `id`): what a
-/// plain stream may drop for a client that does not read.
-fn is_notification(line: &[u8]) -> bool {
-    #[derive(serde::Deserialize)]
-    struct Envelope {
-        method: Option<serde::de::IgnoredAny>,
-        id: Option<serde::de::IgnoredAny>,
-    }
-    serde_json::from_slice::<Envelope>(line)
-        .is_ok_and(|envelope| envelope.method.is_some() && envelope.id.is_none())
 }
 
 /// The SSE response of a 2026-07-28 request answered at once: what [`response`] sends once

@@ -41,7 +41,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::changes::{Change, next_change};
 use crate::protocol::jsonrpc::{RpcError, UnknownId, code};
-use crate::protocol::outbox::{KeptHere, Outbox};
+use crate::protocol::outbox::{KeptHere, Outbox, is_notification};
 use crate::session::{Done, Outcome, Reply, ServerCore, Session};
 use crate::transport::calls::{Calls, Running};
 use frames::{Frame, LineBuffer};
@@ -678,10 +678,19 @@ impl Connection {
     /// Moves the messages queued by calls running as tasks into the output.
     fn take_queued(&mut self, cx: &mut std::task::Context<'_>) {
         while let Poll::Ready(Some(line)) = self.queued.poll_recv(cx) {
-            if !self.client_gone() {
-                self.unwritten.extend_from_slice(&line);
-            }
+            self.take_line(&line);
         }
+    }
+
+    /// Moves one queued message into the output. While more output waits for the client
+    /// than its limit, notifications (progress, log messages) are dropped: calls already
+    /// running go on sending them, and the bound holds only if they do not pile up.
+    /// Responses and requests to the client are always kept.
+    fn take_line(&mut self, line: &[u8]) {
+        if self.client_gone() || (self.backlog_full() && is_notification(line)) {
+            return;
+        }
+        self.unwritten.extend_from_slice(line);
     }
 
     /// [`take_queued`](Self::take_queued), when the queue woke the task since the last time.
@@ -695,9 +704,7 @@ impl Connection {
     /// [`take_queued`](Self::take_queued), outside of a poll.
     fn take_queued_now(&mut self) {
         while let Ok(line) = self.queued.try_recv() {
-            if !self.client_gone() {
-                self.unwritten.extend_from_slice(&line);
-            }
+            self.take_line(&line);
         }
     }
 
