@@ -262,9 +262,9 @@ async fn bodies_being_read_hold_a_bounded_total() {
     server.still_serves().await;
 }
 
-/// Past the connection cap a new connection is answered `503` with `Retry-After` at once;
-/// connections that send nothing are closed after the header timeout, and then new ones
-/// are served again.
+/// Past the connection cap, a new connection is answered `503` with `Retry-After` at once
+/// while every open one is busy or was idle for less than a second; connections that send
+/// nothing are closed after the header timeout, and then new ones are served again.
 #[tokio::test]
 async fn connections_past_the_cap_are_refused_and_idle_ones_closed() {
     let server = Hostile::start(&["--max-connections", "20", "--header-timeout-ms", "1500"]).await;
@@ -293,6 +293,62 @@ async fn connections_past_the_cap_are_refused_and_idle_ones_closed() {
     server.still_serves().await;
 }
 
+/// Past the connection cap, the connection idle the longest (a second at least) is closed
+/// to make room for a new one, which is served: a client holding the cap's worth of silent
+/// connections does not lock others out until the header timeout. Busy connections are
+/// never closed for another: with every one busy, a new one is refused.
+#[tokio::test]
+async fn connections_past_the_cap_make_room_by_closing_the_longest_idle() {
+    let server = Hostile::start(&["--max-connections", "4", "--header-timeout-ms", "30000"]).await;
+    let mut idle = Vec::new();
+    for _ in 0..4 {
+        idle.push(server.connect().await);
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    // Long before the header timeout, a newcomer is served in the room the oldest made.
+    server.still_serves().await;
+    assert!(
+        closed_within(&mut idle[0], Duration::from_secs(2)).await,
+        "the connection idle the longest was closed for the newcomer"
+    );
+    assert!(
+        !closed_within(&mut idle[3], Duration::from_millis(300)).await,
+        "only as many idle connections are closed as newcomers need"
+    );
+    drop(idle);
+    // The server notices the closed ones.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+
+    // Four connections busy with calls: none is closed for a fifth, which is refused.
+    let mut callers = Vec::new();
+    let mut calls = Vec::new();
+    for name in ["ada", "grace", "alan", "edsger"] {
+        let mut client = server.session(name).await;
+        calls.push(
+            client
+                .request_stream(
+                    "tools/call",
+                    json!({"name": "slow", "arguments": {"ms": 4000}}),
+                )
+                .await,
+        );
+        callers.push(client);
+    }
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let mut extra = server.connect().await;
+    let refusal = response_head(&mut extra, Duration::from_secs(5))
+        .await
+        .expect("a refusal, not silence");
+    assert!(refusal.starts_with("HTTP/1.1 503"), "{refusal}");
+    for mut call in calls {
+        let answer = tokio::time::timeout(Duration::from_secs(15), call.next())
+            .await
+            .expect("the busy connections' calls are answered");
+        assert!(answer.is_some(), "a busy connection was closed");
+    }
+}
+
 /// A client that sends half its headers and stops is closed after the header timeout.
 #[tokio::test]
 async fn half_sent_headers_are_closed_after_the_header_timeout() {
@@ -306,16 +362,42 @@ async fn half_sent_headers_are_closed_after_the_header_timeout() {
     server.still_serves().await;
 }
 
-/// Sessions have a cap overall and per principal: past either, `initialize` is answered
-/// `503` with `Retry-After`; ending a session makes room again.
+/// Sessions have a cap overall and per principal. Past either, the session used least
+/// recently that is not busy is ended to make room (its client is told `404`, and opens a
+/// new session as the specification asks); only when every session that counts is busy is
+/// `initialize` answered `503` with `Retry-After`.
 #[tokio::test]
-async fn sessions_have_a_cap_overall_and_per_principal() {
+async fn sessions_past_a_cap_end_the_least_recently_used() {
     let server =
         Hostile::start(&["--max-sessions", "6", "--max-sessions-per-principal", "3"]).await;
     let mut ada = Vec::new();
     for _ in 0..3 {
-        let client = server.session("ada").await;
-        ada.push(client);
+        ada.push(server.session("ada").await);
+    }
+    // ada's second session is the one she used least recently.
+    quick_call(&mut ada[0]).await;
+    quick_call(&mut ada[2]).await;
+    ada.push(server.session("ada").await);
+    let ended = ada[1]
+        .request(
+            "tools/call",
+            json!({"name": "slow", "arguments": {"ms": 0}}),
+        )
+        .await;
+    assert_eq!(ended.status, StatusCode::NOT_FOUND);
+    assert_eq!(quick_call(&mut ada[0]).await, "slept 0 ms");
+
+    // With all three of hers busy, a fourth is refused.
+    let mut calls = Vec::new();
+    for index in [0, 2, 3] {
+        calls.push(
+            ada[index]
+                .request_stream(
+                    "tools/call",
+                    json!({"name": "slow", "arguments": {"ms": 4000}}),
+                )
+                .await,
+        );
     }
     let refused = initialize_status(&server.client("ada"), json!({})).await;
     assert_eq!(
@@ -332,17 +414,49 @@ async fn sessions_have_a_cap_overall_and_per_principal() {
         "{}",
         refused.2
     );
-    // Others still may, up to the overall cap.
+
+    // Overall: ada's three and three others fill the table; a seventh session ends the
+    // one of the others used least recently.
     let mut others = Vec::new();
     for name in ["grace", "alan", "edsger"] {
-        let client = server.session(name).await;
-        others.push(client);
+        others.push(server.session(name).await);
     }
-    let refused = initialize_status(&server.client("barbara"), json!({})).await;
+    quick_call(&mut others[1]).await;
+    quick_call(&mut others[2]).await;
+    let mut barbara = server.session("barbara").await;
+    let ended = others[0]
+        .request(
+            "tools/call",
+            json!({"name": "slow", "arguments": {"ms": 0}}),
+        )
+        .await;
+    assert_eq!(ended.status, StatusCode::NOT_FOUND);
+
+    // With every session busy, one more is refused.
+    for client in others.iter_mut().skip(1).chain([&mut barbara]) {
+        calls.push(
+            client
+                .request_stream(
+                    "tools/call",
+                    json!({"name": "slow", "arguments": {"ms": 4000}}),
+                )
+                .await,
+        );
+    }
+    let refused = initialize_status(&server.client("hopper"), json!({})).await;
     assert_eq!(refused.0, StatusCode::SERVICE_UNAVAILABLE);
-    // Ending one makes room.
-    assert_eq!(ada[0].delete().await, StatusCode::OK);
-    server.client("barbara").initialize(json!({})).await;
+    assert!(
+        refused.2["error"]["message"]
+            .as_str()
+            .is_some_and(|message| message.contains("too many open sessions")),
+        "{}",
+        refused.2
+    );
+    // Once the calls are answered, there is room again.
+    for mut call in calls {
+        assert!(call.next().await.is_some());
+    }
+    server.client("hopper").initialize(json!({})).await;
 }
 
 /// An `initialize` as the client library would send it, with these capabilities: its
@@ -739,7 +853,8 @@ async fn full_size_probes_against_the_defaults() {
     let server = Hostile::start(&[]).await;
     let started_at = server.rss_kib();
 
-    // 1,100 connections that send nothing: 512 are served, the rest refused at once.
+    // 1,100 connections that send nothing: 512 are served; each one past them is refused
+    // at once, or (once the oldest has been idle a second) served in its room.
     let mut connections = tokio::task::JoinSet::new();
     for _ in 0..1100 {
         let mut stream = server.connect().await;
@@ -747,23 +862,26 @@ async fn full_size_probes_against_the_defaults() {
             let refused = response_head(&mut stream, Duration::from_secs(3))
                 .await
                 .is_some_and(|head| head.starts_with("HTTP/1.1 503"));
-            (refused, stream)
+            let closed = !refused && closed_within(&mut stream, Duration::from_millis(10)).await;
+            (refused, closed, stream)
         });
     }
     let mut idle = Vec::new();
-    let mut refused = 0;
+    let (mut refused, mut closed) = (0, 0);
     while let Some(joined) = connections.join_next().await {
-        let (was_refused, stream) = joined.unwrap();
+        let (was_refused, was_closed, stream) = joined.unwrap();
         refused += usize::from(was_refused);
-        if !was_refused {
+        closed += usize::from(was_closed);
+        if !was_refused && !was_closed {
             idle.push(stream);
         }
     }
     eprintln!(
-        "1,100 idle connections: {refused} refused with 503, {} held",
+        "1,100 idle connections: {refused} refused with 503, {closed} closed for newer ones, {} held",
         idle.len()
     );
-    assert_eq!(refused, 1100 - 512);
+    assert_eq!(idle.len(), 512);
+    assert_eq!(refused + closed, 1100 - 512);
     let held_since = Instant::now();
     for stream in &mut idle {
         assert!(closed_within(stream, Duration::from_secs(40)).await);
@@ -774,36 +892,45 @@ async fn full_size_probes_against_the_defaults() {
     );
     server.still_serves().await;
 
-    // 20,000 sessions opened and left: the first 10,000 kept, the rest refused.
+    // 20,000 sessions opened and left: past 10,000, each new one ends some of the least
+    // recently used, so all are opened and the table stays at its cap.
     let before = server.rss_kib();
-    let (mut opened, mut busy) = (0, 0);
+    let mut oldest = server.client("user0");
+    oldest.initialize(json!({})).await;
     let mut first = Duration::ZERO;
     let mut last = Duration::ZERO;
-    for index in 0..20_000 {
+    for index in 1..20_000 {
         let client = server.client(&format!("user{index}"));
         let asked = Instant::now();
         let (status, _, _) = initialize_status(&client, json!({})).await;
         let took = asked.elapsed();
-        match status {
-            StatusCode::OK => opened += 1,
-            StatusCode::SERVICE_UNAVAILABLE => busy += 1,
-            other => panic!("initialize answered {other}"),
-        }
-        if index < 100 {
+        assert_eq!(status, StatusCode::OK, "initialize {index}");
+        if index <= 100 {
             first += took;
-        } else if (9_900..10_000).contains(&index) {
+        } else if (19_900..20_000).contains(&index) {
             last += took;
         }
     }
     let grown = server.rss_kib().saturating_sub(before);
     eprintln!(
-        "20,000 initialize: {opened} sessions, {busy} refused with 503; RSS +{} MiB; \
-         mean initialize {:.2} ms for the first 100, {:.2} ms for the 100 before the cap",
+        "20,000 initialize: all opened; RSS +{} MiB; mean initialize {:.2} ms for the \
+         first 100, {:.2} ms for the last 100 (past the cap)",
         grown / 1024,
         first.as_secs_f64() * 10.0,
         last.as_secs_f64() * 10.0
     );
-    assert_eq!((opened, busy), (10_000, 10_000));
+    let ended = oldest
+        .request(
+            "tools/call",
+            json!({"name": "slow", "arguments": {"ms": 0}}),
+        )
+        .await;
+    assert_eq!(
+        ended.status,
+        StatusCode::NOT_FOUND,
+        "the oldest session was ended"
+    );
+    assert!(grown < 64 * 1024, "{grown} KiB");
 
     // 60 bodies of 7 MiB of 8, with a token, left unfinished: the reading budget holds.
     let before = server.rss_kib();
@@ -839,7 +966,7 @@ async fn full_size_probes_against_the_defaults() {
     assert!(refused >= 50, "{refused}");
     assert!(grown < 160 * 1024, "{grown} KiB");
     drop(streams);
-    // Sessions are at their cap until they expire: a 2026-07-28 client needs none.
+    // A 2026-07-28 client needs no session.
     let mut stateless = HttpClient::new(server.url(), "2026-07-28");
     stateless.authorization = Some("Bearer token-checker".to_owned());
     assert_eq!(quick_call(&mut stateless).await, "slept 0 ms");

@@ -7,6 +7,7 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
@@ -15,7 +16,7 @@ use futures_util::task::AtomicWaker;
 use hyper::rt::{Sleep, Timer};
 
 /// How often deadlines are looked at.
-const TICK: Duration = Duration::from_millis(250);
+pub(super) const TICK: Duration = Duration::from_millis(250);
 
 /// hyper's [`Timer`] for one accept loop; its ticking task ends with the last clone.
 #[derive(Clone)]
@@ -25,6 +26,8 @@ pub(crate) struct CoarseTimer(Arc<Deadlines>);
 struct Deadlines {
     /// Every sleep not yet dropped that has waited (been polled before its deadline).
     waiting: Mutex<Vec<Weak<Deadline>>>,
+    /// Ticks since the timer started: a clock read with one atomic load.
+    ticks: AtomicU64,
 }
 
 struct Deadline {
@@ -53,10 +56,16 @@ impl CoarseTimer {
                 let Some(deadlines) = ticking.upgrade() else {
                     return;
                 };
+                deadlines.ticks.fetch_add(1, Ordering::Relaxed);
                 deadlines.wake_expired(Instant::now());
             }
         });
         CoarseTimer(deadlines)
+    }
+
+    /// The number of ticks since the timer started: a clock of [`TICK`]s.
+    pub fn ticks(&self) -> u64 {
+        self.0.ticks.load(Ordering::Relaxed)
     }
 }
 

@@ -2,7 +2,7 @@
 //! `Mcp-Session-Id` header of later requests. In a fleet, the session's record lives in the
 //! fleet's store and every instance keeps a copy of the sessions it serves, made from it.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::{Duration, Instant};
 
@@ -264,12 +264,16 @@ fn standalone_outbox(standalone: Arc<Replay>) -> Outbox {
     outbox
 }
 
-/// Live sessions by id, and how many each principal holds.
+/// Live sessions by id, and the ids each principal holds.
 #[derive(Default)]
 struct Table {
     by_id: HashMap<String, Arc<HttpSession>>,
-    per_principal: HashMap<String, usize>,
+    per_principal: HashMap<String, HashSet<String>>,
 }
+
+/// When the table is full, one session in this many (those used least recently) is ended
+/// at once, so that a table at its cap is scanned once for every so many new sessions.
+const EVICTED_SHARE: usize = 64;
 
 impl Table {
     fn get(&self, id: &str) -> Option<&Arc<HttpSession>> {
@@ -277,27 +281,31 @@ impl Table {
     }
 
     fn insert(&mut self, id: String, session: Arc<HttpSession>) {
+        if let Some(replaced) = self.by_id.remove(&id) {
+            self.uncount(&id, &replaced);
+        }
         if let Some(Some(principal)) = session.principal.get() {
-            *self.per_principal.entry(principal.clone()).or_default() += 1;
+            self.per_principal
+                .entry(principal.clone())
+                .or_default()
+                .insert(id.clone());
         }
-        if let Some(replaced) = self.by_id.insert(id, session) {
-            self.uncount(&replaced);
-        }
+        self.by_id.insert(id, session);
     }
 
     fn remove(&mut self, id: &str) -> Option<Arc<HttpSession>> {
         let removed = self.by_id.remove(id)?;
-        self.uncount(&removed);
+        self.uncount(id, &removed);
         Some(removed)
     }
 
-    fn uncount(&mut self, session: &HttpSession) {
+    fn uncount(&mut self, id: &str, session: &HttpSession) {
         let Some(Some(principal)) = session.principal.get() else {
             return;
         };
-        if let Some(count) = self.per_principal.get_mut(principal) {
-            *count -= 1;
-            if *count == 0 {
+        if let Some(ids) = self.per_principal.get_mut(principal) {
+            ids.remove(id);
+            if ids.is_empty() {
                 self.per_principal.remove(principal);
             }
         }
@@ -317,17 +325,52 @@ impl Table {
         ids.iter().filter_map(|id| self.remove(id)).collect()
     }
 
-    /// Why one more session of `principal` may not be opened, if it may not.
-    fn full(&self, limits: &Limits, principal: Option<&str>) -> Option<&'static str> {
-        if self.by_id.len() >= limits.max_sessions {
-            return Some("too many open sessions");
-        }
+    /// Makes room for one more session of `principal`: past a cap, the sessions used
+    /// least recently that are not busy are removed and given back, to be ended. Why
+    /// there is no room, when every session that counts against the cap is busy.
+    fn make_room(
+        &mut self,
+        limits: &Limits,
+        principal: Option<&str>,
+    ) -> Result<Vec<Arc<HttpSession>>, &'static str> {
+        let mut removed = Vec::new();
         let held = principal.and_then(|principal| self.per_principal.get(principal));
-        if held.is_some_and(|held| *held >= limits.max_sessions_per_principal) {
-            return Some("too many open sessions for this principal");
+        if let Some(held) = held
+            && held.len() >= limits.max_sessions_per_principal
+        {
+            let held = held.iter().filter_map(|id| Some((id, self.by_id.get(id)?)));
+            let ids = least_recently_used(held, 1);
+            if ids.is_empty() {
+                return Err("too many open sessions for this principal");
+            }
+            removed.extend(ids.iter().filter_map(|id| self.remove(id)));
         }
-        None
+        if self.by_id.len() >= limits.max_sessions {
+            let share = (self.by_id.len() / EVICTED_SHARE).max(1);
+            let ids = least_recently_used(self.by_id.iter(), share);
+            if ids.is_empty() {
+                return Err("too many open sessions");
+            }
+            removed.extend(ids.iter().filter_map(|id| self.remove(id)));
+        }
+        Ok(removed)
     }
+}
+
+/// The ids of at most `count` of `sessions` that are not busy, those used least recently.
+fn least_recently_used<'a>(
+    sessions: impl Iterator<Item = (&'a String, &'a Arc<HttpSession>)>,
+    count: usize,
+) -> Vec<String> {
+    let mut idle: Vec<(Instant, &String)> = sessions
+        .filter(|(_, session)| !session.busy())
+        .map(|(id, session)| (*session.last_used.lock().expect("session poisoned"), id))
+        .collect();
+    if idle.len() > count {
+        idle.select_nth_unstable(count - 1);
+        idle.truncate(count);
+    }
+    idle.into_iter().map(|(_, id)| id.clone()).collect()
 }
 
 /// Why a session could not be opened.
@@ -413,8 +456,10 @@ impl Sessions {
     pub async fn register(&self, session: &Arc<HttpSession>) -> Result<String, NotOpened> {
         self.start_sweeping();
         let principal = session.principal.get().cloned().flatten();
-        if let Some(full) = self.live().full(&self.limits, principal.as_deref()) {
-            return Err(NotOpened::Full(full));
+        let made_room = self.live().make_room(&self.limits, principal.as_deref());
+        // Ended outside the table's lock: ending takes each session's own locks.
+        for ended in made_room.map_err(NotOpened::Full)? {
+            ended.end(self.fleet.is_none());
         }
         let id = random_id();
         if let Some(fleet) = &self.fleet {
