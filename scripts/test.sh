@@ -3,7 +3,8 @@
 #   1. the Rust suites: unit tests, end-to-end tests over real stdio processes (every message
 #      checked against ../shared/spec/<revision>/schema.json), the reliability tests (bad input,
 #      load: 100,000 calls; soak: 60 s, MCP_SOAK_SECS to change; faults), compile-error (ui)
-#      tests, and doc examples; then the fuzz targets (scripts/fuzz.sh: 60 s each);
+#      tests, doc examples, and the import-circles check's own (scripts/import-circles/);
+#      then the fuzz targets (scripts/fuzz.sh: 60 s each);
 #   2. the real-client interop suites: the official Python SDK, TypeScript SDK (1.x and 2.x)
 #      and MCP Inspector drive each stdio example server (pinned versions; see
 #      interop/README.md; the http example is tested over HTTP in step 1);
@@ -19,6 +20,8 @@ bash interop/setup.sh
 
 cargo test --workspace --all-targets
 cargo test --workspace --doc
+# The import-circles check's reader and resolver (the check itself runs in .ci/run, with the lints).
+cargo test --quiet --manifest-path scripts/import-circles/Cargo.toml
 
 # The fuzz targets, 60 s each (FUZZ_SECS to change; needs cargo-fuzz, see CONTRIBUTING.md, "Fuzzing").
 bash scripts/fuzz.sh
