@@ -5,9 +5,9 @@
 //! the server's memory stays bounded (`VmRSS` sampled during the run, and `VmHWM`, the peak).
 //!
 //! It runs in the ordinary debug `cargo test`, with the full numbers: the debug server
-//! answers 100,000 echo calls in well under a minute on the 2-core CI machine (about 25 s
-//! measured while other builds shared it), so neither a release build nor `#[ignore]` is
-//! needed. `MCP_LOAD_CALLS` changes the number of calls.
+//! answers 100,000 echo calls in well under a minute on the 2-core CI machine, even with
+//! other builds sharing it, so neither a release build nor `#[ignore]` is needed.
+//! `MCP_LOAD_CALLS` changes the number of calls.
 
 use std::io::{BufRead, BufWriter, Write};
 use std::sync::mpsc;

@@ -113,9 +113,8 @@ pub(crate) struct CallerInfo {
 }
 
 /// A request's [`CallerInfo`]: a handshake-era connection's requests share one (its
-/// session makes it again when one of its parts changes), where each request took a
-/// reference of its own to each part — three or four atomic reference counts a call, each
-/// taken and given back, about 25 cycles apiece. A 2026-07-28 request has its own.
+/// session makes it again when one of its parts changes), so a call takes one atomic
+/// reference count rather than one for each part. A 2026-07-28 request has its own.
 pub(crate) enum Caller {
     Shared(Arc<CallerInfo>),
     Own(CallerInfo),

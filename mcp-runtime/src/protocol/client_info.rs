@@ -1,12 +1,12 @@
 //! What a client said about itself (`clientInfo` in `initialize`, or a 2026-07-28 request's
 //! `_meta`), kept as JSON text until something reads it.
 //!
-//! A 2026-07-28 request carries the client's identity every time, and tools seldom read it.
-//! Decoded into a `serde_json::Value`, its object, names and strings cost five allocations
-//! and about 2,500 of the 45,000 instructions the server spent on a `tools/call` over HTTP
-//! (callgrind). Here it is checked exactly as that decoding checks it (the same parser, at
-//! the same place in the message, so the same errors), written out as compact JSON text
-//! into one buffer, and parsed into a `Value` the first time it is read.
+//! A 2026-07-28 request carries the client's identity every time, and tools seldom read it,
+//! so no request should pay for building it into a `serde_json::Value` (an allocation for
+//! its object and for each name and string). Here it is checked exactly as that decoding
+//! checks it (the same parser, at the same place in the message, so the same errors),
+//! written out as compact JSON text into one buffer, and parsed into a `Value` the first
+//! time it is read.
 
 use std::fmt;
 use std::sync::OnceLock;

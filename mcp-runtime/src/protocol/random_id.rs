@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 pub(crate) fn random_id() -> String {
     let mut bytes = [0_u8; 16];
     getrandom::fill(&mut bytes).expect("the operating system's random number generator works");
-    // Written into one buffer: a `format!` per byte cost sixteen allocations per id.
+    // Written into one buffer: one allocation per id, not one per byte.
     let mut id = String::with_capacity(2 * bytes.len());
     for byte in bytes {
         write!(id, "{byte:02x}").expect("writing to a String cannot fail");

@@ -260,7 +260,7 @@ impl HttpServer {
     ///
     /// [`serve`](HttpServer::serve) hands a POST to the endpoint straight to its handler,
     /// without the router's path and method dispatch; served from this router, each call
-    /// costs that dispatch (about a microsecond of CPU) and is otherwise answered the same.
+    /// also pays for that dispatch and is otherwise answered the same.
     ///
     /// Nothing is printed here (your application says where it listens), but a server with
     /// no tools at all warns, through `tracing` if a subscriber is installed, else on

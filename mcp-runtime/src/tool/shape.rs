@@ -84,10 +84,9 @@ impl ShapedResult {
     }
 
     /// Writes the result as JSON: the same bytes as serializing it. The common result —
-    /// plain text blocks and nothing else — is written from literals around each text,
-    /// which is all serde's map machinery would produce at several times the cost
-    /// (callgrind: most of an echo response's serialization was keys, quotes and commas
-    /// written a few bytes at a time).
+    /// plain text blocks and nothing else — is written from literals around each text:
+    /// serde's map machinery would write the same keys, quotes and commas a few bytes at a
+    /// time, which is most of the cost of serializing a short result.
     pub fn write_json(&self, out: &mut Vec<u8>) {
         match &self.content {
             Blocks::PlainText(blocks) if self.structured_content.is_none() => {
@@ -253,7 +252,7 @@ mod tests {
     use super::*;
     use crate::content::{ResourceLink, Role};
 
-    /// How results were shaped before they were serialized directly: a `Value` tree.
+    /// The result shaped as a `Value` tree: what `write_json` must match byte for byte.
     fn shaped_as_value(result: CallToolResult, version: ProtocolVersion, wraps: bool) -> Value {
         let mut json = Map::new();
         let content: Vec<Value> = result

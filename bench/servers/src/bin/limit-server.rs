@@ -9,9 +9,9 @@
 //! locked stdout that is flushed after every answer: one `write` per answer. With calls
 //! pipelined that is the fastest way here — the client works on each answer while the server
 //! computes the next; holding the answers until the buffered input is used up (one `write`
-//! per burst) makes the two take turns, and measured 0.3M against 0.8–1M calls/s at 32 in
-//! flight. No async runtime, no threads, no allocation per message beyond the reused line
-//! buffer (strings that carry escapes are the exception).
+//! per burst) makes the two take turns (`bench/results/stdio-writes.md`). No async runtime,
+//! no threads, no allocation per message beyond the reused line buffer (strings that carry
+//! escapes are the exception).
 
 use std::borrow::Cow;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};

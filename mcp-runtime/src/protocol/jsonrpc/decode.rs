@@ -51,9 +51,9 @@ pub(crate) enum Decoded<'a> {
 /// One message as decoded, before it is classified.
 #[derive(Debug)]
 pub(crate) enum Message<'a> {
-    /// Boxed, and decoded in place in its box: the members are about 250 bytes, which
-    /// serde's visitors, the `Result`s and the enums around them otherwise copied about
-    /// ten times on the way to the session (each a `memcpy`), for one allocation here.
+    /// Boxed, and decoded in place in its box: the members are large, and unboxed they
+    /// would be copied by each of serde's visitors, `Result`s and enums on the way to the
+    /// session; one allocation costs less than those copies.
     Object(Box<Members<'a>>),
     /// A JSON value other than an object.
     NotObject,

@@ -1,9 +1,9 @@
 //! The timer hyper arms for the header timeout of every request ([`CoarseTimer`]): a
 //! deadline that one task looks at every [`TICK`], rather than an entry in tokio's timer
 //! wheel. hyper sets a new one each time a connection waits for a request; a tokio timer
-//! set that often woke the runtime's parked thread to move its wake-up earlier, a futex and
-//! an eventfd write per request. Deadlines here fire up to a tick late, which a timeout of
-//! seconds does not notice.
+//! set that often wakes the runtime's parked thread to move its wake-up earlier, a futex
+//! call and an eventfd write per request. Deadlines here fire up to a tick late, which a
+//! timeout of seconds does not notice.
 
 use std::future::Future;
 use std::pin::Pin;

@@ -4,12 +4,11 @@
 //!
 //! A POST to the endpoint is read off hyper's body as it comes, under the same limit, and
 //! answered as the router's handler answers it. The router's way costs more for the same
-//! answer: it boxes the body, records its limit in the request's extensions, and reaches the
-//! handler through a type-erased service (about 6,000 of the 50,000 instructions the server
-//! spent on a 2026-07-28 `tools/call` answered in one JSON body, callgrind, and nine of its
-//! 42 allocations). Everything else (`GET` and `DELETE` on the endpoint, other methods, the
-//! protected-resource metadata, Prometheus, unknown paths) goes through the router, exactly
-//! as [`router`](crate::HttpServer::router) serves it.
+//! answer, and POSTs are every call: it boxes the body, records its limit in the request's
+//! extensions, and reaches the handler through a type-erased service. Everything else
+//! (`GET` and `DELETE` on the endpoint, other methods, the protected-resource metadata,
+//! Prometheus, unknown paths) goes through the router, exactly as
+//! [`router`](crate::HttpServer::router) serves it.
 
 use std::convert::Infallible;
 use std::future::Future;

@@ -4,8 +4,8 @@
 //! At one call in flight this is the shape of a hand-written server: the request wakes the
 //! thread straight out of its `read`, the call is answered and written, and the thread
 //! reads again — a `read` and a `write` per call. Read by the connection's task instead,
-//! each request also cost the runtime's `epoll_wait` and a round of its scheduler (a third
-//! system call, and about 2,500 instructions of the 13,400 a call took).
+//! each request would also cost the runtime's `epoll_wait` (a third system call) and a
+//! round of its scheduler.
 //!
 //! A dedicated thread rather than tokio's blocking pool: a read that never returns (the
 //! client keeps stdin open while the server exits) would otherwise keep the runtime from
