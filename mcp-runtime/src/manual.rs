@@ -22,7 +22,7 @@
 //! - [`testing`]: testing your server with `mcp_runtime::testing` (feature `testing`).
 //! - [`expand`]: debugging with `cargo expand`.
 //! - [`features`]: Cargo features.
-//! - [`performance`]: benchmark results, in short.
+//! - [`performance`]: what a server costs, how to measure it, and the settings that change it.
 
 // The reference itself is the attribute's own page (one source: `mcp-macros/docs/mcp_tool.md`,
 // on the macro, so an IDE shows it on hover); it is linked rather than included here because
