@@ -13,7 +13,7 @@ use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use mcp_http_tests::HttpClient;
+use mcp_http_tests::{EventStream, HttpClient, Reply};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -117,13 +117,28 @@ impl Hostile {
 
 /// The text answering a call of `slow` that sleeps for no time.
 async fn quick_call(client: &mut HttpClient) -> Value {
-    let called = client
+    let called = call_slow(client, 0).await;
+    called.response()["result"]["content"][0]["text"].clone()
+}
+
+/// The reply to a call of `slow` that sleeps `ms` milliseconds.
+async fn call_slow(client: &mut HttpClient, ms: u64) -> Reply {
+    client
         .request(
             "tools/call",
-            json!({"name": "slow", "arguments": {"ms": 0}}),
+            json!({"name": "slow", "arguments": {"ms": ms}}),
         )
-        .await;
-    called.response()["result"]["content"][0]["text"].clone()
+        .await
+}
+
+/// A call of `slow` that sleeps `ms` milliseconds, its stream to be read later.
+async fn start_slow(client: &mut HttpClient, ms: u64) -> EventStream {
+    client
+        .request_stream(
+            "tools/call",
+            json!({"name": "slow", "arguments": {"ms": ms}}),
+        )
+        .await
 }
 
 /// The status line and headers of the next response on `stream`, or `None` if the
@@ -325,14 +340,7 @@ async fn connections_past_the_cap_make_room_by_closing_the_longest_idle() {
     let mut calls = Vec::new();
     for name in ["ada", "grace", "alan", "edsger"] {
         let mut client = server.session(name).await;
-        calls.push(
-            client
-                .request_stream(
-                    "tools/call",
-                    json!({"name": "slow", "arguments": {"ms": 4000}}),
-                )
-                .await,
-        );
+        calls.push(start_slow(&mut client, 4000).await);
         callers.push(client);
     }
     tokio::time::sleep(Duration::from_millis(1500)).await;
@@ -378,26 +386,14 @@ async fn sessions_past_a_cap_end_the_least_recently_used() {
     quick_call(&mut ada[0]).await;
     quick_call(&mut ada[2]).await;
     ada.push(server.session("ada").await);
-    let ended = ada[1]
-        .request(
-            "tools/call",
-            json!({"name": "slow", "arguments": {"ms": 0}}),
-        )
-        .await;
+    let ended = call_slow(&mut ada[1], 0).await;
     assert_eq!(ended.status, StatusCode::NOT_FOUND);
     assert_eq!(quick_call(&mut ada[0]).await, "slept 0 ms");
 
     // With all three of hers busy, a fourth is refused.
     let mut calls = Vec::new();
     for index in [0, 2, 3] {
-        calls.push(
-            ada[index]
-                .request_stream(
-                    "tools/call",
-                    json!({"name": "slow", "arguments": {"ms": 4000}}),
-                )
-                .await,
-        );
+        calls.push(start_slow(&mut ada[index], 4000).await);
     }
     let refused = initialize_status(&server.client("ada"), json!({})).await;
     assert_eq!(
@@ -424,24 +420,12 @@ async fn sessions_past_a_cap_end_the_least_recently_used() {
     quick_call(&mut others[1]).await;
     quick_call(&mut others[2]).await;
     let mut barbara = server.session("barbara").await;
-    let ended = others[0]
-        .request(
-            "tools/call",
-            json!({"name": "slow", "arguments": {"ms": 0}}),
-        )
-        .await;
+    let ended = call_slow(&mut others[0], 0).await;
     assert_eq!(ended.status, StatusCode::NOT_FOUND);
 
     // With every session busy, one more is refused.
     for client in others.iter_mut().skip(1).chain([&mut barbara]) {
-        calls.push(
-            client
-                .request_stream(
-                    "tools/call",
-                    json!({"name": "slow", "arguments": {"ms": 4000}}),
-                )
-                .await,
-        );
+        calls.push(start_slow(client, 4000).await);
     }
     let refused = initialize_status(&server.client("hopper"), json!({})).await;
     assert_eq!(refused.0, StatusCode::SERVICE_UNAVAILABLE);
@@ -573,12 +557,7 @@ async fn idle_sessions_expire_and_busy_ones_do_not() {
         "slept 2500 ms"
     );
     // The busy session outlived its idle timeout while its call ran, and still serves.
-    let again = busy
-        .request(
-            "tools/call",
-            json!({"name": "slow", "arguments": {"ms": 0}}),
-        )
-        .await;
+    let again = call_slow(&mut busy, 0).await;
     assert_eq!(again.status, StatusCode::OK);
     // The idle one expired meanwhile.
     let body = idle.request_body("ping", json!({}));
@@ -681,22 +660,10 @@ async fn one_session_cannot_hold_every_call_slot() {
     let mut greedy = server.session("mallory").await;
     let mut streams = Vec::new();
     for _ in 0..3 {
-        streams.push(
-            greedy
-                .request_stream(
-                    "tools/call",
-                    json!({"name": "slow", "arguments": {"ms": 5000}}),
-                )
-                .await,
-        );
+        streams.push(start_slow(&mut greedy, 5000).await);
     }
     let started = Instant::now();
-    let refused = greedy
-        .request(
-            "tools/call",
-            json!({"name": "slow", "arguments": {"ms": 0}}),
-        )
-        .await;
+    let refused = call_slow(&mut greedy, 0).await;
     assert_eq!(refused.error_code(), Some(-32603), "{:?}", refused.messages);
     let message = refused.response()["error"]["message"]
         .as_str()
@@ -728,25 +695,13 @@ async fn the_queue_for_call_slots_is_bounded() {
     // Two running and two waiting, from four sessions.
     for name in ["a", "b", "c", "d"] {
         let mut client = server.session(name).await;
-        streams.push(
-            client
-                .request_stream(
-                    "tools/call",
-                    json!({"name": "slow", "arguments": {"ms": 3000}}),
-                )
-                .await,
-        );
+        streams.push(start_slow(&mut client, 3000).await);
         clients.push(client);
     }
     tokio::time::sleep(Duration::from_millis(300)).await;
     let mut late = server.session("e").await;
     let started = Instant::now();
-    let refused = late
-        .request(
-            "tools/call",
-            json!({"name": "slow", "arguments": {"ms": 0}}),
-        )
-        .await;
+    let refused = call_slow(&mut late, 0).await;
     let result = &refused.response()["result"];
     assert_eq!(result["isError"], true, "{result}");
     let text = result["content"][0]["text"].as_str().unwrap_or_default();
@@ -919,12 +874,7 @@ async fn full_size_probes_against_the_defaults() {
         first.as_secs_f64() * 10.0,
         last.as_secs_f64() * 10.0
     );
-    let ended = oldest
-        .request(
-            "tools/call",
-            json!({"name": "slow", "arguments": {"ms": 0}}),
-        )
-        .await;
+    let ended = call_slow(&mut oldest, 0).await;
     assert_eq!(
         ended.status,
         StatusCode::NOT_FOUND,
