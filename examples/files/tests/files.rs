@@ -7,6 +7,8 @@ use serde_json::{Value, json};
 
 struct Served {
     root: tempdir::Dir,
+    /// Where the links out of the root point; removed with the test's other directories.
+    outside: tempdir::Dir,
     client: StdioClient,
 }
 
@@ -51,15 +53,16 @@ fn serve(label: &str) -> Served {
         root.path().join("escape"),
     )
     .unwrap();
-    // Keep the outside directory alive for the server's lifetime by leaking its guard into
-    // the root's lifetime: it is removed when the process's temp dir is cleaned.
-    std::mem::forget(outside);
     let mut client = StdioClient::spawn(
         env!("CARGO_BIN_EXE_files"),
         &[root.path().to_str().unwrap()],
     );
     client.initialize("2025-11-25");
-    Served { root, client }
+    Served {
+        root,
+        outside,
+        client,
+    }
 }
 
 fn call(client: &mut StdioClient, tool: &str, arguments: Value) -> Value {
@@ -68,7 +71,11 @@ fn call(client: &mut StdioClient, tool: &str, arguments: Value) -> Value {
 
 #[test]
 fn reads_and_lists_inside_the_root() {
-    let Served { root, mut client } = serve("reads");
+    let Served {
+        root,
+        outside: _outside,
+        mut client,
+    } = serve("reads");
     assert_eq!(
         first_text(&call(
             &mut client,
@@ -114,7 +121,11 @@ fn reads_and_lists_inside_the_root() {
 
 #[test]
 fn refuses_every_way_out_of_the_root() {
-    let Served { root, mut client } = serve("escapes");
+    let Served {
+        root,
+        outside: _outside,
+        mut client,
+    } = serve("escapes");
     let outside_secret = root.path().parent().unwrap().join("secret.txt");
     std::fs::write(&outside_secret, "also secret").ok();
     let absolute_inside = root.path().join("hello.txt");
@@ -176,7 +187,11 @@ fn complete(client: &mut StdioClient, prefix: &str) -> Value {
 #[cfg(unix)]
 #[test]
 fn symbolic_links_are_followed_only_while_they_stay_inside() {
-    let Served { root, mut client } = serve("links");
+    let Served {
+        root,
+        outside: _outside,
+        mut client,
+    } = serve("links");
     let elsewhere = tempdir::Dir::new("links-elsewhere");
     std::fs::write(elsewhere.path().join("secret.txt"), "top secret").unwrap();
     std::os::unix::fs::symlink(elsewhere.path(), root.path().join("elsewhere")).unwrap();
@@ -241,7 +256,11 @@ fn a_directory_swapped_for_a_link_out_while_it_is_read_never_leads_out() {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::time::{Duration, Instant};
 
-    let Served { root, mut client } = serve("swaps");
+    let Served {
+        root,
+        outside: _outside,
+        mut client,
+    } = serve("swaps");
     let elsewhere = tempdir::Dir::new("swaps-elsewhere");
     std::fs::write(elsewhere.path().join("notes.md"), "top secret").unwrap();
     std::fs::write(elsewhere.path().join("outside-only.txt"), "").unwrap();
