@@ -108,6 +108,19 @@ impl Hostile {
         assert_eq!(served, "slept 0 ms");
     }
 
+    /// Checks that a new connection is answered `503` with `Retry-After` at once.
+    async fn refuses_a_new_connection(&self) {
+        let mut extra = self.connect().await;
+        let refusal = response_head(&mut extra, Duration::from_secs(5))
+            .await
+            .expect("a refusal, not silence");
+        assert!(refusal.starts_with("HTTP/1.1 503"), "{refusal}");
+        assert!(
+            refusal.to_ascii_lowercase().contains("retry-after: 5"),
+            "{refusal}"
+        );
+    }
+
     async fn connect(&self) -> TcpStream {
         TcpStream::connect(self.address)
             .await
@@ -289,15 +302,7 @@ async fn connections_past_the_cap_are_refused_and_idle_ones_closed() {
     }
     // The accept loop has taken them all once one past the cap is refused.
     tokio::time::sleep(Duration::from_millis(200)).await;
-    let mut extra = server.connect().await;
-    let refusal = response_head(&mut extra, Duration::from_secs(5))
-        .await
-        .expect("a refusal, not silence");
-    assert!(refusal.starts_with("HTTP/1.1 503"), "{refusal}");
-    assert!(
-        refusal.to_ascii_lowercase().contains("retry-after: 5"),
-        "{refusal}"
-    );
+    server.refuses_a_new_connection().await;
     // Each idle connection is closed by the server after the header timeout.
     for stream in &mut idle {
         assert!(
@@ -344,11 +349,7 @@ async fn connections_past_the_cap_make_room_by_closing_the_longest_idle() {
         callers.push(client);
     }
     tokio::time::sleep(Duration::from_millis(1500)).await;
-    let mut extra = server.connect().await;
-    let refusal = response_head(&mut extra, Duration::from_secs(5))
-        .await
-        .expect("a refusal, not silence");
-    assert!(refusal.starts_with("HTTP/1.1 503"), "{refusal}");
+    server.refuses_a_new_connection().await;
     for mut call in calls {
         let answer = tokio::time::timeout(Duration::from_secs(15), call.next())
             .await
