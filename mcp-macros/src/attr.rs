@@ -17,8 +17,9 @@ use syn::{Attribute, Expr, LitStr, Meta, Path, Token};
 
 pub use self::annotations::Audience;
 pub use self::icon::Icon;
+pub use self::values::{Hint, Rate, RatePeriod, TaskSupport};
 use self::values::{
-    hint_value, integer_value, layer_value, parse_duration_ms, parse_rate, scopes_value,
+    hint_value, integer_value, layer_value, parse_duration_ms, parse_rate, scopes_value, set,
     string_value, tags_value, task_value, u64_value,
 };
 use crate::errors::Errors;
@@ -96,13 +97,6 @@ const RESOURCE_OPTIONS: [&str; 12] = [
 
 const PROMPT_OPTIONS: [&str; 6] = ["name", "title", "description", "scopes", "icon", "crate"];
 
-/// A behaviour hint as the user stated it.
-#[derive(Clone, Copy)]
-pub struct Hint {
-    pub value: bool,
-    pub span: Span,
-}
-
 /// The attribute's options, each `None` unless stated.
 #[derive(Default)]
 pub struct Options {
@@ -142,28 +136,6 @@ pub struct Options {
     pub priority: Option<f64>,
     /// A resource's `last_modified = "2025-01-12T15:00:58Z"`, checked as ISO 8601.
     pub last_modified: Option<LitStr>,
-}
-
-/// `rate = "10/s"`: calls per second, minute or hour.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Rate {
-    pub calls: u32,
-    pub per: RatePeriod,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RatePeriod {
-    Second,
-    Minute,
-    Hour,
-}
-
-/// `task = "optional"`: whether calls may, must or may not run as tasks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TaskSupport {
-    Forbidden,
-    Optional,
-    Required,
 }
 
 impl Options {
@@ -362,20 +334,6 @@ impl Options {
             other => errors.push(unknown_option(&meta, other, kind)),
         }
     }
-}
-
-/// Stores an option's value, refusing a second one.
-fn set<T>(slot: &mut Option<T>, value: Option<T>, meta: &Meta, errors: &mut Errors) {
-    let Some(value) = value else { return };
-    if slot.is_some() {
-        let key = quote::ToTokens::to_token_stream(meta.path()).to_string();
-        errors.push(syn::Error::new(
-            meta.path().span(),
-            format!("`{key}` is set more than once; keep one"),
-        ));
-        return;
-    }
-    *slot = Some(value);
 }
 
 fn unknown_option(meta: &Meta, key: &str, kind: Kind) -> syn::Error {

@@ -4,7 +4,7 @@
 use syn::spanned::Spanned;
 use syn::{Expr, ExprArray, ExprLit, Lit, LitStr, Meta};
 
-use super::string_value;
+use super::values::string_value;
 use crate::errors::Errors;
 
 /// A role of `audience`.

@@ -6,7 +6,7 @@ use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::{Expr, ExprArray, ExprLit, Lit, LitStr, Meta, Token};
 
-use super::{set, string_value};
+use super::values::{set, string_value};
 use crate::errors::Errors;
 
 /// One icon, as the descriptor's `IconDescriptor` will hold it.

@@ -2,11 +2,54 @@
 //! rates (`"10/s"`), task support (`"optional"`) and behaviour hints (`read_only` or
 //! `read_only = false`), each checked on its own token.
 
+use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{Expr, ExprArray, ExprLit, Lit, LitBool, LitStr, Meta};
 
-use super::{Hint, Rate, RatePeriod, TaskSupport};
 use crate::errors::Errors;
+
+/// A behaviour hint as the user stated it.
+#[derive(Clone, Copy)]
+pub struct Hint {
+    pub value: bool,
+    pub span: Span,
+}
+
+/// `rate = "10/s"`: calls per second, minute or hour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rate {
+    pub calls: u32,
+    pub per: RatePeriod,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RatePeriod {
+    Second,
+    Minute,
+    Hour,
+}
+
+/// `task = "optional"`: whether calls may, must or may not run as tasks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TaskSupport {
+    Forbidden,
+    Optional,
+    Required,
+}
+
+/// Stores an option's value, refusing a second one.
+pub(super) fn set<T>(slot: &mut Option<T>, value: Option<T>, meta: &Meta, errors: &mut Errors) {
+    let Some(value) = value else { return };
+    if slot.is_some() {
+        let key = quote::ToTokens::to_token_stream(meta.path()).to_string();
+        errors.push(syn::Error::new(
+            meta.path().span(),
+            format!("`{key}` is set more than once; keep one"),
+        ));
+        return;
+    }
+    *slot = Some(value);
+}
 
 pub(super) fn string_value(meta: &Meta, errors: &mut Errors) -> Option<LitStr> {
     let key = quote::ToTokens::to_token_stream(meta.path()).to_string();
