@@ -10,7 +10,8 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 use tokio::sync::oneshot;
 
-use super::{ClientCore, MAX_INPUT_ROUNDS, Requester, ResponseError, malformed};
+use super::ResponseError;
+use super::core::{ClientCore, MAX_INPUT_ROUNDS, Requester, malformed};
 
 /// A resource as `resources/list` describes it.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -490,8 +491,8 @@ fn take_list(result: &mut Value, member: &str) -> Vec<Value> {
 mod tests {
     use std::collections::HashMap;
 
+    use super::super::core::tests::pair;
     use super::super::handler;
-    use super::super::tests::pair;
     use super::*;
     use crate::protocol::meta;
     use crate::protocol::version::ProtocolVersion;

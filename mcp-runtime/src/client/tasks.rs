@@ -17,7 +17,8 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use super::{ClientCore, Requester, ResponseError, ToolResult, malformed};
+use super::core::{ClientCore, Requester, malformed};
+use super::{ResponseError, ToolResult};
 use crate::protocol::meta;
 use crate::task::TaskStatus;
 
@@ -419,8 +420,8 @@ impl ClientCore {
 mod tests {
     use std::collections::HashMap;
 
+    use super::super::core::tests::pair;
     use super::super::handler;
-    use super::super::tests::pair;
     use super::*;
     use crate::protocol::version::ProtocolVersion;
 
