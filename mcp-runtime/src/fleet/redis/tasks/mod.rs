@@ -655,6 +655,15 @@ fn vanish_at(expires_at: Option<i64>, now: i64) -> String {
 }
 
 // The methods do their work when first polled, not when called, as futures do.
+impl watch::Reload for RedisTaskStore {
+    fn reload(
+        &self,
+        id: &str,
+    ) -> impl Future<Output = Result<Option<(TaskRecord, bool)>, StoreError>> + Send {
+        self.load(id)
+    }
+}
+
 impl TaskStore for RedisTaskStore {
     fn create(&self, task: TaskRecord, max_unfinished: usize) -> StoreFuture<'_, Created> {
         Box::pin(self.create_task(task, max_unfinished))

@@ -13,8 +13,7 @@ use futures_util::StreamExt;
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
-use super::RedisTaskStore;
-use crate::task::store::{TaskChanges, TaskRecord};
+use crate::task::store::{StoreError, TaskChanges, TaskRecord};
 
 /// How long to wait before subscribing again after the subscription broke.
 const RESUBSCRIBE_AFTER: Duration = Duration::from_millis(250);
@@ -25,6 +24,17 @@ const READ_AGAIN_AFTER: Duration = Duration::from_millis(500);
 /// How often a watcher reads a task run by another instance even if nothing was said:
 /// a runner that dies publishes nothing, and its task fails only when read.
 const RECHECK_EVERY: Duration = Duration::from_secs(2);
+
+/// How a watcher reads its task again: the store it watches, known to the watch by
+/// this alone.
+pub(super) trait Reload: Send + Sync + 'static {
+    /// The task as stored (expired or not), and whether it still runs on another
+    /// instance; none once forgotten.
+    fn reload(
+        &self,
+        id: &str,
+    ) -> impl Future<Output = Result<Option<(TaskRecord, bool)>, StoreError>> + Send;
+}
 
 /// The watchers of one store, by task id.
 #[derive(Default)]
@@ -176,8 +186,8 @@ impl Drop for Registration {
 }
 
 /// A watch stream: `first`, then the task after each change, until it is forgotten.
-pub(super) fn changes(
-    store: RedisTaskStore,
+pub(super) fn changes<S: Reload>(
+    store: S,
     id: String,
     registration: Registration,
     first: TaskRecord,
@@ -196,8 +206,8 @@ pub(super) fn changes(
     Box::pin(futures_util::stream::unfold(watcher, Watcher::next))
 }
 
-struct Watcher {
-    store: RedisTaskStore,
+struct Watcher<S> {
+    store: S,
     id: String,
     registration: Registration,
     first: Option<TaskRecord>,
@@ -211,7 +221,7 @@ struct Watcher {
     ended: bool,
 }
 
-impl Watcher {
+impl<S: Reload> Watcher<S> {
     async fn next(mut self) -> Option<(TaskRecord, Self)> {
         if let Some(first) = self.first.take() {
             self.last = Some(first.clone());
@@ -222,7 +232,7 @@ impl Watcher {
                 return None;
             }
             self.wait().await;
-            match self.store.load(&self.id).await {
+            match self.store.reload(&self.id).await {
                 // Redis is unreachable: keep trying; the stream goes on once it is back.
                 Err(_) => self.failing = true,
                 Ok(None) => return None,
