@@ -3,7 +3,10 @@
 
 use serde_json::{Map, Value};
 
-use super::{RequestId, RpcError};
+use super::error::RpcError;
+
+/// A request id, kept as the exact JSON the client sent so it is echoed type and all.
+pub(crate) type RequestId = Value;
 
 /// How an error response names a request whose id could not be read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
