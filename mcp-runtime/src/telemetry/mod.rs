@@ -28,6 +28,8 @@
 //! context, from `_meta` or HTTP headers), `prometheus` (the endpoint's reader and the text
 //! format) and `otlp` (the exporters of [`TelemetryBuilder::otlp`]).
 
+pub(crate) mod attributes;
+mod error;
 mod metrics;
 #[cfg(feature = "otlp")]
 mod otlp;
@@ -45,6 +47,7 @@ use tracing::Subscriber;
 use tracing_subscriber::Layer;
 use tracing_subscriber::registry::LookupSpan;
 
+pub use error::TelemetryError;
 pub(crate) use metrics::Metrics;
 pub use metrics::{OPERATION_DURATION, OPERATIONS_ACTIVE, RATE_LIMIT_REFUSALS, SESSION_DURATION};
 pub(crate) use prometheus::PrometheusReader;
@@ -53,21 +56,6 @@ pub(crate) use spans::{mark_error, task_span};
 
 /// The instrumentation scope (meter and tracer name) of everything the runtime records.
 pub const SCOPE_NAME: &str = "mcp-runtime";
-
-/// The attribute keys, spelled once.
-pub(crate) mod attributes {
-    pub const METHOD: &str = "mcp.method.name";
-    pub const TOOL_NAME: &str = "gen_ai.tool.name";
-    pub const PROMPT_NAME: &str = "gen_ai.prompt.name";
-    pub const OPERATION_NAME: &str = "gen_ai.operation.name";
-    pub const PROTOCOL_VERSION: &str = "mcp.protocol.version";
-    pub const TRANSPORT: &str = "network.transport";
-    pub const PROTOCOL_NAME: &str = "network.protocol.name";
-    pub const ERROR_TYPE: &str = "error.type";
-    pub const STATUS_CODE: &str = "rpc.response.status_code";
-    /// Ours: which rate limit refused a call, `tool` or `server`.
-    pub const RATE_LIMIT_SCOPE: &str = "mcp.rate_limit.scope";
-}
 
 fn scope() -> InstrumentationScope {
     InstrumentationScope::builder(SCOPE_NAME)
@@ -87,11 +75,6 @@ pub struct Telemetry {
     meter_provider: Option<SdkMeterProvider>,
     prometheus: Option<PrometheusReader>,
 }
-
-/// Why telemetry could not be set up or shut down.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct TelemetryError(String);
 
 impl Telemetry {
     /// A builder: choose exporters, providers, a Prometheus reader.

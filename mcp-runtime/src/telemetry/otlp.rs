@@ -6,7 +6,7 @@ use opentelemetry_otlp::{MetricExporter, SpanExporter, WithExportConfig as _};
 use opentelemetry_sdk::Resource;
 use opentelemetry_sdk::trace::SdkTracerProvider;
 
-use super::TelemetryError;
+use super::error::TelemetryError;
 
 /// A tracer provider exporting batches of spans to `{endpoint}/v1/traces`.
 pub(super) fn tracer_provider(
