@@ -57,10 +57,16 @@ use crate::server::Server;
 pub use crate::task::TaskStatus;
 /// For the author of a [`TaskStore`](crate::TaskStore) (over a database, say):
 pub use crate::task::contract::check_task_store;
-pub use tasks::TASKS_EXTENSION;
 
 // The task methods, in a file of their own.
 mod tasks;
+
+/// The 2026-07-28 tasks extension's identifier. [`TestClient`]'s task methods declare it on
+/// their own requests; declare it for every request with
+/// `.capability("extensions", json!({ TASKS_EXTENSION: {} }))` on the builder, and
+/// [`call_tool`](TestClient::call_tool) of a task-capable tool is answered with a task,
+/// which it waits for.
+pub const TASKS_EXTENSION: &str = crate::client::TASKS_EXTENSION;
 
 // Ports for servers a test starts itself.
 mod ports;

@@ -7,13 +7,6 @@ use serde_json::Value;
 
 use super::{ResponseError, TaskInfo, TestClient, ToolResult};
 
-/// The 2026-07-28 tasks extension's identifier. [`TestClient`]'s task methods declare it on
-/// their own requests; declare it for every request with
-/// `.capability("extensions", json!({ TASKS_EXTENSION: {} }))` on the builder, and
-/// [`call_tool`](TestClient::call_tool) of a task-capable tool is answered with a task,
-/// which it waits for.
-pub const TASKS_EXTENSION: &str = crate::client::TASKS_EXTENSION;
-
 /// Tasks: a tool call that outlives its request (`#[mcp_tool(task = "optional")]` or
 /// `"required"`).
 ///
