@@ -26,7 +26,8 @@
 //! Inside, the module is what the server's other parts call: `spans` (a request's span and
 //! clock, a task's span), `metrics` (the instruments), `propagation` (the client's trace
 //! context, from `_meta` or HTTP headers), `prometheus` (the endpoint's reader and the text
-//! format) and `otlp` (the exporters of [`TelemetryBuilder::otlp`]).
+//! format), `otlp` (the exporters of [`TelemetryBuilder::otlp`]), and two leaves they all
+//! import: `attributes` (the semantic conventions' keys) and `error` ([`TelemetryError`]).
 
 pub(crate) mod attributes;
 mod error;
