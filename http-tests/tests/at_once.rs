@@ -1,5 +1,5 @@
 //! A call whose tool is done at once is answered in the handler, without a task of its
-//! own (`Reply::answered_at_once`): what the client gets must be what it got when every
+//! own (`Calls::run_or_spawn`): what the client gets must be what it got when every
 //! call ran as a task — the response alone (JSON, or one event), or, when the tool sent
 //! progress or log messages before answering, those messages first on the call's stream —
 //! under 2026-07-28 and in a 2025-11-25 session alike.

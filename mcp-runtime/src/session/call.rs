@@ -1,9 +1,11 @@
-//! The call pipeline: what happens to a `tools/call` once its arguments are valid, in the
-//! order it happens — **admit** (rate limits, then the tool's and the server's concurrency
-//! slots), **run guarded** (the tool under its timeout, panics caught, and under 2026-07-28
-//! stopped when it waits for input the client has not given), **mask** (private error
-//! details kept from the client when the server says so), **shape** (the result written as
-//! the request's revision expects).
+//! The call pipeline: one future per `tools/call` once its arguments are valid, its steps in
+//! the order they happen — **admit** (rate limits), **take its slots** (the tool's and the
+//! server's), **run guarded** (the tool under its time limit, panics caught, and under
+//! 2026-07-28 stopped when it waits for input the client has not given), **mask** (private
+//! error details kept from the client when the server says so), **shape** (the result
+//! written as the request's revision expects). A transport polls that future once where the
+//! request is handled (`transport::calls`), so a call done then is answered without a task
+//! of its own; reads, renders and completions run guarded the same way (`served`).
 
 use std::borrow::Cow;
 use std::future::Future;
@@ -11,21 +13,21 @@ use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::task::{Poll, ready};
 use std::time::Duration;
 
-use futures_util::FutureExt as _;
-use tokio::sync::{AcquireError, Semaphore, SemaphorePermit};
+use futures_util::future::BoxFuture;
+use serde_json::{Map, Value};
+use tokio::sync::{Semaphore, SemaphorePermit};
+use tokio::task::Unconstrained;
+use tokio::time::{Instant, Sleep};
 
 use super::admission::Admission;
-use super::reply::Body;
-use super::stateless::decorated;
+use super::body::Body;
 use crate::content::ContentBody;
 use crate::context::client_requests::InputRound;
-use crate::context::{RequestHandle, log_layer};
+use crate::context::{Context, RequestHandle, log_layer};
 use crate::middleware::{LayerFuture, SharedLayer, ToolRequest, run_chain};
-use serde_json::{Map, Value};
-
-use crate::context::Context;
 use crate::protocol::jsonrpc::TypedArguments;
 use crate::protocol::version::ProtocolVersion;
 use crate::tool::catalog::CatalogTool;
@@ -34,21 +36,36 @@ use crate::tool::invoke::ToolFuture;
 use crate::tool::result::{CallToolResult, ToolError};
 use crate::tool::shape::ShapedResult;
 
-/// One tool call with valid arguments and its context made, ready to go through the
-/// pipeline. Everything is owned, so the pipeline runs as a task of its own.
+/// One tool call with valid arguments and its context made, as one future: admitted, run in
+/// its slots under its time limit, its result masked and shaped. It is polled by hand rather
+/// than written as an `async fn`, so a call done at its first poll passes through no nested
+/// state machines; everything is owned, so the call can go on as a task of its own.
 pub(crate) struct ToolCallPipeline {
-    /// The tool's work: started already, or made by the last of its layers.
-    pub work: ToolWork,
+    run: PipelineRun,
+    /// What the tool's result goes through to become the answer.
+    shaping: ResultShaping,
+}
+
+enum PipelineRun {
+    Direct(ToolRun),
+    /// A tool with layers: their chain, whose innermost step is the tool's [`ToolRun`]
+    /// (boxed: layered calls are the rare kind, and this keeps the common one small).
+    Layered(LayerFuture),
+}
+
+/// What runs around the tool once any layers passed the call on.
+pub(crate) struct Guards {
     pub admission: Admission,
     /// `max_concurrency` and `max_in_flight`: the slots the tool runs in.
     pub slots: CallSlots,
     pub timeout: Option<Duration>,
-    /// What the tool's result goes through to become the answer.
-    pub finishing: Finishing,
+    /// The request's handle when the call has a time limit: fired if it runs past it, so
+    /// work the tool handed off learns it should stop.
+    pub cancel_on_timeout: Option<RequestHandle>,
 }
 
 /// The steps after the tool returned, and what they need.
-pub(crate) struct Finishing {
+pub(crate) struct ResultShaping {
     /// The tool's name, for messages and logs.
     pub name: Cow<'static, str>,
     pub version: ProtocolVersion,
@@ -57,12 +74,6 @@ pub(crate) struct Finishing {
     /// 2026-07-28: the input round this attempt answers, if any.
     pub round: Option<Arc<InputRound>>,
     pub mask_errors: bool,
-    /// The request's handle: finished when the call is answered (nothing about it may be
-    /// sent after its response), cancelled when it times out. `None` for a call made
-    /// without a context (its tool takes only arguments): nothing can send about it.
-    pub request: Option<RequestHandle>,
-    /// 2026-07-28: the server's identity, for the result to carry.
-    pub stateless_info: Option<Arc<Value>>,
 }
 
 /// What the pipeline runs.
@@ -71,7 +82,7 @@ pub(crate) enum ToolWork {
     /// feature: its future, parameters extracted.
     Direct(ToolFuture),
     /// A tool with layers: the call as they see it, invoked once the last passes it on
-    /// (boxed: a call is held inline until it runs, and layered ones are the rare kind).
+    /// (boxed: layered calls are the rare kind, and this keeps the common one small).
     Layered(Box<LayeredWork>),
 }
 
@@ -86,7 +97,7 @@ pub(crate) struct LayeredWork {
 /// The server-wide call slots (`Server::max_in_flight`), and how many calls may wait for
 /// a slot (`Server::max_waiting_calls`): a queue that a client cannot grow without bound.
 pub(crate) struct ServerSlots {
-    slots: Arc<Semaphore>,
+    slots: Semaphore,
     waiting: AtomicUsize,
     max_waiting: usize,
 }
@@ -94,7 +105,7 @@ pub(crate) struct ServerSlots {
 impl ServerSlots {
     pub fn new(max_in_flight: usize, max_waiting: usize) -> Self {
         ServerSlots {
-            slots: Arc::new(Semaphore::new(max_in_flight)),
+            slots: Semaphore::new(max_in_flight),
             waiting: AtomicUsize::new(0),
             max_waiting,
         }
@@ -133,174 +144,98 @@ impl Busy {
 }
 
 /// The slots a call runs in: its tool's own first, so a busy tool does not hold
-/// server-wide slots.
-pub(crate) enum CallSlots {
-    /// Waited for when the call runs.
-    Wanted {
-        /// `max_concurrency`: the tool's own slots, if it limits them.
-        tool: Option<Arc<Semaphore>>,
-        /// `max_in_flight`: the server-wide slots.
-        server: Arc<ServerSlots>,
-    },
-    /// Taken already: the call's first poll ran in them.
-    Held(HeldSlots),
+/// server-wide slots. The permits taken are kept as flags and given back by hand, so
+/// holding them costs no reference count and borrows nothing.
+pub(crate) struct CallSlots {
+    /// `max_concurrency`: the tool's own slots, if it limits them.
+    tool: Option<Arc<Semaphore>>,
+    /// `max_in_flight`: the server-wide slots.
+    server: Arc<ServerSlots>,
+    held: Held,
 }
 
-/// Slots taken, given back when dropped. `None` where none was to be had because the
-/// semaphore closed (the call runs then, as it did when waiting reported that).
-pub(crate) struct HeldSlots {
-    _tool: Option<Slot>,
-    _server: Option<Slot>,
-}
-
-/// One slot of a semaphore, given back when dropped: an `OwnedSemaphorePermit`, made from
-/// a borrowed permit so that taking it costs the semaphore no reference count of its own.
-struct Slot(Arc<Semaphore>);
-
-impl Slot {
-    /// The slot `permit` took, kept past the borrow.
-    fn keep(permit: SemaphorePermit<'_>, slots: Arc<Semaphore>) -> Slot {
-        debug_assert_eq!(permit.num_permits(), 1);
-        permit.forget();
-        Slot(slots)
-    }
-}
-
-impl Drop for Slot {
-    fn drop(&mut self) {
-        self.0.add_permits(1);
-    }
-}
-
-/// Slots taken for a call that may be done where it stands: borrowed, and given back
-/// without a reference count of the semaphores changing, unless the call goes on.
-struct BorrowedSlots<'s> {
-    tool: Option<(SemaphorePermit<'s>, &'s Arc<Semaphore>)>,
-    server: (SemaphorePermit<'s>, &'s Arc<Semaphore>),
-}
-
-impl BorrowedSlots<'_> {
-    /// The slots, kept for a call that goes on as a future.
-    fn keep(self) -> HeldSlots {
-        let keep = |(permit, slots): (SemaphorePermit<'_>, &Arc<Semaphore>)| {
-            Slot::keep(permit, Arc::clone(slots))
-        };
-        HeldSlots {
-            _tool: self.tool.map(keep),
-            _server: Some(keep(self.server)),
-        }
-    }
+/// Which slots a call holds. One it could not take because its semaphore closed is not
+/// held, and the call runs without it.
+#[derive(Clone, Copy, Default)]
+struct Held {
+    tool: bool,
+    server: bool,
 }
 
 impl CallSlots {
-    pub fn wanted(tool: Option<Arc<Semaphore>>, server: Arc<ServerSlots>) -> CallSlots {
-        CallSlots::Wanted { tool, server }
-    }
-
-    /// The slots, taken now if they are free: `None` if the call would have to wait.
-    fn try_take(&self) -> Option<BorrowedSlots<'_>> {
-        match self {
-            CallSlots::Wanted { tool, server } => {
-                let tool = match tool {
-                    Some(tool) => Some((tool.try_acquire().ok()?, tool)),
-                    None => None,
-                };
-                let server = (server.slots.try_acquire().ok()?, &server.slots);
-                Some(BorrowedSlots { tool, server })
-            }
-            CallSlots::Held(_) => None,
+    pub fn new(tool: Option<Arc<Semaphore>>, server: Arc<ServerSlots>) -> CallSlots {
+        CallSlots {
+            tool,
+            server,
+            held: Held::default(),
         }
     }
 
-    /// The slots, waited for while either is full, in a queue of bounded length: refused
-    /// when the queue is full.
-    async fn take(self) -> Result<HeldSlots, Busy> {
-        match self {
-            CallSlots::Wanted { tool, server } => {
-                let Some(_waiting) = server.wait() else {
-                    return Err(Busy(server.max_waiting));
-                };
-                let tool = match tool {
-                    Some(tool) => slot(tool).await.ok(),
-                    None => None,
-                };
-                Ok(HeldSlots {
-                    _tool: tool,
-                    _server: slot(Arc::clone(&server.slots)).await.ok(),
-                })
-            }
-            CallSlots::Held(held) => Ok(held),
+    /// Takes the slots if both are free now.
+    fn try_take(&mut self) -> bool {
+        let tool = match &self.tool {
+            Some(tool) => match tool.try_acquire() {
+                Ok(permit) => Some(permit),
+                Err(_) => return false,
+            },
+            None => None,
+        };
+        // Without the server's slot, the tool's permit is given back as it drops.
+        let Ok(server) = self.server.slots.try_acquire() else {
+            return false;
+        };
+        let tool = tool.map(SemaphorePermit::forget).is_some();
+        server.forget();
+        self.held = Held { tool, server: true };
+        true
+    }
+
+    /// Waits for the slots in a queue of bounded length: refused when the queue is full.
+    /// Only a call that found them taken ([`try_take`](Self::try_take)) waits, so one that
+    /// need not wait takes no place in the queue. A wait dropped half-way gives back what
+    /// it took.
+    fn wait(&self) -> impl Future<Output = Result<Held, Busy>> + Send + 'static {
+        let (tool, server) = (self.tool.clone(), Arc::clone(&self.server));
+        async move {
+            let Some(_waiting) = server.wait() else {
+                return Err(Busy(server.max_waiting));
+            };
+            let tool = match &tool {
+                Some(tool) => tool.acquire().await.ok(),
+                None => None,
+            };
+            let server = server.slots.acquire().await.ok();
+            Ok(Held {
+                tool: tool.map(SemaphorePermit::forget).is_some(),
+                server: server.map(SemaphorePermit::forget).is_some(),
+            })
+        }
+    }
+
+    /// Gives back the slots the call holds.
+    fn release(&mut self) {
+        let held = std::mem::take(&mut self.held);
+        if let (true, Some(tool)) = (held.tool, &self.tool) {
+            tool.add_permits(1);
+        }
+        if held.server {
+            self.server.slots.add_permits(1);
         }
     }
 }
 
-/// The steps around the tool itself, after any layers: admission, then the tool under its
-/// slots and time limit, panics caught.
-struct Guards {
-    round: Option<Arc<InputRound>>,
-    admission: Admission,
-    slots: CallSlots,
-    timeout: Option<Duration>,
+impl Drop for CallSlots {
+    fn drop(&mut self) {
+        self.release();
+    }
 }
 
 impl ToolCallPipeline {
-    /// The call run to its end here, with no future of its own, when nothing makes it wait:
-    /// no rate limit to pass, its slots free, no layers, and the tool done at its first poll
-    /// (or, under 2026-07-28, waiting at it for input the client has not given) — the same
-    /// steps [`run`](Self::run) takes, in the same order. Otherwise the call is given back,
-    /// to run as a future: started, in the slots it took, if it got as far as the tool's
-    /// first poll.
-    pub fn finish_at_once(mut self: Box<Self>) -> Result<Body, Box<ToolCallPipeline>> {
-        let plain = matches!(self.work, ToolWork::Direct(_)) && self.admission.is_unlimited();
-        let held = match plain {
-            true => self.slots.try_take(),
-            false => None,
-        };
-        let (Some(held), ToolWork::Direct(running)) = (held, &mut self.work) else {
-            return Err(self);
-        };
-        // A no-op waker: a tool not done at once is polled again by the future it goes on in.
-        let mut first_poll = std::task::Context::from_waker(std::task::Waker::noop());
-        let polled =
-            std::panic::catch_unwind(AssertUnwindSafe(|| running.as_mut().poll(&mut first_poll)));
-        let result = match polled {
-            Ok(std::task::Poll::Ready(result)) => result,
-            // What `UntilInputRequired` makes of the same poll: this attempt ends here.
-            Ok(std::task::Poll::Pending) if self.finishing.needs_input() => CallToolResult {
-                awaits_input: true,
-                ..CallToolResult::default()
-            },
-            Ok(std::task::Poll::Pending) => {
-                self.slots = CallSlots::Held(held.keep());
-                return Err(self);
-            }
-            Err(panic) => panicked(&self.finishing.name, panic),
-        };
-        // The tool first, then its slots, as `run_guarded` lets go of them.
-        drop(self.work);
-        drop(held);
-        Ok(self.finishing.finish(result))
-    }
-
-    /// Runs the call through every step and gives its result.
-    pub async fn run(self) -> Body {
-        let ToolCallPipeline {
-            work,
-            admission,
-            slots,
-            timeout,
-            finishing,
-        } = self;
-        let guards = Guards {
-            round: finishing.round.clone(),
-            admission,
-            slots,
-            timeout,
-        };
-        let name = &finishing.name;
-        let result = match work {
+    pub fn new(work: ToolWork, guards: Guards, shaping: ResultShaping) -> ToolCallPipeline {
+        let round = shaping.round.clone();
+        let run = match work {
             ToolWork::Direct(running) => {
-                guards.run(name, running, finishing.request.as_ref()).await
+                PipelineRun::Direct(ToolRun::new(shaping.name.clone(), running, guards, round))
             }
             ToolWork::Layered(layered) => {
                 let LayeredWork {
@@ -309,56 +244,124 @@ impl ToolCallPipeline {
                     states,
                     forward_tracing,
                 } = *layered;
-                let handle = finishing.request.clone();
                 let tool = Box::new(move |call: ToolRequest| {
-                    Box::pin(async move {
-                        let ToolRequest {
-                            tool,
-                            name,
-                            arguments,
-                            context,
-                            ..
-                        } = call;
-                        let running = invoke(&tool, arguments, context, states, forward_tracing);
-                        guards.run(&name, running, handle.as_ref()).await
-                    }) as LayerFuture
+                    let ToolRequest {
+                        tool,
+                        name,
+                        arguments,
+                        context,
+                        ..
+                    } = call;
+                    let running = invoke(&tool, arguments, context, states, forward_tracing);
+                    Box::pin(ToolRun::new(name, running, guards, round)) as LayerFuture
                 });
                 // A layer's panic is caught like a tool's (the tool's own was caught inside).
-                run_chain(layers, call, tool, |panic| panicked(name, panic)).await
+                let name = shaping.name.clone();
+                PipelineRun::Layered(Box::pin(run_chain(layers, call, tool, move |panic| {
+                    panicked(&name, panic)
+                })))
             }
         };
-        finishing.finish(result)
+        ToolCallPipeline { run, shaping }
     }
 }
 
-impl Finishing {
-    /// 2026-07-28: whether the tool waits for input the client has not given yet.
-    fn needs_input(&self) -> bool {
-        self.round.as_ref().is_some_and(|round| round.needs_input())
-    }
+impl Future for ToolCallPipeline {
+    type Output = Body;
 
-    /// The steps after the tool returned: its result masked if the server says so, then
-    /// shaped as the request's revision expects, the request finished first.
-    fn finish(self, result: CallToolResult) -> Body {
-        // Nothing about this request may be sent after its response. (Masking below logs
-        // on the server only: no tool's context is current here to forward it.)
-        if let Some(request) = self.request {
-            request.finish_and_release();
-        }
-        let body = if let (true, Some(round)) = (result.awaits_input, &self.round) {
-            Body::Json(round.input_required_result())
-        } else {
-            let result = if self.mask_errors {
-                mask(&self.name, result)
-            } else {
-                result
-            };
-            Body::ToolResult(ShapedResult::new(result, self.version, self.wraps_output))
+    fn poll(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> Poll<Body> {
+        let result = match &mut self.run {
+            PipelineRun::Direct(run) => ready!(Pin::new(run).poll(cx)),
+            PipelineRun::Layered(chain) => ready!(chain.as_mut().poll(cx)),
         };
-        match &self.stateless_info {
-            Some(server_info) => decorated(body, server_info),
-            None => body,
+        Poll::Ready(self.shaping.shape(result))
+    }
+}
+
+/// The steps around the tool itself, after any layers: admission, then the tool run
+/// guarded ([`GuardedRun`]), its end turned into the tool's result.
+struct ToolRun {
+    name: Cow<'static, str>,
+    /// Set while the call waits to be admitted (boxed: only a call under a rate limit
+    /// waits, and this keeps every other call's future small).
+    admitting: Option<BoxFuture<'static, Result<(), CallToolResult>>>,
+    guarded: GuardedRun<ToolFuture>,
+    cancel_on_timeout: Option<RequestHandle>,
+}
+
+impl ToolRun {
+    fn new(
+        name: Cow<'static, str>,
+        running: ToolFuture,
+        guards: Guards,
+        round: Option<Arc<InputRound>>,
+    ) -> ToolRun {
+        let Guards {
+            admission,
+            slots,
+            timeout,
+            cancel_on_timeout,
+        } = guards;
+        let admitting = (!admission.is_unlimited()).then(|| {
+            let name = name.clone();
+            Box::pin(async move { admission.admit(&name).await }) as BoxFuture<'static, _>
+        });
+        ToolRun {
+            name,
+            admitting,
+            guarded: run_guarded(running, round, slots, timeout),
+            cancel_on_timeout,
         }
+    }
+}
+
+impl Future for ToolRun {
+    type Output = CallToolResult;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> Poll<CallToolResult> {
+        let this = &mut *self;
+        if let Some(admitting) = &mut this.admitting {
+            if let Err(refused) = ready!(admitting.as_mut().poll(cx)) {
+                return Poll::Ready(refused);
+            }
+            this.admitting = None;
+        }
+        let name = &this.name;
+        Poll::Ready(match ready!(Pin::new(&mut this.guarded).poll(cx)) {
+            Guarded::Finished(result) => result,
+            Guarded::NeedsInput(_) => CallToolResult {
+                awaits_input: true,
+                ..CallToolResult::default()
+            },
+            Guarded::Panicked(panic) => panicked(name, panic),
+            Guarded::TimedOut(limit) => {
+                if let Some(request) = &this.cancel_on_timeout {
+                    request.cancel();
+                }
+                timed_out(name, limit)
+            }
+            Guarded::Busy(busy) => {
+                tracing::warn!(tool = %name, "a call was refused: {}", busy.message());
+                CallToolResult::error(busy.message())
+            }
+        })
+    }
+}
+
+impl ResultShaping {
+    /// The steps after the tool returned: its result masked if the server says so, then
+    /// shaped as the request's revision expects (or, under 2026-07-28, the input the tool
+    /// waits for asked of the client).
+    fn shape(&self, result: CallToolResult) -> Body {
+        if let (true, Some(round)) = (result.awaits_input, &self.round) {
+            return Body::Json(round.input_required_result());
+        }
+        let result = if self.mask_errors {
+            mask(&self.name, result)
+        } else {
+            result
+        };
+        Body::ToolResult(ShapedResult::new(result, self.version, self.wraps_output))
     }
 }
 
@@ -395,37 +398,6 @@ pub(super) fn invoke(
     }
 }
 
-impl Guards {
-    async fn run(
-        self,
-        name: &str,
-        running: ToolFuture,
-        request: Option<&RequestHandle>,
-    ) -> CallToolResult {
-        if let Err(refused) = self.admission.admit(name).await {
-            return refused;
-        }
-        match run_guarded(running, self.round, self.slots, self.timeout).await {
-            Guarded::Finished(result) => result,
-            Guarded::NeedsInput(_) => CallToolResult {
-                awaits_input: true,
-                ..CallToolResult::default()
-            },
-            Guarded::Panicked(panic) => panicked(name, panic),
-            Guarded::TimedOut(limit) => {
-                if let Some(request) = request {
-                    request.cancel();
-                }
-                timed_out(name, limit)
-            }
-            Guarded::Busy(busy) => {
-                tracing::warn!(tool = %name, "a call was refused: {}", busy.message());
-                CallToolResult::error(busy.message())
-            }
-        }
-    }
-}
-
 /// How a guarded run of a tool (or a read, a prompt, a completion) ended.
 pub(super) enum Guarded<T> {
     /// The tool returned.
@@ -440,49 +412,98 @@ pub(super) enum Guarded<T> {
     Busy(Busy),
 }
 
-/// Runs the tool once it has its slots, waiting while either is full (unless the queue
-/// for them is full); under its time limit, with panics caught. Reads, renders and completions run through it
-/// too, without a tool's slots.
-pub(super) async fn run_guarded<F: Future + Unpin>(
+/// Runs `running` once it has its slots, waiting while either is full (unless the queue
+/// for them is full); under its time limit, with panics caught. Tool calls run through it,
+/// and reads, renders and completions too, without a tool's slots.
+pub(super) fn run_guarded<F: Future + Unpin>(
     running: F,
     round: Option<Arc<InputRound>>,
     slots: CallSlots,
-    timeout: Option<Duration>,
-) -> Guarded<F::Output> {
-    let _slots = match slots.take().await {
-        Ok(slots) => slots,
-        Err(busy) => return Guarded::Busy(busy),
-    };
-    let guarded = AssertUnwindSafe(UntilInputRequired {
-        tool: running,
+    limit: Option<Duration>,
+) -> GuardedRun<F> {
+    GuardedRun {
+        work: Some(running),
         round,
-    })
-    .catch_unwind();
-    let finished = match timeout {
-        Some(limit) => tokio::time::timeout(limit, guarded)
-            .await
-            .map_err(|_| limit),
-        None => Ok(guarded.await),
-    };
-    match finished {
-        Ok(Ok(Attempt::Finished(result))) => Guarded::Finished(result),
-        Ok(Ok(Attempt::NeedsInput(round))) => Guarded::NeedsInput(round),
-        Ok(Err(panic)) => Guarded::Panicked(panic),
-        Err(limit) => Guarded::TimedOut(limit),
+        slots,
+        waiting: None,
+        started: false,
+        limit,
+        deadline: None,
+        timer: None,
     }
 }
 
-/// A slot of `slots`, waited for only when none is free: taking a free one needs no
-/// waiting future (about 150 instructions a call).
-async fn slot(slots: Arc<Semaphore>) -> Result<Slot, AcquireError> {
-    let permit = match slots.try_acquire() {
-        Ok(permit) => permit,
-        // No slot free, or the semaphore closed (which the wait reports as it did).
-        Err(_) => slots.acquire().await?,
-    };
-    // Given back by the `Slot`, which takes the reference count this call was given.
-    permit.forget();
-    Ok(Slot(slots))
+/// The future of [`run_guarded`].
+pub(super) struct GuardedRun<F> {
+    /// Dropped as soon as it ends, so nothing it holds outlives its run.
+    work: Option<F>,
+    /// 2026-07-28: the input round, whose requests stop the attempt when the tool waits.
+    round: Option<Arc<InputRound>>,
+    slots: CallSlots,
+    /// Set while the call waits for its slots (boxed: only a call that finds them taken
+    /// waits).
+    waiting: Option<BoxFuture<'static, Result<Held, Busy>>>,
+    /// Whether the slots are taken and the work has begun.
+    started: bool,
+    limit: Option<Duration>,
+    /// When the time limit runs out, counted from the work's first poll; `None` without a
+    /// limit, or one further off than the clock can count.
+    deadline: Option<Instant>,
+    /// Started only once the work waits: a call done at its first poll never needs one.
+    /// Unconstrained by the task's budget, so a tool that uses it up every poll still
+    /// times out.
+    timer: Option<Pin<Box<Unconstrained<Sleep>>>>,
+}
+
+impl<F: Future + Unpin> Future for GuardedRun<F> {
+    type Output = Guarded<F::Output>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> Poll<Self::Output> {
+        let this = &mut *self;
+        if !this.started {
+            if this.waiting.is_none() && !this.slots.try_take() {
+                this.waiting = Some(Box::pin(this.slots.wait()));
+            }
+            if let Some(waiting) = &mut this.waiting {
+                let taken = ready!(waiting.as_mut().poll(cx));
+                this.waiting = None;
+                match taken {
+                    Ok(held) => this.slots.held = held,
+                    Err(busy) => return Poll::Ready(Guarded::Busy(busy)),
+                }
+            }
+            this.started = true;
+            this.deadline = this
+                .limit
+                .and_then(|limit| Instant::now().checked_add(limit));
+        }
+        let work = this
+            .work
+            .as_mut()
+            .expect("a guarded run polled after it ended");
+        let ended = match std::panic::catch_unwind(AssertUnwindSafe(|| Pin::new(work).poll(cx))) {
+            Ok(Poll::Ready(output)) => Guarded::Finished(output),
+            Err(panic) => Guarded::Panicked(panic),
+            Ok(Poll::Pending) => match (&this.round, this.deadline) {
+                // Requests made in the same poll (two elicitations joined) are all collected.
+                (Some(round), _) if round.needs_input() => Guarded::NeedsInput(Arc::clone(round)),
+                (_, Some(deadline)) => {
+                    let timer = this.timer.get_or_insert_with(|| {
+                        Box::pin(tokio::task::unconstrained(tokio::time::sleep_until(
+                            deadline,
+                        )))
+                    });
+                    ready!(timer.as_mut().poll(cx));
+                    Guarded::TimedOut(this.limit.unwrap_or_default())
+                }
+                _ => return Poll::Pending,
+            },
+        };
+        this.work = None;
+        this.timer = None;
+        this.slots.release();
+        Poll::Ready(ended)
+    }
 }
 
 /// The answer to a call whose tool panicked: a panic with a [`ToolError`] is public, its
@@ -530,41 +551,6 @@ fn mask(name: &str, result: CallToolResult) -> CallToolResult {
     ))
 }
 
-/// How one attempt at a tool call (or a read, a prompt, a completion) ended.
-enum Attempt<T> {
-    /// The tool returned.
-    Finished(T),
-    /// 2026-07-28: the tool waits for input the client has not given yet.
-    NeedsInput(Arc<InputRound>),
-}
-
-/// Runs a tool until it returns or, under 2026-07-28, until it waits for input the client
-/// has not given: then this attempt stops, and the call is answered `input_required`.
-/// Requests made in the same poll (e.g. two elicitations joined) are all collected.
-struct UntilInputRequired<F> {
-    tool: F,
-    round: Option<Arc<InputRound>>,
-}
-
-impl<F: Future + Unpin> Future for UntilInputRequired<F> {
-    type Output = Attempt<F::Output>;
-
-    fn poll(
-        mut self: Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<Attempt<F::Output>> {
-        match Pin::new(&mut self.tool).poll(cx) {
-            std::task::Poll::Ready(result) => std::task::Poll::Ready(Attempt::Finished(result)),
-            std::task::Poll::Pending => match &self.round {
-                Some(round) if round.needs_input() => {
-                    std::task::Poll::Ready(Attempt::NeedsInput(Arc::clone(round)))
-                }
-                _ => std::task::Poll::Pending,
-            },
-        }
-    }
-}
-
 pub(super) fn describe_duration(duration: std::time::Duration) -> String {
     let millis = duration.as_millis();
     if millis.is_multiple_of(1000) {
@@ -581,5 +567,84 @@ pub(super) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
         message.clone()
     } else {
         "a non-string panic payload".to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn only_a_call_whose_slots_are_taken_waits_for_them() {
+        // No call may wait: only one whose slots are free runs.
+        let server = Arc::new(ServerSlots::new(1, 0));
+        let tool = Arc::new(Semaphore::new(1));
+        let mut first = CallSlots::new(Some(Arc::clone(&tool)), Arc::clone(&server));
+        assert!(first.try_take(), "free slots");
+        let mut second = CallSlots::new(None, Arc::clone(&server));
+        assert!(!second.try_take(), "the server's slot is taken");
+        let busy = second.wait().await.err().expect("no call may wait");
+        assert_eq!(busy.0, 0);
+        assert_eq!(server.waiting.load(Ordering::Relaxed), 0);
+        drop(first);
+        assert_eq!(tool.available_permits(), 1);
+        assert_eq!(server.slots.available_permits(), 1);
+        assert!(second.try_take(), "free again");
+    }
+
+    #[tokio::test]
+    async fn a_busy_tool_holds_no_server_slot_and_a_dropped_wait_gives_back_its_slots() {
+        let server = Arc::new(ServerSlots::new(2, 4));
+        let tool = Arc::new(Semaphore::new(1));
+        let mut first = CallSlots::new(Some(Arc::clone(&tool)), Arc::clone(&server));
+        assert!(first.try_take());
+        let mut second = CallSlots::new(Some(Arc::clone(&tool)), Arc::clone(&server));
+        assert!(!second.try_take(), "the tool's slot is taken");
+        assert_eq!(
+            server.slots.available_permits(),
+            1,
+            "none held for the busy tool"
+        );
+        let mut waiting = Box::pin(second.wait());
+        assert!(futures_util::poll!(waiting.as_mut()).is_pending());
+        assert_eq!(server.waiting.load(Ordering::Relaxed), 1);
+        drop(waiting);
+        assert_eq!(server.waiting.load(Ordering::Relaxed), 0);
+        first.release();
+        let held = second.wait().await.ok().expect("room to wait");
+        assert!(held.tool && held.server);
+        second.held = held;
+        assert_eq!(tool.available_permits(), 0);
+        drop(second);
+        assert_eq!(tool.available_permits(), 1);
+        assert_eq!(server.slots.available_permits(), 2);
+    }
+
+    fn free_slots() -> CallSlots {
+        CallSlots::new(None, Arc::new(ServerSlots::new(1, 1)))
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn work_that_waits_is_stopped_at_its_time_limit() {
+        let limit = Duration::from_secs(5);
+        let done = run_guarded(std::future::ready(7), None, free_slots(), Some(limit)).await;
+        assert!(matches!(done, Guarded::Finished(7)));
+        let started = tokio::time::Instant::now();
+        let never = std::future::pending::<()>();
+        let stopped = run_guarded(never, None, free_slots(), Some(limit)).await;
+        assert!(matches!(stopped, Guarded::TimedOut(l) if l == limit));
+        assert!(started.elapsed() >= limit);
+    }
+
+    #[tokio::test]
+    async fn a_panic_is_caught_and_the_slots_are_given_back_when_the_work_ends() {
+        let slots = free_slots();
+        let server = Arc::clone(&slots.server);
+        let panicking = Box::pin(async { panic!("boom") });
+        let ended = run_guarded(panicking, None, slots, None).await;
+        assert!(
+            matches!(&ended, Guarded::Panicked(panic) if panic_message(panic.as_ref()) == "boom")
+        );
+        assert_eq!(server.slots.available_permits(), 1);
     }
 }

@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use super::reply::{Answer, Body};
+use super::body::Body;
+use super::reply::Answer;
 use super::served::Served;
 use super::{Era, Session};
 use crate::completion::{ArgumentCompletion, Completing, completion_json};
@@ -123,6 +124,7 @@ impl Session {
         Answer::Later {
             result,
             request: Some(handle),
+            server_info: None,
         }
     }
 }

@@ -19,6 +19,7 @@
 //! type split over files by concern.
 
 mod admission;
+mod body;
 mod bounds;
 mod call;
 mod completion;
@@ -45,7 +46,7 @@ use tokio_util::sync::CancellationToken;
 pub(crate) use admission::RateLimits;
 pub(crate) use call::ServerSlots;
 pub(crate) use core::{ServerCore, ServerInfo};
-pub(crate) use reply::{Done, Outcome, Reply};
+pub(crate) use reply::{Done, Outcome, PendingResponse, Reply};
 #[cfg(feature = "http")]
 pub(crate) use shared::changes_record;
 

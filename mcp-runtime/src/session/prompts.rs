@@ -4,7 +4,8 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use super::reply::{Answer, Body};
+use super::body::Body;
+use super::reply::Answer;
 use super::served::Served;
 use super::{Era, Session, required_string};
 use crate::prompt::message::PromptOutcome;
@@ -111,6 +112,7 @@ impl Session {
         Answer::Later {
             result,
             request: Some(request),
+            server_info: None,
         }
     }
 }

@@ -5,8 +5,9 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
+use super::body::Body;
 use super::bounds::MAX_SUBSCRIPTIONS;
-use super::reply::{Answer, Body};
+use super::reply::Answer;
 use super::served::Served;
 use super::{Era, Session, required_string};
 use crate::protocol::jsonrpc::{RequestId, RpcError, code};
@@ -136,6 +137,7 @@ impl Session {
         Answer::Later {
             result,
             request: Some(request),
+            server_info: None,
         }
     }
 

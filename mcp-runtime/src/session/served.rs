@@ -11,8 +11,8 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use super::body::Body;
 use super::call::{CallSlots, Guarded, describe_duration, panic_message, run_guarded};
-use super::reply::Body;
 use super::{Era, Session};
 use crate::context::client_requests::InputRound;
 use crate::context::{Context, RequestHandle};
@@ -125,11 +125,12 @@ impl Session {
         } = prepared;
         let version = context.protocol_version();
         Box::pin(async move {
-            let handle = request.clone();
+            // Finished by the reply once the result is ready, as every request is.
+            let handle = request;
             let what = served.what.clone();
             let guarded = async move {
                 let outcome =
-                    run_guarded(running, round, CallSlots::wanted(None, slots), timeout).await;
+                    run_guarded(running, round, CallSlots::new(None, slots), timeout).await;
                 match outcome {
                     Guarded::Finished(output) => {
                         finish(&served, output).unwrap_or_else(Body::Failure)
@@ -154,7 +155,7 @@ impl Session {
                     }
                 }
             };
-            let body = match layered {
+            match layered {
                 None => guarded.await,
                 Some(Layered {
                     layers,
@@ -186,9 +187,7 @@ impl Session {
                         Err(RequestError(error)) => Body::Failure(error),
                     }
                 }
-            };
-            request.finish();
-            body
+            }
         })
     }
 }

@@ -5,12 +5,12 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use futures_util::FutureExt as _;
 use serde_json::{Map, Value, json};
 
 use super::Session;
+use super::body::Body;
 use super::core::{ServerCore, supported_versions};
-use super::reply::{Answer, Body};
+use super::reply::Answer;
 use crate::changes::{Change, next_change};
 use crate::protocol::jsonrpc::{RequestId, RpcError};
 use crate::protocol::meta;
@@ -152,6 +152,7 @@ impl Session {
                 Body::Json(json!({ "_meta": { meta::SUBSCRIPTION_ID: subscription } }))
             }),
             request: None,
+            server_info: None,
         }
     }
 }
@@ -160,46 +161,13 @@ impl Session {
 pub(crate) fn stateless_result(answer: Answer, core: &Arc<ServerCore>) -> Answer {
     let server_info = Arc::clone(core.stateless_server_info());
     match answer {
-        Answer::Now(result) => Answer::Now(result.map(|result| decorated(result, &server_info))),
-        Answer::Later { result, request } => Answer::Later {
-            result: Box::pin(result.map(move |result| decorated(result, &server_info))),
+        Answer::Now(result) => Answer::Now(result.map(|result| result.decorated(&server_info))),
+        Answer::Later {
+            result, request, ..
+        } => Answer::Later {
+            result,
             request,
+            server_info: Some(server_info),
         },
-        // Decorated by the pipeline itself, so a call done at once still needs no future.
-        Answer::Call(mut call) => {
-            call.finishing.stateless_info = Some(server_info);
-            Answer::Call(call)
-        }
-    }
-}
-
-/// A result as 2026-07-28 gives it: `resultType` and the server's identity in `_meta`.
-pub(super) fn decorated(result: Body, server_info: &Arc<Value>) -> Body {
-    match result {
-        Body::Json(Value::Object(mut members)) => {
-            decorate_members(&mut members, (**server_info).clone());
-            Body::Json(Value::Object(members))
-        }
-        Body::Page { page, ttl_ms, .. } => Body::Page {
-            page,
-            ttl_ms,
-            server_info: Some(Arc::clone(server_info)),
-        },
-        Body::ToolResult(mut result) => {
-            result.set_server_info(meta::SERVER_INFO, Arc::clone(server_info));
-            Body::ToolResult(result)
-        }
-        other @ (Body::Json(_) | Body::Failure(_)) => other,
-    }
-}
-
-fn decorate_members(members: &mut Map<String, Value>, server_info: Value) {
-    // `input_required` results say so themselves.
-    members
-        .entry("resultType")
-        .or_insert_with(|| "complete".into());
-    let meta = members.entry("_meta").or_insert_with(|| json!({}));
-    if let Value::Object(meta) = meta {
-        meta.insert(meta::SERVER_INFO.into(), server_info);
     }
 }

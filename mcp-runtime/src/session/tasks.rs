@@ -15,7 +15,8 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use super::reply::{Answer, Body};
+use super::body::Body;
+use super::reply::Answer;
 use super::{Era, Session, required_string};
 use crate::context::{ClientLink, RequestHandle};
 use crate::protocol::jsonrpc::{RpcError, code};
@@ -172,6 +173,7 @@ impl Session {
                 }
             }),
             request: None,
+            server_info: None,
         }
     }
 
@@ -215,13 +217,22 @@ impl Session {
                     return Body::Failure(error);
                 }
                 let created = Session::task_created(&record, version);
-                let work: TaskWork = Box::pin(async move { finished(work.await, version) });
+                let finishing = request.clone();
+                let work: TaskWork = Box::pin(async move {
+                    let result = work.await;
+                    // Nothing about the request may be sent after its result.
+                    if let Some(request) = finishing {
+                        request.finish_and_release();
+                    }
+                    finished(result, version)
+                });
                 tasks.run(record, work, request, notify);
                 created
             }),
             // Cancelling the `tools/call` request does not cancel the task: `tasks/cancel`
             // does.
             request: None,
+            server_info: None,
         }
     }
 

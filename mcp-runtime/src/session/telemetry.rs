@@ -15,7 +15,8 @@ use serde_json::Value;
 use tracing::Instrument as _;
 
 use super::Session;
-use super::reply::{Answer, Body};
+use super::body::Body;
+use super::reply::Answer;
 use crate::protocol::jsonrpc::{Params, RequestId, RpcError, StringMember};
 use crate::task::store::TaskRecord;
 use crate::telemetry::{self, Arrival, Outcome, Request, Started, Target};
@@ -72,8 +73,7 @@ impl Session {
     pub(super) fn traced_answer(&self, started: Started, answer: Answer) -> Answer {
         let mut request = started.exit();
         request.served_under(self.negotiated);
-        // A call is traced as a future, the span around all of it.
-        match answer.later() {
+        match answer {
             Answer::Now(result) => {
                 request.finish(match &result {
                     Ok(body) => outcome(body),
@@ -84,6 +84,7 @@ impl Session {
             Answer::Later {
                 result,
                 request: handle,
+                server_info,
             } => {
                 let span = request.span().clone();
                 let traced = async move {
@@ -94,9 +95,9 @@ impl Session {
                 Answer::Later {
                     result: Box::pin(traced.instrument(span)),
                     request: handle,
+                    server_info,
                 }
             }
-            Answer::Call(_) => unreachable!("made a future by `later`"),
         }
     }
 

@@ -6,10 +6,12 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
+use super::body::Body;
 use super::call::{
-    CallSlots, Finishing, LayeredWork, ToolArguments, ToolCallPipeline, ToolWork, invoke,
+    CallSlots, Guards, LayeredWork, ResultShaping, ToolArguments, ToolCallPipeline, ToolWork,
+    invoke,
 };
-use super::reply::{Answer, Body};
+use super::reply::Answer;
 use super::{Era, Session};
 use crate::access::refusal_message;
 use crate::context::Context;
@@ -38,7 +40,7 @@ impl Session {
             page,
             // What `insert_cache_hints` adds to the other lists.
             ttl_ms: version.is_stateless().then_some(self.core.list_ttl_ms),
-            // Added by `stateless::decorated`, as to every 2026-07-28 result.
+            // Added by `Body::decorated`, as to every 2026-07-28 result.
             server_info: None,
         })
     }
@@ -221,32 +223,34 @@ impl Session {
                 (work, Some(request))
             }
         };
-        // A task's record keeps a handle of the request too.
-        let task_request = task.as_ref().and(request.clone());
-        let call = ToolCallPipeline {
-            work,
-            admission,
-            slots: CallSlots::wanted(tool_slots, Arc::clone(&self.core.call_slots)),
-            // A task is meant to outlive a call's time limit: only the tool's own applies.
-            timeout: if task.is_some() {
-                tool_timeout
-            } else {
-                tool_timeout.or(self.core.call_timeout)
-            },
-            finishing: Finishing {
-                name,
-                version,
-                wraps_output,
-                round,
-                mask_errors: self.core.mask_error_details,
-                request,
-                stateless_info: None,
-            },
+        // A task is meant to outlive a call's time limit: only the tool's own applies.
+        let timeout = if task.is_some() {
+            tool_timeout
+        } else {
+            tool_timeout.or(self.core.call_timeout)
         };
+        let guards = Guards {
+            admission,
+            slots: CallSlots::new(tool_slots, Arc::clone(&self.core.call_slots)),
+            timeout,
+            cancel_on_timeout: timeout.and_then(|_| request.clone()),
+        };
+        let shaping = ResultShaping {
+            name,
+            version,
+            wraps_output,
+            round,
+            mask_errors: self.core.mask_error_details,
+        };
+        let call = ToolCallPipeline::new(work, guards, shaping);
         match task {
-            Some(record) => self.start_task(record, version, Box::pin(call.run()), task_request),
-            // Held as it is: the transport runs it, at once where it can.
-            None => Answer::Call(Box::new(call)),
+            Some(record) => self.start_task(record, version, Box::pin(call), request),
+            // The transport polls it once where it stands, and spawns it if it is not done.
+            None => Answer::Later {
+                result: Box::pin(call),
+                request,
+                server_info: None,
+            },
         }
     }
 }

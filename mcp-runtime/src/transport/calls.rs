@@ -1,10 +1,13 @@
-//! The call table every transport shares: the calls of one connection (stdio), session or
-//! request (HTTP), each running as its own task and cancellable by id, and every call of
-//! the server, so a shutdown lets them finish within a grace period and answers the rest.
+//! How every transport runs a call, and the call table they share: a call is polled once
+//! where its request is handled, and one not done then runs as its own task
+//! ([`Calls::run_or_spawn`]); the calls of one connection (stdio), session or request
+//! (HTTP), cancellable by id; and every call of the server, so a shutdown lets them finish
+//! within a grace period and answers the rest.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::task::Poll;
 
 use futures_util::future::{AbortHandle, Abortable, join_all};
 use serde_json::Value;
@@ -12,9 +15,9 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::context::RequestHandle;
-use crate::protocol::jsonrpc::{Response, RpcError, UnknownId, code};
+use crate::protocol::jsonrpc::{RequestId, Response, RpcError, UnknownId, code};
 use crate::protocol::outbox::Outbox;
-use crate::session::Reply;
+use crate::session::{Done, PendingResponse, Reply};
 
 /// A request in flight: how to stop its future, and how to tell its tool it was cancelled.
 struct InFlightCall {
@@ -201,6 +204,7 @@ impl Calls {
     }
 
     /// Whether a call with this id is running.
+    #[cfg(feature = "http")]
     pub fn is_running(&self, id: &Value) -> bool {
         self.in_flight.contains(id)
     }
@@ -216,23 +220,45 @@ impl Calls {
         self.in_flight.cancel_all();
     }
 
-    /// Runs a pending reply as its own task; its response goes to `outbox` unless the call
-    /// is cancelled first. With `end`, the outbox is ended after the response (or the
-    /// cancellation): the outbox belongs to this one request.
-    pub fn spawn(&self, reply: Reply, outbox: Outbox, unknown_id: UnknownId, end: bool) {
-        let (id, response, request) = match reply {
-            Reply::Ready(response) => {
-                outbox.send_response(response);
-                if end {
-                    outbox.end();
-                }
-                return;
-            }
-            Reply::Pending { id, response } => {
-                let request = response.request();
-                (id, response, request)
-            }
+    /// Runs a reply: a call is polled once where its request is handled, so one done then
+    /// is given back (`Some`), to be answered with no task of its own. Any other goes on as
+    /// a task of its own, its response sent to `outbox` unless it is cancelled first; with
+    /// `end`, the outbox is ended after it (the outbox belongs to this one request). A call
+    /// whose id is a running call's is not run: it is refused on `outbox`.
+    pub fn run_or_spawn(
+        &self,
+        reply: Reply,
+        outbox: &Outbox,
+        unknown_id: UnknownId,
+        end: bool,
+    ) -> Option<Done> {
+        let (id, mut response) = match reply {
+            Reply::Ready(response) => return Some(Done::Response(response)),
+            Reply::Pending { id, response } => (id, response),
         };
+        if !self.in_flight.contains(&id) {
+            // A no-op waker: a call not done now goes on in a task, which polls it again
+            // with its own.
+            let mut first_poll = std::task::Context::from_waker(std::task::Waker::noop());
+            if let Poll::Ready(body) = response.poll_result(&mut first_poll) {
+                return Some(Done::Result { id, body });
+            }
+        }
+        self.spawn(id, response, outbox.clone(), unknown_id, end);
+        None
+    }
+
+    /// Runs a pending response as a task of its own, registered by its id (refused if the
+    /// id is taken, or the limit reached).
+    fn spawn(
+        &self,
+        id: RequestId,
+        response: PendingResponse,
+        outbox: Outbox,
+        unknown_id: UnknownId,
+        end: bool,
+    ) {
+        let request = response.request();
         let handle = request.clone();
         let abort = match self.in_flight.register(&id, request, self.limit) {
             Ok(abort) => Ok(abort),

@@ -252,34 +252,30 @@ async fn post_stateless(
         Outcome::Reply(Reply::Ready(response)) => {
             response_json(stateless_status(&response), response)
         }
-        Outcome::Reply(reply @ Reply::Pending { .. }) => {
-            let reply = match reply.answered_at_once() {
+        Outcome::Reply(reply) => {
+            let id = reply_id(&reply);
+            let calls = Calls::new(endpoint.running.clone());
+            match calls.run_or_spawn(reply, &outbox, session.unknown_id(), true) {
                 // Nothing else on its stream: the response goes out alone, as it would
                 // once its call's task had sent it, without that task or the stream.
-                Ok(response) if queued.is_empty() => return respond_at_once(headers, response),
-                Ok(response) => {
+                Some(done) if queued.is_empty() => respond_done(headers, done.into_response()),
+                Some(done) => {
                     // Progress or log messages go before it, on the stream.
-                    outbox.send_response(response);
+                    outbox.send_response(done.into_response());
                     outbox.end();
-                    return respond_later(headers, queued, StatusCode::OK).await;
+                    respond_later(headers, queued, StatusCode::OK).await
                 }
-                Err(pending) => pending,
-            };
-            let Reply::Pending { id, .. } = &reply else {
-                unreachable!("given back pending")
-            };
-            let calls = Calls::new(endpoint.running.clone());
-            // Closing the stream cancels the request.
-            let cancel = {
-                let (calls, outbox, id) = (calls.clone(), outbox.clone(), id.clone());
-                async move {
-                    outbox.closed().await;
-                    calls.cancel(&id);
+                None => {
+                    if let Some(id) = id {
+                        // Closing the stream cancels the request.
+                        tokio::spawn(async move {
+                            outbox.closed().await;
+                            calls.cancel(&id);
+                        });
+                    }
+                    respond_later(headers, queued, StatusCode::OK).await
                 }
-            };
-            calls.spawn(reply, outbox, session.unknown_id(), true);
-            tokio::spawn(cancel);
-            respond_later(headers, queued, StatusCode::OK).await
+            }
         }
         Outcome::Batch(_) => bad_request(
             code::INVALID_REQUEST,
@@ -393,26 +389,21 @@ async fn post_handshake(
             response_json(status, response)
         }
         Outcome::Reply(reply) => {
-            let id = reply_id(&reply);
             let stream = Answered {
                 session_id: &session_id,
-                requests: Value::Array(id.iter().cloned().collect()),
+                requests: Value::Array(reply_id(&reply).into_iter().collect()),
             };
-            // A call whose id is taken is not run: `spawn` answers it.
-            let reply = match id {
-                Some(id) if session.calls.is_running(&id) => reply,
-                _ => match reply.answered_at_once() {
-                    // Nothing else on its stream: the stream is made with its response.
-                    Ok(response) if queued.is_empty() => {
-                        let fill = Fill::Now(response);
-                        return respond_resumably(endpoint, &session, headers, fill, stream).await;
-                    }
-                    Ok(response) => Reply::Ready(response),
-                    Err(pending) => pending,
-                },
+            let fill = match session.calls.run_or_spawn(reply, &outbox, unknown_id, true) {
+                // Nothing else on its stream: the stream is made with its response.
+                Some(done) if queued.is_empty() => Fill::Now(done.into_response()),
+                Some(done) => {
+                    // Progress or log messages go before it, on the stream.
+                    outbox.send_response(done.into_response());
+                    outbox.end();
+                    Fill::Later(queued)
+                }
+                None => Fill::Later(queued),
             };
-            session.calls.spawn(reply, outbox, unknown_id, true);
-            let fill = Fill::Later(queued);
             respond_resumably(endpoint, &session, headers, fill, stream).await
         }
         Outcome::Batch(replies) => {
@@ -562,9 +553,10 @@ struct Answered<'a> {
     requests: Value,
 }
 
-/// The response to a 2026-07-28 call answered at once, with nothing else on its stream:
-/// what [`respond_later`] sends once the call's outbox has carried the response alone.
-fn respond_at_once(headers: &HeaderMap, response: crate::protocol::jsonrpc::Response) -> Response {
+/// The response to a 2026-07-28 call done when first polled, with nothing else on its
+/// stream: what [`respond_later`] sends once the call's outbox has carried the response
+/// alone.
+fn respond_done(headers: &HeaderMap, response: crate::protocol::jsonrpc::Response) -> Response {
     if accepts_event_stream(headers) {
         sse::only_event(&response)
     } else {
@@ -574,7 +566,7 @@ fn respond_at_once(headers: &HeaderMap, response: crate::protocol::jsonrpc::Resp
 
 /// What fills a handshake-era response stream.
 enum Fill {
-    /// The response of a call answered at once, alone.
+    /// The response of a call done when first polled, alone.
     Now(crate::protocol::jsonrpc::Response),
     /// The messages its outbox carries, up to its end.
     Later(tokio::sync::mpsc::UnboundedReceiver<Vec<u8>>),

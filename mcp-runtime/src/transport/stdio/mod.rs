@@ -40,7 +40,7 @@ use tokio::sync::{broadcast, mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
 use crate::changes::{Change, next_change};
-use crate::protocol::jsonrpc::{RpcError, UnknownId, code};
+use crate::protocol::jsonrpc::{RpcError, code};
 use crate::protocol::outbox::{KeptHere, Outbox, is_notification};
 use crate::session::{Done, Outcome, Reply, ServerCore, Session};
 use crate::transport::calls::{Calls, Running};
@@ -623,10 +623,15 @@ impl Connection {
             match outcome {
                 Outcome::Nothing => {}
                 Outcome::Cancel(id) => self.calls.cancel(&id),
-                Outcome::Reply(Reply::Ready(response)) => {
-                    self.answer(&kept, &Done::Response(response));
+                Outcome::Reply(reply) => {
+                    // A call done at once is answered here; any other goes on as a task.
+                    let done = self
+                        .calls
+                        .run_or_spawn(reply, &self.outbox, unknown_id, false);
+                    if let Some(done) = done {
+                        self.answer(&kept, &done);
+                    }
                 }
-                Outcome::Reply(reply @ Reply::Pending { .. }) => self.run(reply, unknown_id, &kept),
                 Outcome::Batch(replies) => {
                     self.calls
                         .spawn_batch(replies, self.outbox.clone(), unknown_id, false);
@@ -640,28 +645,6 @@ impl Connection {
                 let _ = self.poll_write_out(cx);
             }
         }
-    }
-
-    /// Runs a tool call: polled here first, so a call that is done at once is answered
-    /// without a hand-off; otherwise it goes on as a task of its own.
-    fn run(&mut self, reply: Reply, unknown_id: UnknownId, kept: &KeptHere) {
-        let Reply::Pending { id, .. } = &reply else {
-            unreachable!("only pending replies run")
-        };
-        // A call whose id is taken is not run: `spawn` answers it.
-        let reply = if self.calls.is_running(id) {
-            reply
-        } else {
-            match reply.done_at_once() {
-                Ok(done) => {
-                    self.answer(kept, &done);
-                    return;
-                }
-                Err(pending) => pending,
-            }
-        };
-        self.calls
-            .spawn(reply, self.outbox.clone(), unknown_id, false);
     }
 
     /// Queues a response, after what handling its request sent (`kept`): a call's result
