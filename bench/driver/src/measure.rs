@@ -40,6 +40,8 @@ pub struct ServerSpec {
     pub name: &'static str,
     /// The binary in `bench/target/release`.
     pub binary: &'static str,
+    /// The tool called (`mcp-loadgen --tool`).
+    pub tool: &'static str,
     /// What it is, for the report.
     pub about: &'static str,
 }
@@ -48,6 +50,8 @@ pub struct ServerSpec {
 pub const LIMIT: &str = "limit";
 /// `ours` with OpenTelemetry on: also compared with `ours`.
 pub const OURS_OTEL: &str = "ours with OpenTelemetry";
+/// `ours`' tool that takes a `Context`: it has targets of its own.
+pub const OURS_CONTEXT: &str = "ours, tool taking Context";
 
 /// The servers to measure, the limit first.
 pub fn servers(built: &Built) -> Vec<ServerSpec> {
@@ -55,16 +59,19 @@ pub fn servers(built: &Built) -> Vec<ServerSpec> {
         ServerSpec {
             name: LIMIT,
             binary: "limit-server",
+            tool: "echo",
             about: "hand-written serde_json line server, single-threaded, no async runtime",
         },
         ServerSpec {
             name: "rmcp docs",
             binary: "rmcp-docs",
+            tool: "echo",
             about: "rmcp as its README shows: `#[tool_router(server_handler)]` (router rebuilt per request), `stdio()`",
         },
         ServerSpec {
             name: "rmcp tuned",
             binary: "rmcp-tuned",
+            tool: "echo",
             about: "rmcp with the router stored once and `stdio_pipes()`",
         },
     ];
@@ -72,13 +79,22 @@ pub fn servers(built: &Built) -> Vec<ServerSpec> {
         servers.push(ServerSpec {
             name: "ours",
             binary: "ours",
+            tool: "echo",
             about: "mcp-runtime: `#[mcp_tool]` + `Server::serve_stdio()`",
+        });
+        servers.push(ServerSpec {
+            name: OURS_CONTEXT,
+            binary: "ours",
+            tool: "echo_with_context",
+            about: "the same binary's `echo_with_context`: the echo taking a `Context` beside \
+                    `text`, as a tool that reports progress, logs or checks cancellation does",
         });
     }
     if built.ours_otel.is_ok() {
         servers.push(ServerSpec {
             name: OURS_OTEL,
             binary: "ours-otel",
+            tool: "echo",
             about: "`ours` with the `otel` feature and `Server::telemetry`: every request's span \
                     made and batched for export (to an exporter that drops it), every metric \
                     recorded",
@@ -138,7 +154,8 @@ pub fn run_servers(settings: &Settings, servers: &[ServerSpec]) -> Result<Vec<Se
         for offset in 0..servers.len() {
             let index = (run + offset) % servers.len();
             let server = &servers[index];
-            match loadgen(server.binary, server.name, &extra) {
+            let tool = ["--tool".to_owned(), server.tool.to_owned()];
+            match loadgen(server.binary, server.name, &[&extra[..], &tool].concat()) {
                 Ok(report) => {
                     let rates: Vec<String> = report
                         .phases
@@ -174,7 +191,7 @@ pub fn run_servers(settings: &Settings, servers: &[ServerSpec]) -> Result<Vec<Se
     Ok(results)
 }
 
-/// The catalogue server's reports, and the one-tool server they are compared with.
+/// The catalogue server's reports, compared with `ours`'s.
 pub struct CatalogRuns {
     pub reports: Vec<Report>,
     pub failures: Vec<String>,

@@ -8,7 +8,7 @@ use mcp_loadgen::Report;
 use crate::Built;
 use crate::compile::{self, CompileCase};
 use crate::http::{self, HttpSection};
-use crate::measure::{CatalogRuns, LIMIT, OURS_OTEL, ServerRuns, Settings};
+use crate::measure::{CatalogRuns, LIMIT, OURS_CONTEXT, OURS_OTEL, ServerRuns, Settings};
 
 pub struct Inputs<'a> {
     pub settings: &'a Settings,
@@ -275,25 +275,47 @@ fn targets(out: &mut String, runs: &[ServerRuns]) {
         return;
     };
     let (limit, ours) = (medians(limit), medians(ours));
-    let ratio = |index: usize| match (ours[index], limit[index]) {
-        (Some(ours), Some(limit)) if limit > 0.0 => Some(ours / limit),
+    let context = runs
+        .iter()
+        .find(|runs| runs.name == OURS_CONTEXT)
+        .map(medians)
+        .unwrap_or_default();
+    let ratio = |server: &[Option<f64>], index: usize| match (
+        server.get(index).copied().flatten(),
+        limit[index],
+    ) {
+        (Some(server), Some(limit)) if limit > 0.0 => Some(server / limit),
         _ => None,
     };
-    // (what, column, at least?, bound)
+    // (what, whose medians, column, at least?, bound)
     let checks = [
-        ("throughput at 32 in flight", 1, true, 0.7),
-        ("throughput at 1 in flight", 0, true, 0.6),
-        ("p50 latency at 1 in flight", 2, false, 1.5),
-        ("server CPU per call (c=32)", 5, false, 3.0),
-        ("server CPU per call (c=1)", 4, false, 3.0),
-        ("start-up to the initialize answer", 6, false, 2.0),
-        ("idle RSS", 7, false, 2.0),
+        ("throughput at 32 in flight", &ours, 1, true, 0.7),
+        ("throughput at 1 in flight", &ours, 0, true, 0.6),
+        (
+            "`Context` tool: throughput at 32 in flight",
+            &context,
+            1,
+            true,
+            0.8,
+        ),
+        (
+            "`Context` tool: throughput at 1 in flight",
+            &context,
+            0,
+            true,
+            0.8,
+        ),
+        ("p50 latency at 1 in flight", &ours, 2, false, 1.5),
+        ("server CPU per call (c=32)", &ours, 5, false, 3.0),
+        ("server CPU per call (c=1)", &ours, 4, false, 3.0),
+        ("start-up to the initialize answer", &ours, 6, false, 2.0),
+        ("idle RSS", &ours, 7, false, 2.0),
     ];
     out.push_str(
         "## Targets (ours ÷ limit)\n\n| target | bound | measured | met |\n|---|---|---|---|\n",
     );
-    for (what, index, at_least, bound) in checks {
-        let (measured, met) = match ratio(index) {
+    for (what, server, index, at_least, bound) in checks {
+        let (measured, met) = match ratio(server, index) {
             Some(value) => {
                 let met = if at_least {
                     value >= bound
@@ -394,16 +416,22 @@ fn catalog_section(out: &mut String, catalog: &CatalogRuns, runs: &[ServerRuns])
     let listed = pick(|r| r.list.as_ref().map(|l| l.rss_after_list_kb as f64));
     let one_idle = pick_one(|r| Some(r.idle_rss_kb as f64));
     let one_listed = pick_one(|r| r.list.as_ref().map(|l| l.rss_after_list_kb as f64));
+    // `ours` serves more than one tool, so count them rather than assume one.
+    let few = one_tool
+        .and_then(|runs| runs.reports.first())
+        .and_then(|report| report.list.as_ref())
+        .map_or(1, |list| list.tools);
     let per_tool = |many: Option<f64>, one: Option<f64>| match (many, one) {
-        (Some(many), Some(one)) if tools > 1 => {
-            format!("{:.0} B", (many - one) * 1024.0 / (tools - 1) as f64)
+        (Some(many), Some(one)) if tools > few => {
+            format!("{:.0} B", (many - one) * 1024.0 / (tools - few) as f64)
         }
         _ => "–".to_owned(),
     };
     let mb = |kb: Option<f64>| fmt(kb.map(|kb| kb / MB), 1);
     let _ = writeln!(
         out,
-        "| figure | 10,000 tools | 1 tool (`ours`) |\n|---|---|---|"
+        "| figure | 10,000 tools | {few} tool{} (`ours`) |\n|---|---|---|",
+        if few == 1 { "" } else { "s" }
     );
     let _ = writeln!(
         out,
