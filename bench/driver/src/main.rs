@@ -193,6 +193,8 @@ fn main() -> Result<()> {
 /// Which optional packages built (the required ones must).
 pub struct Built {
     pub ours: Result<(), String>,
+    /// `ours-context`, the echo taking a `Context`, a binary of the same package.
+    pub ours_context: Result<(), String>,
     /// `ours` with the `otel` feature and an OpenTelemetry layer installed.
     pub ours_otel: Result<(), String>,
     pub catalog: Result<(), String>,
@@ -212,6 +214,7 @@ impl Built {
         };
         Built {
             ours: exists("ours"),
+            ours_context: exists("ours-context"),
             ours_otel: exists("ours-otel"),
             catalog: exists("catalog-server"),
             httpload: exists("mcp-httpload"),
@@ -251,10 +254,12 @@ fn build(args: &Args) -> Result<Built> {
     }
     // Our packages are built separately: if the framework does not compile right now, the
     // baselines are still measured and the report says why `ours` is missing.
+    // `bench-ours` builds both its binaries, `ours` and `ours-context`.
     let ours = cargo_build(&["bench-ours"]);
     if let Err(error) = &ours {
         eprintln!("mcp-bench: `ours` did not build: {error}");
     }
+    let ours_context = ours.clone();
     // Apart from `ours`, so `ours` is built without the `otel` feature.
     let ours_otel = cargo_build(&["bench-ours-otel"]);
     if let Err(error) = &ours_otel {
@@ -278,6 +283,7 @@ fn build(args: &Args) -> Result<Built> {
     }
     Ok(Built {
         ours,
+        ours_context,
         ours_otel,
         catalog,
         httpload,

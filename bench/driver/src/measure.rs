@@ -50,7 +50,7 @@ pub struct ServerSpec {
 pub const LIMIT: &str = "limit";
 /// `ours` with OpenTelemetry on: also compared with `ours`.
 pub const OURS_OTEL: &str = "ours with OpenTelemetry";
-/// `ours`' tool that takes a `Context`: it has targets of its own.
+/// `ours-context`, the echo taking a `Context`: it has targets of its own.
 pub const OURS_CONTEXT: &str = "ours, tool taking Context";
 
 /// The servers to measure, the limit first.
@@ -82,11 +82,13 @@ pub fn servers(built: &Built) -> Vec<ServerSpec> {
             tool: "echo",
             about: "mcp-runtime: `#[mcp_tool]` + `Server::serve_stdio()`",
         });
+    }
+    if built.ours_context.is_ok() {
         servers.push(ServerSpec {
             name: OURS_CONTEXT,
-            binary: "ours",
+            binary: "ours-context",
             tool: "echo_with_context",
-            about: "the same binary's `echo_with_context`: the echo taking a `Context` beside \
+            about: "`ours` serving `echo_with_context` alone: the echo taking a `Context` beside \
                     `text`, as a tool that reports progress, logs or checks cancellation does",
         });
     }
@@ -191,7 +193,7 @@ pub fn run_servers(settings: &Settings, servers: &[ServerSpec]) -> Result<Vec<Se
     Ok(results)
 }
 
-/// The catalogue server's reports, compared with `ours`'s.
+/// The catalogue server's reports, and the one-tool server they are compared with.
 pub struct CatalogRuns {
     pub reports: Vec<Report>,
     pub failures: Vec<String>,

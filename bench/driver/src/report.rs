@@ -416,22 +416,16 @@ fn catalog_section(out: &mut String, catalog: &CatalogRuns, runs: &[ServerRuns])
     let listed = pick(|r| r.list.as_ref().map(|l| l.rss_after_list_kb as f64));
     let one_idle = pick_one(|r| Some(r.idle_rss_kb as f64));
     let one_listed = pick_one(|r| r.list.as_ref().map(|l| l.rss_after_list_kb as f64));
-    // `ours` serves more than one tool, so count them rather than assume one.
-    let few = one_tool
-        .and_then(|runs| runs.reports.first())
-        .and_then(|report| report.list.as_ref())
-        .map_or(1, |list| list.tools);
     let per_tool = |many: Option<f64>, one: Option<f64>| match (many, one) {
-        (Some(many), Some(one)) if tools > few => {
-            format!("{:.0} B", (many - one) * 1024.0 / (tools - few) as f64)
+        (Some(many), Some(one)) if tools > 1 => {
+            format!("{:.0} B", (many - one) * 1024.0 / (tools - 1) as f64)
         }
         _ => "–".to_owned(),
     };
     let mb = |kb: Option<f64>| fmt(kb.map(|kb| kb / MB), 1);
     let _ = writeln!(
         out,
-        "| figure | 10,000 tools | {few} tool{} (`ours`) |\n|---|---|---|",
-        if few == 1 { "" } else { "s" }
+        "| figure | 10,000 tools | 1 tool (`ours`) |\n|---|---|---|"
     );
     let _ = writeln!(
         out,
@@ -528,6 +522,12 @@ fn notes(out: &mut String, inputs: &Inputs<'_>) {
         let _ = writeln!(
             out,
             "- `ours` was not measured: it did not build ({error})."
+        );
+    }
+    if let (Err(error), Ok(())) = (&inputs.built.ours_context, &inputs.built.ours) {
+        let _ = writeln!(
+            out,
+            "- `{OURS_CONTEXT}` was not measured: `ours-context` is missing ({error})."
         );
     }
     if let Err(error) = &inputs.built.ours_otel {

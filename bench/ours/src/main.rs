@@ -1,23 +1,12 @@
 //! The echo server on our framework, exactly as a user would write it.
 
-use mcp_runtime::{Context, Server, mcp_tool};
+use mcp_runtime::{Server, mcp_tool};
 
 /// Echo the text back.
 #[mcp_tool(read_only, idempotent)]
 async fn echo(
     /// The text to echo.
     text: String,
-) -> String {
-    text
-}
-
-/// Echo the text back, as a tool that takes the request's context.
-#[mcp_tool(read_only, idempotent)]
-async fn echo_with_context(
-    /// The text to echo.
-    text: String,
-    // Taken and not used, so the call measures what handing a tool its `Context` costs.
-    _ctx: Context,
 ) -> String {
     text
 }
