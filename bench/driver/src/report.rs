@@ -289,8 +289,8 @@ fn targets(out: &mut String, runs: &[ServerRuns]) {
     };
     // (what, whose medians, column, at least?, bound)
     let checks = [
-        ("throughput at 32 in flight", &ours, 1, true, 0.7),
-        ("throughput at 1 in flight", &ours, 0, true, 0.6),
+        ("throughput at 32 in flight", &ours, 1, true, 0.85),
+        ("throughput at 1 in flight", &ours, 0, true, 0.85),
         (
             "`Context` tool: throughput at 32 in flight",
             &context,
@@ -306,8 +306,8 @@ fn targets(out: &mut String, runs: &[ServerRuns]) {
             0.8,
         ),
         ("p50 latency at 1 in flight", &ours, 2, false, 1.5),
-        ("server CPU per call (c=32)", &ours, 5, false, 3.0),
-        ("server CPU per call (c=1)", &ours, 4, false, 3.0),
+        ("server CPU per call (c=32)", &ours, 5, false, 1.3),
+        ("server CPU per call (c=1)", &ours, 4, false, 1.3),
         ("start-up to the initialize answer", &ours, 6, false, 2.0),
         ("idle RSS", &ours, 7, false, 2.0),
     ];
