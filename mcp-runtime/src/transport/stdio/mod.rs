@@ -70,13 +70,8 @@ const KEPT_OUTPUT_CAPACITY: usize = 1 << 20;
 
 /// While a burst of requests is being answered, answers are written out whenever this much
 /// has gathered, not only once the burst is done: the client starts on the first answers
-/// while the server works on the rest. Waiting for the whole burst serializes the two — at
-/// 32 calls in flight our echo server answered 0.23M calls/s that way and 0.55M this way
-/// (`bench/`), with less CPU per call, since neither side falls asleep between bursts.
-/// Large enough that small answers still share a write: four or so echo answers. Medians
-/// of six 2-second runs at 32 in flight, side by side with the limit server (0.80M):
-/// 0.57M calls/s with 512, 0.53M with 384, 0.50M with 1024, 0.47M with 768 (and 0.32M
-/// with 2048 in an earlier round).
+/// while the server works on the rest, and neither side falls asleep between bursts. Large
+/// enough that small answers still share a write (`bench/results/stdio-writes.md`).
 const WRITE_AFTER_BYTES: usize = 512;
 
 /// Serves one connection until its input ends or `ending.stop` fires (then calls in flight
@@ -358,8 +353,8 @@ impl Shared {
     fn unlock(&self, connection: MutexGuard<'_, Connection>) {
         drop(connection);
         std::sync::atomic::fence(Ordering::SeqCst);
-        // Read before it is cleared: the task is rarely waiting, and a read is no atomic
-        // read-modify-write (which costs the reader thread about 25 cycles a message).
+        // Read before it is cleared: the task is rarely waiting, and a read spares the
+        // reader thread an atomic read-modify-write on every message.
         if self.task_waiting.load(Ordering::SeqCst)
             && self.task_waiting.swap(false, Ordering::SeqCst)
         {
@@ -384,9 +379,9 @@ impl Wake for TaskWaker {
 
 /// What a connection waits on besides its input and output — the stop signal, the changes
 /// to pass on, the messages of calls running as tasks — is polled with a waker of its own,
-/// which notes that it woke the task: a wake-up by input then skips polling them. Polling
-/// them on every wake-up (a task's join handle, two watch receivers, a channel) took about
-/// 1,300 instructions, 9% of a call's at one call in flight.
+/// which notes that it woke the task: a wake-up by input then skips polling them, which
+/// would cost every call more than any other step of the connection's loop
+/// (`bench/results/stdio-call-path.md`).
 struct WakeSource {
     flag: Arc<WakeFlag>,
     /// `flag` as a waker, to poll the source with.
