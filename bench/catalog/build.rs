@@ -1,4 +1,4 @@
-//! Generates the catalogue: `BENCH_CATALOG_TOOLS` (default 10,000) `#[mcp_tool]` functions,
+//! Generates the catalog: `BENCH_CATALOG_TOOLS` (default 10,000) `#[mcp_tool]` functions,
 //! each shaped like the echo server's one tool, so memory per tool can be compared with
 //! the one-tool `ours` server.
 
@@ -19,14 +19,14 @@ fn main() {
     let mut source = String::with_capacity(tools * 200);
     writeln!(
         source,
-        "/// Tools in this catalogue.\npub const TOOLS: usize = {tools};"
+        "/// Tools in this catalog.\npub const TOOLS: usize = {tools};"
     )
     .unwrap();
     for index in 0..tools {
         writeln!(
             source,
             r#"
-/// Echo the text back (catalogue tool {index}).
+/// Echo the text back (catalog tool {index}).
 #[mcp_tool(read_only, idempotent)]
 async fn echo_{index:05}(
     /// The text to echo.
@@ -38,5 +38,5 @@ async fn echo_{index:05}(
         .unwrap();
     }
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
-    std::fs::write(out.join("catalog.rs"), source).expect("writing the generated catalogue");
+    std::fs::write(out.join("catalog.rs"), source).expect("writing the generated catalog");
 }

@@ -23,8 +23,8 @@ pub(crate) trait Entry: Send + Sync + 'static {
 }
 
 /// What requests read: built from the enabled entries, sorted by key.
-pub(crate) trait Catalog<E>: Send + Sync + 'static {
-    fn build(entries: Vec<Arc<E>>) -> Self;
+pub(crate) trait FromEntries<E>: Send + Sync + 'static {
+    fn from_entries(entries: Vec<Arc<E>>) -> Self;
 }
 
 pub(crate) struct Registry<E, C> {
@@ -51,7 +51,7 @@ pub(crate) enum Refusal {
     Taken,
 }
 
-impl<E: Entry, C: Catalog<E>> Registry<E, C> {
+impl<E: Entry, C: FromEntries<E>> Registry<E, C> {
     pub fn new(notifier: Notifier, list_changed: fn(&Notifier)) -> Self {
         Registry {
             notifier,
@@ -61,7 +61,7 @@ impl<E: Entry, C: Catalog<E>> Registry<E, C> {
                 dynamic: BTreeMap::new(),
                 disabled: BTreeSet::new(),
             }),
-            current: RwLock::new(Arc::new(C::build(Vec::new()))),
+            current: RwLock::new(Arc::new(C::from_entries(Vec::new()))),
             announced: AtomicBool::new(false),
         }
     }
@@ -189,7 +189,7 @@ impl<E: Entry, C: Catalog<E>> Registry<E, C> {
             .cloned()
             .collect();
         enabled.sort_by(|a, b| a.key().cmp(b.key()));
-        *self.current.write().expect("registry poisoned") = Arc::new(C::build(enabled));
+        *self.current.write().expect("registry poisoned") = Arc::new(C::from_entries(enabled));
         if listing_changed {
             (self.list_changed)(&self.notifier);
         }

@@ -1,4 +1,4 @@
-//! A server with a large generated catalogue of tools (see `build.rs`), for start-up,
+//! A server with a large generated catalog of tools (see `build.rs`), for start-up,
 //! `tools/list` paging and memory per tool.
 
 use mcp_runtime::{Server, mcp_tool};

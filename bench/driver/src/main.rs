@@ -1,7 +1,7 @@
 //! `mcp-bench`: the whole benchmark in one command (`bench/run.sh`).
 //!
 //! Builds the servers, runs `mcp-loadgen` against each of them several times (interleaved,
-//! so slow drifts of the machine hit every server alike), runs the catalogue and the
+//! so slow drifts of the machine hit every server alike), runs the catalog and the
 //! compile-time cases and the HTTP section (in-memory against Redis-shared state), and
 //! prints one Markdown report, also written to
 //! `bench/results/latest.md` (`quick.md` for a `--quick` run). Every figure is a median over the runs, shown with its ratio
@@ -25,7 +25,7 @@ use crate::measure::Settings;
 #[derive(Parser, Debug)]
 #[command(version, about = "Runs the MCP server benchmark and prints the table", long_about = None)]
 pub struct Args {
-    /// CI smoke mode: one run per server, short windows, a smaller catalogue sample and no
+    /// CI smoke mode: one run per server, short windows, a smaller catalog sample and no
     /// compile-time case.
     #[arg(long)]
     quick: bool,
@@ -42,7 +42,7 @@ pub struct Args {
     #[arg(long)]
     duration: Option<f64>,
 
-    /// Skip the 10,000-tool catalogue case.
+    /// Skip the 10,000-tool catalog case.
     #[arg(long)]
     skip_catalog: bool,
 
@@ -123,7 +123,7 @@ fn main() -> Result<()> {
     let catalog = match (&built.catalog, args.skip_catalog) {
         (Ok(()), false) => Some(measure::run_catalog(&settings)),
         (Err(error), false) => {
-            eprintln!("mcp-bench: catalogue server did not build: {error}");
+            eprintln!("mcp-bench: catalog server did not build: {error}");
             None
         }
         (_, true) => None,

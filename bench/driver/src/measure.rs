@@ -193,13 +193,13 @@ pub fn run_servers(settings: &Settings, servers: &[ServerSpec]) -> Result<Vec<Se
     Ok(results)
 }
 
-/// The catalogue server's reports, and the one-tool server they are compared with.
+/// The catalog server's reports, and the one-tool server they are compared with.
 pub struct CatalogRuns {
     pub reports: Vec<Report>,
     pub failures: Vec<String>,
 }
 
-/// Start-up, `tools/list` paging and memory of the catalogue server (no load phases).
+/// Start-up, `tools/list` paging and memory of the catalog server (no load phases).
 pub fn run_catalog(settings: &Settings) -> CatalogRuns {
     let extra = vec![
         "--no-load".to_owned(),
@@ -213,10 +213,10 @@ pub fn run_catalog(settings: &Settings) -> CatalogRuns {
         failures: Vec::new(),
     };
     for run in 0..settings.catalog_runs {
-        match loadgen("catalog-server", "catalogue", &extra) {
+        match loadgen("catalog-server", "catalog", &extra) {
             Ok(report) => {
                 eprintln!(
-                    "mcp-bench: catalogue run {}/{}: start-up {:.1} ms",
+                    "mcp-bench: catalog run {}/{}: start-up {:.1} ms",
                     run + 1,
                     settings.catalog_runs,
                     report.startup_ms

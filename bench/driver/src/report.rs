@@ -184,7 +184,7 @@ pub fn render(inputs: &Inputs<'_>) -> String {
     } else if let (false, Err(error)) = (inputs.built.skipped_catalog, &inputs.built.catalog) {
         let _ = writeln!(
             out,
-            "## 10,000 tools\n\nNot measured: the catalogue server did not build ({error}).\n"
+            "## 10,000 tools\n\nNot measured: the catalog server did not build ({error}).\n"
         );
     }
     if let Some(section) = inputs.http {
@@ -386,7 +386,7 @@ fn catalog_section(out: &mut String, catalog: &CatalogRuns, runs: &[ServerRuns])
         });
     let _ = writeln!(
         out,
-        "## Catalogue: a server with 10,000 `#[mcp_tool]` functions\n"
+        "## Catalog: a server with 10,000 `#[mcp_tool]` functions\n"
     );
     let Some((tools, pages, middle, bytes)) = tools else {
         let _ = writeln!(out, "Not measured: {}\n", catalog.failures.join("; "));

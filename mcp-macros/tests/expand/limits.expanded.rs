@@ -1,5 +1,5 @@
 use mcp_runtime::mcp_tool;
-/// Search the catalogue.
+/// Search the catalog.
 async fn search(query: String) -> Vec<String> {
     vec![query]
 }
@@ -16,7 +16,7 @@ const __mcp_tool_search__needs_mcp_tools_on_its_impl_block: () = {
         ::mcp_runtime::__private::ToolDescriptor {
             name: "search",
             title: ::core::option::Option::None,
-            description: ::core::option::Option::Some("Search the catalogue."),
+            description: ::core::option::Option::Some("Search the catalog."),
             hints: ::mcp_runtime::__private::ToolHints {
                 read_only: ::core::option::Option::Some(true),
                 destructive: ::core::option::Option::None,

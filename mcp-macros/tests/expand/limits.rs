@@ -2,7 +2,7 @@
 
 use mcp_runtime::mcp_tool;
 
-/// Search the catalogue.
+/// Search the catalog.
 #[mcp_tool(read_only, timeout = "30s", max_concurrency = 4, rate = "10/s")]
 async fn search(
     /// What to look for.

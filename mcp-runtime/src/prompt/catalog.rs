@@ -17,7 +17,7 @@ use crate::prompt::descriptor::PromptDescriptor;
 use crate::prompt::dynamic::DynamicPrompt;
 use crate::prompt::message::PromptFuture;
 use crate::protocol::version::ProtocolVersion;
-use crate::registry::{Catalog, Entry};
+use crate::registry::{Entry, FromEntries};
 use crate::tool::extract::{States, ToolCall};
 
 /// One argument of a prompt, as `prompts/list` shows it.
@@ -187,8 +187,8 @@ pub(crate) struct PromptCatalog {
     prompts: Vec<Arc<CatalogPrompt>>,
 }
 
-impl Catalog<CatalogPrompt> for PromptCatalog {
-    fn build(prompts: Vec<Arc<CatalogPrompt>>) -> Self {
+impl FromEntries<CatalogPrompt> for PromptCatalog {
+    fn from_entries(prompts: Vec<Arc<CatalogPrompt>>) -> Self {
         PromptCatalog { prompts }
     }
 }

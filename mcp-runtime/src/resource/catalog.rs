@@ -13,7 +13,7 @@ use crate::context::Context;
 use crate::error::Error;
 use crate::icon::{Icon, icons_json};
 use crate::protocol::version::ProtocolVersion;
-use crate::registry::{Catalog, Entry};
+use crate::registry::{Entry, FromEntries};
 use crate::resource::contents::ResourceFuture;
 use crate::resource::descriptor::ResourceDescriptor;
 use crate::resource::dynamic::{DynamicResource, ReadRequest};
@@ -204,8 +204,8 @@ pub(crate) struct ResourceCatalog {
     match_order: Vec<usize>,
 }
 
-impl Catalog<CatalogResource> for ResourceCatalog {
-    fn build(entries: Vec<Arc<CatalogResource>>) -> Self {
+impl FromEntries<CatalogResource> for ResourceCatalog {
+    fn from_entries(entries: Vec<Arc<CatalogResource>>) -> Self {
         let (templates, resources): (Vec<_>, Vec<_>) = entries
             .into_iter()
             .partition(|resource| resource.template.is_some());

@@ -100,7 +100,7 @@ impl Connection {
     }
 }
 
-/// What a request names, for its span's name and attributes. `known` is the catalogue's
+/// What a request names, for its span's name and attributes. `known` is the catalog's
 /// copy of the name when the tool or prompt exists: only a known name goes into the span's
 /// name and the metrics, whose cardinality a client must not be able to blow up.
 pub(crate) enum Target<'a> {

@@ -53,7 +53,7 @@ struct ToolSetInner {
     /// What requests see: rebuilt as a whole on every change.
     current: RwLock<Arc<Catalog>>,
     /// Bumped, under `current`'s write lock, whenever `current` is replaced: a connection
-    /// that kept the catalogue it saw reads it again only then ([`ToolSet::seen`]).
+    /// that kept the catalog it saw reads it again only then ([`ToolSet::seen`]).
     version: AtomicU64,
     /// Bumped on every change of the listed tools; connections watch it.
     changes: watch::Sender<u64>,
@@ -68,7 +68,7 @@ struct ToolSetInner {
     relayed: AtomicU64,
 }
 
-/// The catalogue a connection saw last, and its version ([`ToolSet::seen`]).
+/// The catalog a connection saw last, and its version ([`ToolSet::seen`]).
 pub(crate) struct SeenCatalog {
     version: u64,
     catalog: Arc<Catalog>,
@@ -170,7 +170,7 @@ impl ToolSet {
         if seen.as_ref().is_none_or(|seen| seen.version != version) {
             let current = self.inner.current.read().expect("tool set poisoned");
             *seen = Some(SeenCatalog {
-                // Read under the lock: the version of the catalogue taken.
+                // Read under the lock: the version of the catalog taken.
                 version: self.inner.version.load(Ordering::Relaxed),
                 catalog: Arc::clone(&current),
             });
@@ -361,7 +361,7 @@ mod tests {
         let mut seen = None;
         let before = Arc::clone(tools.seen(&mut seen));
         assert!(before.get("first").is_some());
-        // Nothing changed: the same catalogue, not read again.
+        // Nothing changed: the same catalog, not read again.
         assert!(Arc::ptr_eq(&before, tools.seen(&mut seen)));
         tools.add(echo("second")).unwrap();
         let after = Arc::clone(tools.seen(&mut seen));

@@ -540,7 +540,7 @@ const DEFAULT_LIMIT: u32 = 10;
 /// * `query` - What to look for.
 /// * `limit` - How many results at most.
 /// * `order`: How to order them.
-#[mcp_tool(read_only, tags = ["search", "catalogue"])]
+#[mcp_tool(read_only, tags = ["search", "catalog"])]
 async fn search(
     query: String,
     #[mcp(default = DEFAULT_LIMIT)] limit: u32,
