@@ -1,10 +1,10 @@
-//! The fleet settings of an [`HttpServer`]: the store its instances share (Redis, or one of
-//! your own), so that any instance serves any request.
+//! The fleet settings of an [`HttpServer`](crate::HttpServer): the store its instances share
+//! (Redis, or one of your own), so that any instance serves any request. The builder methods
+//! that set them are with the rest of `HttpServer`'s (`server/http.rs`).
 
 use std::sync::Arc;
 
 use super::Server;
-use super::http::HttpServer;
 use crate::error::Error;
 use crate::fleet::FleetStore;
 
@@ -19,57 +19,6 @@ pub(crate) enum FleetConfig {
     /// A store of the application's own (its tasks are wherever `Server::task_store` put
     /// them).
     Store(Arc<dyn FleetStore>),
-}
-
-/// A fleet: several instances of one server behind a load balancer (see the
-/// [HTTP chapter](crate::manual::http) and [`fleet`](crate::fleet)).
-impl HttpServer {
-    /// Shares this server's handshake-era sessions, resumable streams and tasks with every
-    /// other instance that names the same Redis (`redis://host:port/db`) and key prefix
-    /// (default [`DEFAULT_REDIS_KEY_PREFIX`], see [`redis_key_prefix`](HttpServer::redis_key_prefix)),
-    /// and exchanges messages with them, so a load balancer may send any request to any
-    /// instance (feature `redis`).
-    ///
-    /// [`serve`](HttpServer::serve) refuses to start when Redis cannot be reached. Once
-    /// serving, a request that needs Redis while it is down is answered with an error
-    /// saying so (HTTP 503), other requests are served as usual, and the server recovers
-    /// by itself when Redis is back.
-    #[cfg(feature = "redis")]
-    pub fn redis(mut self, url: impl Into<String>) -> Self {
-        let prefix = match self.fleet.take() {
-            Some(FleetConfig::Redis { prefix, .. }) => prefix,
-            _ => DEFAULT_REDIS_KEY_PREFIX.to_owned(),
-        };
-        self.fleet = Some(FleetConfig::Redis {
-            url: url.into(),
-            prefix,
-        });
-        self
-    }
-
-    /// The prefix of every key this server keeps in Redis (default
-    /// [`DEFAULT_REDIS_KEY_PREFIX`]): servers that share one Redis each need their own.
-    /// Only meaningful with [`redis`](HttpServer::redis), before or after it.
-    #[cfg(feature = "redis")]
-    pub fn redis_key_prefix(mut self, prefix: impl Into<String>) -> Self {
-        let url = match self.fleet.take() {
-            Some(FleetConfig::Redis { url, .. }) => url,
-            _ => String::new(),
-        };
-        self.fleet = Some(FleetConfig::Redis {
-            url,
-            prefix: prefix.into(),
-        });
-        self
-    }
-
-    /// Shares sessions and resumable streams through a store of your own (another
-    /// database); pair it with [`Server::task_store`](crate::Server::task_store) for tasks.
-    /// [`redis`](HttpServer::redis) does both with Redis.
-    pub fn fleet_store(mut self, store: impl FleetStore) -> Self {
-        self.fleet = Some(FleetConfig::Store(Arc::new(store)));
-        self
-    }
 }
 
 impl FleetConfig {

@@ -11,7 +11,11 @@ use tokio::net::{TcpListener, ToSocketAddrs};
 /// crate, as axum uses it).
 pub use axum::http::HeaderMap;
 
+#[cfg(feature = "redis")]
+use super::fleet::DEFAULT_REDIS_KEY_PREFIX;
+use super::fleet::FleetConfig;
 use crate::error::Error;
+use crate::fleet::FleetStore;
 use crate::server::Server;
 use crate::transport::http::{
     Authenticate, Endpoint, EndpointService, Guard, Limits, ProtectedResource, StreamSettings,
@@ -52,7 +56,7 @@ pub struct HttpServer {
     streams: StreamSettings,
     shutdown: Option<std::pin::Pin<Box<dyn Future<Output = ()> + Send>>>,
     /// The store shared with the other instances of a fleet, if any.
-    pub(super) fleet: Option<super::fleet::FleetConfig>,
+    pub(super) fleet: Option<FleetConfig>,
     /// The path of the Prometheus endpoint, if any.
     #[cfg(feature = "otel")]
     pub(super) prometheus: Option<String>,
@@ -372,5 +376,90 @@ impl HttpServer {
         #[cfg(feature = "otel")]
         let router = super::telemetry::prometheus_route(router, prometheus, metrics_guard);
         Ok((router, endpoint, limit))
+    }
+}
+
+/// A fleet: several instances of one server behind a load balancer (see the
+/// [HTTP chapter](crate::manual::http) and [`fleet`](crate::fleet)).
+impl HttpServer {
+    /// Shares this server's handshake-era sessions, resumable streams and tasks with every
+    /// other instance that names the same Redis (`redis://host:port/db`) and key prefix
+    /// (default [`DEFAULT_REDIS_KEY_PREFIX`], see [`redis_key_prefix`](HttpServer::redis_key_prefix)),
+    /// and exchanges messages with them, so a load balancer may send any request to any
+    /// instance (feature `redis`).
+    ///
+    /// [`serve`](HttpServer::serve) refuses to start when Redis cannot be reached. Once
+    /// serving, a request that needs Redis while it is down is answered with an error
+    /// saying so (HTTP 503), other requests are served as usual, and the server recovers
+    /// by itself when Redis is back.
+    #[cfg(feature = "redis")]
+    pub fn redis(mut self, url: impl Into<String>) -> Self {
+        let prefix = match self.fleet.take() {
+            Some(FleetConfig::Redis { prefix, .. }) => prefix,
+            _ => DEFAULT_REDIS_KEY_PREFIX.to_owned(),
+        };
+        self.fleet = Some(FleetConfig::Redis {
+            url: url.into(),
+            prefix,
+        });
+        self
+    }
+
+    /// The prefix of every key this server keeps in Redis (default
+    /// [`DEFAULT_REDIS_KEY_PREFIX`]): servers that share one Redis each need their own.
+    /// Only meaningful with [`redis`](HttpServer::redis), before or after it.
+    #[cfg(feature = "redis")]
+    pub fn redis_key_prefix(mut self, prefix: impl Into<String>) -> Self {
+        let url = match self.fleet.take() {
+            Some(FleetConfig::Redis { url, .. }) => url,
+            _ => String::new(),
+        };
+        self.fleet = Some(FleetConfig::Redis {
+            url,
+            prefix: prefix.into(),
+        });
+        self
+    }
+
+    /// Shares sessions and resumable streams through a store of your own (another
+    /// database); pair it with [`Server::task_store`](crate::Server::task_store) for tasks.
+    /// [`redis`](HttpServer::redis) does both with Redis.
+    pub fn fleet_store(mut self, store: impl FleetStore) -> Self {
+        self.fleet = Some(FleetConfig::Store(Arc::new(store)));
+        self
+    }
+}
+
+/// Metrics for Prometheus (feature `otel`).
+impl HttpServer {
+    /// Serves the server's metrics at `path` (e.g. `"/metrics"`) in the Prometheus text
+    /// format (feature `otel`), for a Prometheus server to scrape: the runtime's
+    /// request and session durations, requests in flight and rate-limit refusals (the
+    /// manual's [telemetry chapter](crate::manual::telemetry) lists them).
+    ///
+    /// No collector and no meter provider are needed: without a
+    /// [`Telemetry`](crate::telemetry::Telemetry) built with
+    /// [`prometheus()`](crate::telemetry::TelemetryBuilder::prometheus), the server
+    /// records into a meter provider of its own that this endpoint reads (and into the
+    /// global one too). The endpoint is behind the MCP endpoint's `Host`/`Origin`
+    /// guard and its [authentication](HttpServer::authenticate), if any: a scraper
+    /// reaches it by a local address or an [allowed host](HttpServer::allow_host),
+    /// with credentials where requests need them. To scrape it otherwise, serve
+    /// [`Telemetry::prometheus_text`](crate::telemetry::Telemetry::prometheus_text)
+    /// from a route of your own.
+    ///
+    /// ```no_run
+    /// # async fn run() -> Result<(), mcp_runtime::Error> {
+    /// mcp_runtime::Server::new("weather", "1.0.0")
+    ///     .http()
+    ///     .prometheus_metrics("/metrics")
+    ///     .serve("127.0.0.1:8080")
+    ///     .await
+    /// # }
+    /// ```
+    #[cfg(feature = "otel")]
+    pub fn prometheus_metrics(mut self, path: impl Into<String>) -> Self {
+        self.prometheus = Some(path.into());
+        self
     }
 }

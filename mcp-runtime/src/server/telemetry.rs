@@ -44,44 +44,11 @@ mod http {
     use axum::response::IntoResponse as _;
     use axum::routing::get;
 
-    use crate::server::http::HttpServer;
     use crate::telemetry::PrometheusReader;
     use crate::transport::http::Guard;
 
     /// The content type of the text exposition format.
     const TEXT_FORMAT: &str = "text/plain; version=0.0.4; charset=utf-8";
-
-    impl HttpServer {
-        /// Serves the server's metrics at `path` (e.g. `"/metrics"`) in the Prometheus text
-        /// format (feature `otel`), for a Prometheus server to scrape: the runtime's
-        /// request and session durations, requests in flight and rate-limit refusals (the
-        /// manual's [telemetry chapter](crate::manual::telemetry) lists them).
-        ///
-        /// No collector and no meter provider are needed: without a
-        /// [`Telemetry`](crate::telemetry::Telemetry) built with
-        /// [`prometheus()`](crate::telemetry::TelemetryBuilder::prometheus), the server
-        /// records into a meter provider of its own that this endpoint reads (and into the
-        /// global one too). The endpoint is behind the MCP endpoint's `Host`/`Origin`
-        /// guard and its [authentication](HttpServer::authenticate), if any: a scraper
-        /// reaches it by a local address or an [allowed host](HttpServer::allow_host),
-        /// with credentials where requests need them. To scrape it otherwise, serve
-        /// [`Telemetry::prometheus_text`](crate::telemetry::Telemetry::prometheus_text)
-        /// from a route of your own.
-        ///
-        /// ```no_run
-        /// # async fn run() -> Result<(), mcp_runtime::Error> {
-        /// mcp_runtime::Server::new("weather", "1.0.0")
-        ///     .http()
-        ///     .prometheus_metrics("/metrics")
-        ///     .serve("127.0.0.1:8080")
-        ///     .await
-        /// # }
-        /// ```
-        pub fn prometheus_metrics(mut self, path: impl Into<String>) -> Self {
-            self.prometheus = Some(path.into());
-            self
-        }
-    }
 
     /// The router with the Prometheus endpoint added, if there is one.
     pub(crate) fn prometheus_route(

@@ -12,11 +12,11 @@
 //! (reads, renders and completions under the guards calls have), `tasks` (calls run as
 //! tasks, and `tasks/*`), `admission` (rate limits),
 //! `stateless` (what only 2026-07-28 has), `core` (what every connection of a server shares)
-//! and `reply` (the answers handed to the transport).
+//! `reply` (the answers handed to the transport) and `body` (a result before its envelope).
 //!
-//! The one circle of files in the crate is here, by design: the method files add methods to
-//! [`Session`] (`impl Session`), so they name this file and the dispatcher calls them — one
-//! type split over files by concern.
+//! The method files add methods to [`Session`] (`impl Session`), so they name this file and
+//! the dispatcher calls them: one type split over files by concern, and an import circle
+//! that `bash scripts/import-circles.sh` lists with the crate's others.
 
 mod admission;
 mod body;
