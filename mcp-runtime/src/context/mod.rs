@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering, fence};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
+use futures_util::future::BoxFuture;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
@@ -39,7 +40,23 @@ pub(crate) enum ClientLink {
     /// 2026-07-28: an `input_required` round trip.
     Rounds(Arc<InputRound>),
     /// A task's: the task is `input_required` while the client answers.
-    Task(Arc<crate::task::input::TaskClient>),
+    Task(Arc<dyn TaskLink>),
+}
+
+/// The task a request runs as, which asks the client on the tool's behalf
+/// (`task::input::TaskClient`): named here so that a context needs nothing of the task
+/// engine.
+pub(crate) trait TaskLink: Send + Sync {
+    /// The task's id, for the `_meta` of what the request sends.
+    fn task_id(&self) -> &str;
+
+    /// Asks the client and waits for the answer, the task `input_required` meanwhile.
+    fn ask<'a>(
+        &'a self,
+        outbox: &'a Outbox,
+        method: &'a str,
+        params: Value,
+    ) -> BoxFuture<'a, Result<Value, ClientRequestError>>;
 }
 
 /// The shortest interval between two progress notifications of one request; updates in

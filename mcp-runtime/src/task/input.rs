@@ -16,10 +16,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use futures_util::StreamExt as _;
+use futures_util::future::BoxFuture;
 use serde_json::{Map, Value, json};
 
 use super::engine::Tasks;
 use super::store::{TaskUpdate, Updated};
+use crate::context::TaskLink;
 use crate::context::client_requests::{ClientRequestError, PendingClientRequests};
 use crate::protocol::outbox::Outbox;
 
@@ -52,46 +54,6 @@ impl TaskClient {
             timeout,
             asked: AtomicUsize::new(0),
             outstanding: AtomicUsize::new(0),
-        }
-    }
-
-    /// The task's id, for the `_meta` of what it sends.
-    pub fn task_id(&self) -> &str {
-        &self.task_id
-    }
-
-    /// Asks the client and waits for the answer, the task `input_required` meanwhile.
-    pub async fn ask(
-        &self,
-        outbox: &Outbox,
-        method: &str,
-        mut params: Value,
-    ) -> Result<Value, ClientRequestError> {
-        let key = format!("input-{}", self.asked.fetch_add(1, Ordering::Relaxed));
-        let message = Some(waiting_for(method));
-        match &self.connection {
-            Some(connection) => {
-                if let Value::Object(members) = &mut params {
-                    let meta = members.entry("_meta").or_insert_with(|| json!({}));
-                    if let Value::Object(meta) = meta {
-                        meta.insert(
-                            super::wire::RELATED_TASK.into(),
-                            json!({ "taskId": self.task_id }),
-                        );
-                    }
-                }
-                self.waiting(Map::new(), message).await;
-                let stream = self.tasks.result_stream_now(&self.task_id);
-                let answer = connection
-                    .request(stream.as_ref().unwrap_or(outbox), method, params)
-                    .await;
-                self.answered(Vec::new()).await;
-                answer
-            }
-            None => {
-                let request = json!({ "method": method, "params": params });
-                self.wait_on_task(key, request, message).await
-            }
         }
     }
 
@@ -166,4 +128,46 @@ fn waiting_for(method: &str) -> String {
         other => other,
     };
     format!("Waiting for {what}.")
+}
+
+impl TaskLink for TaskClient {
+    fn task_id(&self) -> &str {
+        &self.task_id
+    }
+
+    fn ask<'a>(
+        &'a self,
+        outbox: &'a Outbox,
+        method: &'a str,
+        mut params: Value,
+    ) -> BoxFuture<'a, Result<Value, ClientRequestError>> {
+        Box::pin(async move {
+            let key = format!("input-{}", self.asked.fetch_add(1, Ordering::Relaxed));
+            let message = Some(waiting_for(method));
+            match &self.connection {
+                Some(connection) => {
+                    if let Value::Object(members) = &mut params {
+                        let meta = members.entry("_meta").or_insert_with(|| json!({}));
+                        if let Value::Object(meta) = meta {
+                            meta.insert(
+                                super::wire::RELATED_TASK.into(),
+                                json!({ "taskId": self.task_id }),
+                            );
+                        }
+                    }
+                    self.waiting(Map::new(), message).await;
+                    let stream = self.tasks.result_stream_now(&self.task_id);
+                    let answer = connection
+                        .request(stream.as_ref().unwrap_or(outbox), method, params)
+                        .await;
+                    self.answered(Vec::new()).await;
+                    answer
+                }
+                None => {
+                    let request = json!({ "method": method, "params": params });
+                    self.wait_on_task(key, request, message).await
+                }
+            }
+        })
+    }
 }
