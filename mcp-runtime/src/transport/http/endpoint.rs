@@ -388,31 +388,38 @@ async fn post_handshake(
             response_json(status, response)
         }
         Outcome::Reply(reply) => {
-            let stream = Answered {
+            let record = StreamRecord {
                 session_id: &session_id,
                 requests: Value::Array(reply_id(&reply).into_iter().collect()),
             };
-            let fill = match session.calls.run_or_spawn(reply, &outbox, unknown_id, true) {
+            let body = match session.calls.run_or_spawn(reply, &outbox, unknown_id, true) {
                 // Nothing else on its stream: the stream is made with its response.
-                Some(done) if queued.is_empty() => Fill::Now(done.into_response()),
+                Some(done) if queued.is_empty() => StreamBody::Done(done.into_response()),
                 Some(done) => {
                     // Progress or log messages go before it, on the stream.
                     outbox.send_response(done.into_response());
                     outbox.end();
-                    Fill::Later(queued)
+                    StreamBody::Queued(queued)
                 }
-                None => Fill::Later(queued),
+                None => StreamBody::Queued(queued),
             };
-            respond_resumably(endpoint, &session, headers, fill, stream).await
+            respond_resumably(endpoint, &session, headers, body, record).await
         }
         Outcome::Batch(replies) => {
             let requests = Value::Array(replies.iter().filter_map(reply_id).collect());
             session.calls.spawn_batch(replies, outbox, unknown_id, true);
-            let stream = Answered {
+            let record = StreamRecord {
                 session_id: &session_id,
                 requests,
             };
-            respond_resumably(endpoint, &session, headers, Fill::Later(queued), stream).await
+            respond_resumably(
+                endpoint,
+                &session,
+                headers,
+                StreamBody::Queued(queued),
+                record,
+            )
+            .await
         }
     }
 }
@@ -545,9 +552,9 @@ fn response_value(response: &crate::protocol::jsonrpc::Response) -> Value {
     serde_json::from_slice(response.json()).unwrap_or(Value::Null)
 }
 
-/// The session and requests a response stream answers, so that a fleet can resume it on
-/// another instance.
-struct Answered<'a> {
+/// What a fleet records of a response stream, so that another instance can resume it: the
+/// session, and the requests the stream answers.
+struct StreamRecord<'a> {
     session_id: &'a str,
     requests: Value,
 }
@@ -563,12 +570,12 @@ fn respond_done(headers: &HeaderMap, response: crate::protocol::jsonrpc::Respons
     }
 }
 
-/// What fills a handshake-era response stream.
-enum Fill {
+/// What a handshake-era response stream carries.
+enum StreamBody {
     /// The response of a call done when first polled, alone.
-    Now(crate::protocol::jsonrpc::Response),
+    Done(crate::protocol::jsonrpc::Response),
     /// The messages its outbox carries, up to its end.
-    Later(tokio::sync::mpsc::UnboundedReceiver<Vec<u8>>),
+    Queued(tokio::sync::mpsc::UnboundedReceiver<Vec<u8>>),
 }
 
 /// The response to a request answered later: its SSE stream, or, for a client that does
@@ -601,23 +608,23 @@ async fn respond_resumably(
     endpoint: &Endpoint,
     session: &HttpSession,
     headers: &HeaderMap,
-    fill: Fill,
-    answered: Answered<'_>,
+    body: StreamBody,
+    record: StreamRecord<'_>,
 ) -> Response {
     if !accepts_event_stream(headers) {
-        return match fill {
-            Fill::Now(response) => response_line(StatusCode::OK, response),
-            Fill::Later(queued) => respond_later(headers, queued, StatusCode::OK).await,
+        return match body {
+            StreamBody::Done(response) => response_line(StatusCode::OK, response),
+            StreamBody::Queued(queued) => respond_later(headers, queued, StatusCode::OK).await,
         };
     }
     let replay = session.new_stream();
     if let Some(fleet) = &endpoint.fleet {
         let stream = StreamKey {
-            session: answered.session_id.to_owned(),
+            session: record.session_id.to_owned(),
             number: replay.number(),
         };
         let retain = endpoint.sessions.idle_timeout();
-        fleet.mirror(&replay, stream, answered.requests, retain);
+        fleet.mirror(&replay, stream, record.requests, retain);
     }
     let polls = session.polls();
     if polls {
@@ -625,13 +632,13 @@ async fn respond_resumably(
         replay.push_priming();
     }
     let settings = endpoint.streams;
-    match fill {
-        Fill::Now(response) => {
+    match body {
+        StreamBody::Done(response) => {
             replay.push_response(&sse::utf8_text(response.json()));
             replay.end();
             return replay.respond_finished(polls.then_some(settings.retry));
         }
-        Fill::Later(queued) => {
+        StreamBody::Queued(queued) => {
             replay.pump(queued);
             // A call answered soon goes out in one write with its headers (and priming
             // event).
