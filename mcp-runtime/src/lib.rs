@@ -1,11 +1,9 @@
 #![doc = include_str!("../docs/overview.md")]
 #![deny(missing_docs)]
 
-// The layers, bottom up, each using only those before it (ARCHITECTURE.md draws them and
-// follows one `tools/call` through them): protocol, content, location, json_schema, error
-// -> context -> tool -> middleware -> telemetry -> session -> transport -> server (client
-// beside it) ->
-// testing.
+// The modules are layers, each meant to use only those below it: ARCHITECTURE.md draws them
+// and follows one `tools/call` through them, and `bash scripts/import-circles.sh` lists the
+// files that still reach back.
 mod access;
 mod changes;
 mod completion;
