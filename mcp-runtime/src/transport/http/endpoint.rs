@@ -14,18 +14,18 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::auth::AnyPrincipal;
+use super::body::read_body;
 use super::checks::{PROTOCOL_VERSION, check_stateless_headers, header_text, is_stateless};
-use super::fleet::{Fleet, remote_stream};
+use super::fleet::{Fleet, FleetEndpoint, remote_stream};
 use super::guard::Guard;
 use super::limits::{Limits, RETRY_AFTER_SECONDS};
 use super::response::{
     bad_request, error_response, json_response, refusal, response_json, response_line,
 };
 use super::scopes::{required_scopes, scope_refusal};
-use super::service::read_body;
 use super::sessions::{HttpSession, NotOpened, Sessions};
 use super::sse::{self, StreamSettings};
-use crate::fleet::{FleetStore, StoreError, StreamKey};
+use crate::fleet::{FleetStore, StoreError};
 use crate::protocol::jsonrpc::{Decoded, JsonInput, Members, RpcError, code};
 use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
@@ -91,14 +91,6 @@ impl Endpoint {
         }
     }
 
-    pub(super) fn core(&self) -> &Arc<ServerCore> {
-        &self.core
-    }
-
-    pub(super) fn sessions(&self) -> &Sessions {
-        &self.sessions
-    }
-
     /// In a fleet: reaches the store (an error if it cannot), then starts this instance's
     /// heartbeat and its exchange of messages with the other instances.
     pub async fn join_fleet(self: &Arc<Self>) -> Result<(), StoreError> {
@@ -129,6 +121,16 @@ impl Endpoint {
         futures_util::future::join(self.running.finish(grace), self.core.tasks.shut_down(grace))
             .await;
         self.stopped.cancel();
+    }
+}
+
+impl FleetEndpoint for Endpoint {
+    fn core(&self) -> &Arc<ServerCore> {
+        &self.core
+    }
+
+    fn sessions(&self) -> &Sessions {
+        &self.sessions
     }
 }
 
@@ -194,7 +196,7 @@ async fn post_message(
         Ok(principal) => principal,
         Err(refused) => return *refused,
     };
-    let body = match read_body(body, body_limit, &endpoint).await {
+    let body = match read_body(body, body_limit, &endpoint.limits, &endpoint.reading).await {
         Ok(body) => body,
         Err(refused) => return refused,
     };
@@ -237,7 +239,12 @@ async fn post_stateless(
     if let Err(refused) = check_stateless_headers(headers, &message) {
         return refused;
     }
-    if let Some(refused) = scope_refusal(endpoint, message.single(), principal.as_ref()) {
+    if let Some(refused) = scope_refusal(
+        &endpoint.core,
+        &endpoint.guard,
+        message.single(),
+        principal.as_ref(),
+    ) {
         return refused;
     }
     let mut session = Session::new(Arc::clone(&endpoint.core), endpoint.closing.clone());
@@ -323,7 +330,9 @@ async fn post_handshake(
         );
     }
     // Authorization once the session is known, so a stranger to it learns nothing more.
-    if let Some(refused) = scope_refusal(endpoint, members, principal.as_ref()) {
+    if let Some(refused) =
+        scope_refusal(&endpoint.core, &endpoint.guard, members, principal.as_ref())
+    {
         return refused;
     }
     let answers_elsewhere = endpoint.fleet.is_some()
@@ -619,12 +628,8 @@ async fn respond_resumably(
     }
     let replay = session.new_stream();
     if let Some(fleet) = &endpoint.fleet {
-        let stream = StreamKey {
-            session: record.session_id.to_owned(),
-            number: replay.number(),
-        };
         let retain = endpoint.sessions.idle_timeout();
-        fleet.mirror(&replay, stream, record.requests, retain);
+        fleet.mirror(&replay, record.session_id, record.requests, retain);
     }
     let polls = session.polls();
     if polls {
@@ -710,11 +715,8 @@ async fn open_stream(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap) 
         };
         if let (None, Some(fleet)) = (session.stream(number), &endpoint.fleet) {
             // A stream of a call another instance runs (or ran).
-            let stream = StreamKey {
-                session: session_id,
-                number,
-            };
-            match remote_stream(fleet, stream, seq, session.ended.clone(), retry).await {
+            let until = session.ended.clone();
+            match remote_stream(fleet, session_id, number, seq, until, retry).await {
                 Ok(Some(response)) => return response,
                 Ok(None) => {}
                 Err(error) => {

@@ -20,6 +20,7 @@
 //! protection), then the optional authentication hook.
 
 mod auth;
+mod body;
 mod checks;
 mod coarse_timer;
 mod connections;

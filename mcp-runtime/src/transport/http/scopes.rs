@@ -5,7 +5,7 @@
 use axum::response::Response;
 
 use super::auth::{AnyPrincipal, AuthRejection, ProtectedResource};
-use super::endpoint::Endpoint;
+use super::guard::Guard;
 use crate::access::refusal_message;
 use crate::protocol::jsonrpc::Members;
 use crate::registry::Entry as _;
@@ -15,11 +15,11 @@ use crate::session::ServerCore;
 /// principal does not hold: `403` with the step-up challenge of the 2025-11-25
 /// authorization spec, naming the scopes it needs, answering the request's id.
 pub(super) fn scope_refusal(
-    endpoint: &Endpoint,
+    core: &ServerCore,
+    guard: &Guard,
     message: Option<&Members<'_>>,
     principal: Option<&AnyPrincipal>,
 ) -> Option<Response> {
-    let core = &endpoint.core;
     let message = message?;
     let param = |key: &str| message.params().and_then(|params| params.string(key));
     // Nothing is allocated for a request that needs no scope (an empty `Vec` holds none).
@@ -60,7 +60,7 @@ pub(super) fn scope_refusal(
     }
     let what = format!("{kind} `{target}`");
     let description = refusal_message(&what, &missing, principal.is_some());
-    let metadata = endpoint.guard.resource.as_ref().map(ProtectedResource::url);
+    let metadata = guard.resource.as_ref().map(ProtectedResource::url);
     Some(
         AuthRejection::insufficient_scope(description)
             .needing_scopes(&missing)

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use super::Fleet;
+use super::membership::Fleet;
 use crate::fleet::{StoreError, StreamBounds, StreamEvent, StreamKey, StreamOrigin};
 use crate::protocol::jsonrpc::code;
 use crate::transport::http::sse::{
@@ -25,17 +25,21 @@ const POLL_EVERY: Duration = Duration::from_millis(50);
 const CHECK_RUNNER_EVERY: Duration = Duration::from_secs(1);
 
 impl Fleet {
-    /// Copies every event of `replay` (a call's stream, run here) to the store, in order,
-    /// with the ids of the requests it answers. `retain` is how long the stream is kept
-    /// while it is open (the session's idle timeout); once it ends, as long as a stream is
-    /// kept in memory.
+    /// Copies every event of `replay` (a call's stream, run here, in `session`) to the
+    /// store, in order, with the ids of the requests it answers. `retain` is how long the
+    /// stream is kept while it is open (the session's idle timeout); once it ends, as long
+    /// as a stream is kept in memory.
     pub fn mirror(
         self: &Arc<Self>,
         replay: &Replay,
-        stream: StreamKey,
+        session: &str,
         requests: Value,
         retain: Duration,
     ) {
+        let stream = StreamKey {
+            session: session.to_owned(),
+            number: replay.number(),
+        };
         let (events, mut queued) = mpsc::unbounded_channel::<StreamEvent>();
         replay.mirror_to(events);
         let fleet = Arc::clone(self);
@@ -99,16 +103,19 @@ fn runner_died(requests: &Value) -> String {
     }
 }
 
-/// GET + `Last-Event-ID` for a stream this instance does not hold: the events after `after`
-/// from the store, then the rest as the running instance adds them; an error response if
-/// that instance dies first. `None` when the store does not hold the stream either.
+/// GET + `Last-Event-ID` for a stream this instance does not hold (`session`'s stream
+/// `number`): the events after `after` from the store, then the rest as the running instance
+/// adds them; an error response if that instance dies first. `None` when the store does not
+/// hold the stream either.
 pub(crate) async fn remote_stream(
     fleet: &Arc<Fleet>,
-    stream: StreamKey,
+    session: String,
+    number: u64,
     after: u64,
     until: CancellationToken,
     retry: Option<Duration>,
 ) -> Result<Option<Response>, StoreError> {
+    let stream = StreamKey { session, number };
     let Some(first) = fleet.store.read_events(&stream, Some(after)).await? else {
         return Ok(None);
     };
