@@ -14,8 +14,6 @@ mod tasks;
 #[cfg(feature = "otel")]
 mod telemetry;
 
-pub(crate) use tasks::OwnerOfPrincipal;
-
 use std::io::IsTerminal as _;
 use std::sync::Arc;
 use std::time::Duration;

@@ -7,14 +7,11 @@ use std::time::Duration;
 
 use super::Server;
 use crate::task::engine::TaskSettings;
+use crate::task::store::OwnerOfPrincipal;
 use crate::task::{
     DEFAULT_MAX_TASKS_PER_OWNER, DEFAULT_TASK_POLL_INTERVAL, DEFAULT_TASK_TTL, InMemoryTaskStore,
     TaskStore,
 };
-
-/// Makes a task owner's key from an authenticated principal, if it is of the type given.
-pub(crate) type OwnerOfPrincipal =
-    Arc<dyn Fn(&(dyn Any + Send + Sync)) -> Option<String> + Send + Sync>;
 
 /// What `Server` keeps about tasks until it serves.
 #[derive(Clone)]

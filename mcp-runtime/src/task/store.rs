@@ -38,6 +38,11 @@ pub struct StoreError(pub String);
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct TaskOwner(pub String);
 
+/// Makes a task owner's key from an authenticated principal, if it is of the type given
+/// (`Server::task_owner`).
+pub(crate) type OwnerOfPrincipal =
+    std::sync::Arc<dyn Fn(&(dyn std::any::Any + Send + Sync)) -> Option<String> + Send + Sync>;
+
 /// The state of a task, as the spec names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
