@@ -43,13 +43,6 @@ use std::sync::{Arc, OnceLock};
 use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 
-pub(crate) use admission::RateLimits;
-pub(crate) use call::ServerSlots;
-pub(crate) use core::{ServerCore, ServerInfo};
-pub(crate) use reply::{Done, Outcome, PendingResponse, Reply};
-#[cfg(feature = "http")]
-pub(crate) use shared::changes_record;
-
 use crate::access::AnyPrincipal;
 use crate::changes::Change;
 use crate::context::client_requests::{InputRound, PendingClientRequests};
@@ -67,13 +60,16 @@ use crate::protocol::version::ProtocolVersion;
 use crate::registry::Entry;
 use crate::task::TaskOwner;
 use crate::tool::set::SeenCatalog;
+pub(crate) use admission::RateLimits;
 use bounds::{
     MAX_BATCH_LENGTH, MAX_CLIENT_CAPABILITIES_SIZE, MAX_CLIENT_INFO_SIZE,
     MAX_PROGRESS_TOKEN_LENGTH, json_size,
 };
+pub(crate) use call::ServerSlots;
+pub(crate) use core::{ServerCore, ServerInfo};
 use core::{server_info_json, supported_versions};
 use reply::{Answer, envelope};
-use stateless::stateless_result;
+pub(crate) use reply::{Done, Outcome, PendingResponse, Reply};
 
 /// The string member `key` of a request's params; `missing` says what the method needs when
 /// it is absent.
@@ -505,7 +501,7 @@ impl Session {
             _ => Answer::Now(Err(RpcError::method_not_found(method))),
         };
         match era {
-            Era::Stateless(_) => stateless_result(answer, &self.core),
+            Era::Stateless(_) => self.stateless_result(answer),
             Era::Handshake(_) | Era::Unknown => answer,
         }
     }

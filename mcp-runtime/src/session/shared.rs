@@ -13,6 +13,15 @@ use crate::protocol::version::ProtocolVersion;
 use crate::task::TaskOwner;
 
 impl Session {
+    /// Whether handling a request with this method may change what the fleet shares of its
+    /// session (so the record is saved again after it).
+    pub(crate) fn changes_record(method: &str) -> bool {
+        matches!(
+            method,
+            "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe"
+        )
+    }
+
     /// What the other instances need to serve this session's requests.
     pub fn record(&self) -> Option<SessionRecord> {
         let version = self.negotiated?;
@@ -66,13 +75,4 @@ impl Session {
     pub fn awaits_client_answer(&self, id: &Value) -> bool {
         self.client_requests().is_waiting(id)
     }
-}
-
-/// Whether handling a request with this method may change what the fleet shares of its
-/// session (so the record is saved again after it).
-pub(crate) fn changes_record(method: &str) -> bool {
-    matches!(
-        method,
-        "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe"
-    )
 }

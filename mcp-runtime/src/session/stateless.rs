@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 
 use super::Session;
 use super::body::Body;
-use super::core::{ServerCore, supported_versions};
+use super::core::supported_versions;
 use super::reply::Answer;
 use crate::changes::{Change, next_change};
 use crate::protocol::jsonrpc::{RequestId, RpcError};
@@ -18,6 +18,21 @@ use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
 
 impl Session {
+    /// Adds what every 2026-07-28 result carries: `resultType` and the server's identity.
+    pub(super) fn stateless_result(&self, answer: Answer) -> Answer {
+        let server_info = Arc::clone(self.core.stateless_server_info());
+        match answer {
+            Answer::Now(result) => Answer::Now(result.map(|result| result.decorated(&server_info))),
+            Answer::Later {
+                result, request, ..
+            } => Answer::Later {
+                result,
+                request,
+                server_info: Some(server_info),
+            },
+        }
+    }
+
     pub(super) fn discover(&self) -> Result<Value, RpcError> {
         let mut result = Map::new();
         result.insert("supportedVersions".into(), supported_versions());
@@ -154,20 +169,5 @@ impl Session {
             request: None,
             server_info: None,
         }
-    }
-}
-
-/// Adds what every 2026-07-28 result carries: `resultType` and the server's identity.
-pub(crate) fn stateless_result(answer: Answer, core: &Arc<ServerCore>) -> Answer {
-    let server_info = Arc::clone(core.stateless_server_info());
-    match answer {
-        Answer::Now(result) => Answer::Now(result.map(|result| result.decorated(&server_info))),
-        Answer::Later {
-            result, request, ..
-        } => Answer::Later {
-            result,
-            request,
-            server_info: Some(server_info),
-        },
     }
 }

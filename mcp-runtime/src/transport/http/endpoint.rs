@@ -29,7 +29,7 @@ use crate::fleet::{FleetStore, StoreError};
 use crate::protocol::jsonrpc::{Decoded, JsonInput, Members, RpcError, code};
 use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
-use crate::session::{Outcome, Reply, ServerCore, Session, changes_record};
+use crate::session::{Outcome, Reply, ServerCore, Session};
 use crate::transport::calls::{Calls, Running};
 
 const SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
@@ -351,7 +351,7 @@ async fn post_handshake(
     let saves_record = endpoint.fleet.is_some()
         && members
             .and_then(Members::method)
-            .is_some_and(changes_record);
+            .is_some_and(Session::changes_record);
     let (outbox, queued) = Outbox::channel();
     let (outcome, unknown_id) = {
         let mut protocol = session.protocol.lock().expect("session poisoned");
