@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of the project:
 #   1. the Rust suites: unit tests, end-to-end tests over real stdio processes (every message
-#      checked against ../shared/spec/<revision>/schema.json), the reliability tests (bad input,
+#      checked against tests/spec/<revision>/schema.json), the reliability tests (bad input,
 #      load: 100,000 calls; soak: 60 s, MCP_SOAK_SECS to change; faults), compile-error (ui)
 #      tests, doc examples, and the import-circles check's own (scripts/import-circles/);
 #      then the fuzz targets (scripts/fuzz.sh: 60 s each);

@@ -1,6 +1,6 @@
 //! Test harness: a stdio MCP client that drives a real server process and checks every
 //! message the server sends against the official `schema.json` of the protocol revision
-//! in use (`../shared/spec/<revision>/schema.json`).
+//! in use (`tests/spec/<revision>/schema.json`, vendored from the specification).
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
@@ -34,10 +34,10 @@ pub const HANDSHAKE_REVISIONS: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06
 /// The stateless revision.
 pub const STATELESS_REVISION: &str = "2026-07-28";
 
-/// Where the official schemas live: `shared/spec` beside the project root.
+/// Where the official schemas live: vendored into `tests/spec`, so a clone alone runs the
+/// tests.
 pub fn spec_dir() -> PathBuf {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    root.join("../../shared/spec")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("spec")
 }
 
 /// The official schema of one revision, with a validator per definition, built on demand.
