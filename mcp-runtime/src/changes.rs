@@ -163,8 +163,8 @@ impl Extract for Notifier {
             .ok_or_else(|| Rejection::new("this server has no notifier"))
     }
 
-    fn argument_kind() -> crate::tool::typed::ArgumentKind {
-        crate::tool::typed::ArgumentKind::Supplied
+    fn argument_kind() -> crate::tool::arguments::ArgumentKind {
+        crate::tool::arguments::ArgumentKind::Supplied
     }
 }
 

@@ -10,14 +10,13 @@ pub use serde;
 
 pub use crate::location::SourceLocation;
 pub use crate::middleware::SharedLayer;
-pub use crate::protocol::jsonrpc::TypedKind;
 pub use crate::task::TaskSupport;
+pub use crate::tool::arguments::{ArgumentKind, TypedKind};
 pub use crate::tool::descriptor::{ParamDescriptor, ToolDescriptor, ToolHints, ToolPolicy};
-pub use crate::tool::extract::{DefaultArgument, Extract, States, ToolCall};
+pub use crate::tool::extract::{DefaultArgument, Extract, States, ToolCall, TypedParam};
 pub use crate::tool::invoke::{ToolFuture, call_async, call_blocking};
 pub use crate::tool::rate::Rate;
 pub use crate::tool::result::IntoCallToolResult;
-pub use crate::tool::typed::{ArgumentKind, TypedParam};
 
 use schemars::{Schema, SchemaGenerator};
 

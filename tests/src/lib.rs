@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 pub mod examples;
+pub mod general_path;
 pub mod process;
-pub mod typed_calls;
 
 /// How long to wait for any single message before failing the test.
 pub const RECEIVE_TIMEOUT: Duration = Duration::from_secs(20);

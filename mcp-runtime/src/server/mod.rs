@@ -72,7 +72,6 @@ pub struct Server {
     client_request_timeout: Duration,
     mask_error_details: bool,
     forward_tracing: bool,
-    typed_arguments: bool,
     #[cfg(feature = "otel")]
     telemetry: crate::telemetry::ServerTelemetry,
     rate_limit: Option<Rate>,
@@ -128,7 +127,6 @@ impl Server {
             client_request_timeout: DEFAULT_CLIENT_REQUEST_TIMEOUT,
             mask_error_details: false,
             forward_tracing: false,
-            typed_arguments: true,
             #[cfg(feature = "otel")]
             telemetry: Default::default(),
             rate_limit: None,
@@ -282,15 +280,6 @@ impl Server {
     /// [`Context::log`](crate::Context::log) for what replaces it.
     pub fn forward_tracing(mut self) -> Self {
         self.forward_tracing = true;
-        self
-    }
-
-    /// Takes every call's arguments the general way (a map, checked by the input schema),
-    /// never decoded straight into the tool's parameters: what
-    /// `tests/tests/typed_arguments.rs` holds the typed path to. Not for servers.
-    #[doc(hidden)]
-    pub fn __general_arguments_only(mut self) -> Self {
-        self.typed_arguments = false;
         self
     }
 
@@ -455,7 +444,6 @@ impl Server {
             client_request_timeout: self.client_request_timeout,
             mask_error_details: self.mask_error_details,
             forward_tracing: self.forward_tracing,
-            typed_arguments: self.typed_arguments,
             states: Arc::new(self.states),
             #[cfg(feature = "otel")]
             metrics,

@@ -17,7 +17,7 @@ use std::task::{Poll, ready};
 use std::time::Duration;
 
 use futures_util::future::BoxFuture;
-use serde_json::{Map, Value};
+
 use tokio::sync::{Semaphore, SemaphorePermit};
 use tokio::task::Unconstrained;
 use tokio::time::{Instant, Sleep};
@@ -28,8 +28,8 @@ use crate::content::ContentBody;
 use crate::context::client_requests::InputRound;
 use crate::context::{Context, RequestHandle, log_layer};
 use crate::middleware::{LayerFuture, SharedLayer, ToolRequest, run_chain};
-use crate::protocol::jsonrpc::TypedArguments;
 use crate::protocol::version::ProtocolVersion;
+use crate::tool::arguments::ToolArguments;
 use crate::tool::catalog::CatalogTool;
 use crate::tool::extract::States;
 use crate::tool::invoke::ToolFuture;
@@ -362,19 +362,6 @@ impl ResultShaping {
             result
         };
         Body::ToolResult(ShapedResult::new(result, self.version, self.wraps_output))
-    }
-}
-
-/// A call's arguments: a map, checked against the input schema, or decoded straight into
-/// the tool's parameters (`tool::typed`).
-pub(super) enum ToolArguments {
-    Map(Map<String, Value>),
-    Typed(TypedArguments),
-}
-
-impl From<Map<String, Value>> for ToolArguments {
-    fn from(arguments: Map<String, Value>) -> Self {
-        ToolArguments::Map(arguments)
     }
 }
 

@@ -11,13 +11,11 @@ use crate::changes::Notifier;
 use crate::icon::{Icon, icons_json};
 use crate::middleware::ServerLayers;
 use crate::prompt::set::PromptSet;
-use crate::protocol::jsonrpc::{Decoded, JsonInput, ToolHandle, TypedDecoding};
 use crate::protocol::version::ProtocolVersion;
 use crate::resource::set::ResourceSet;
 use crate::session::admission::RateLimits;
 use crate::task::engine::Tasks;
 use crate::task::store::OwnerOfPrincipal;
-use crate::tool::catalog::Catalog;
 use crate::tool::extract::States;
 use crate::tool::set::ToolSet;
 
@@ -58,10 +56,6 @@ pub(crate) struct ServerCore {
     pub rate_limits: RateLimits,
     /// Whether `tracing` events inside tools are forwarded to clients as log messages.
     pub forward_tracing: bool,
-    /// Whether calls of the tools that allow it have their arguments decoded straight into
-    /// their parameters (`tool::typed`); off only in the tests that hold that path to the
-    /// general one.
-    pub typed_arguments: bool,
     /// Whether the messages of errors not marked public are hidden from clients.
     pub mask_error_details: bool,
     /// How long a tool waits for the client to answer one of its requests.
@@ -90,40 +84,6 @@ pub(crate) fn supported_versions() -> Value {
 }
 
 impl ServerCore {
-    /// A message decoded with a call's arguments decoded straight into its tool's
-    /// parameters (`tool::typed`), when its tool allows that; `None` when the message must
-    /// be decoded the general way: any refusal, of the message or of the arguments, is left
-    /// to the general decoding, which answers it as it always does.
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
-    pub fn decode_typed<'a>(&self, json: JsonInput<'a>) -> Option<Decoded<'a>> {
-        if !self.typed_arguments {
-            return None;
-        }
-        self.decode_typed_by(json, &self.tools.catalog())
-    }
-
-    /// [`decode_typed`](Self::decode_typed) with the tools of `catalog`.
-    pub fn decode_typed_by<'a>(
-        &self,
-        json: JsonInput<'a>,
-        catalog: &Catalog,
-    ) -> Option<Decoded<'a>> {
-        if !self.typed_arguments {
-            return None;
-        }
-        let typed = |name: &str| {
-            let tool = catalog.get(name)?;
-            let shape = tool.argument_shape(&self.layers)?;
-            let tool: ToolHandle = Arc::clone(tool) as _;
-            Some(TypedDecoding { shape, tool })
-        };
-        let decoded = Decoded::decode_with_typed_arguments(json, &typed).ok()?;
-        if decoded.has_typed_arguments() {
-            tracing::trace!(target: "mcp_runtime::typed_arguments", "arguments decoded straight into the parameters");
-        }
-        Some(decoded)
-    }
-
     /// The server's identity as every 2026-07-28 result carries it in `_meta`.
     pub fn stateless_server_info(&self) -> &Arc<Value> {
         self.stateless_info

@@ -262,11 +262,7 @@ impl Session {
     /// Handles one line of input: a message or, where the revision allows, a batch.
     /// Messages related to the requests in it go to `related`.
     pub fn handle_line(&mut self, line: &str, related: &Outbox) -> Outcome {
-        let catalog = self.core.tools.seen(&mut self.tools_seen);
-        if let Some(decoded) = self.core.decode_typed_by(JsonInput::Line(line), catalog) {
-            return self.handle_decoded(decoded, related);
-        }
-        match serde_json::from_str(line) {
+        match Decoded::decode(JsonInput::Line(line)) {
             Ok(decoded) => self.handle_decoded(decoded, related),
             Err(error) => Outcome::Reply(Reply::Ready(self.parse_error(&error))),
         }

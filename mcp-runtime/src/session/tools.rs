@@ -1,5 +1,6 @@
 //! `tools/list` and `tools/call`: the request read and checked (the tool looked up, its
-//! arguments validated, its context made), then handed to the call pipeline (`call`).
+//! arguments decoded for it by `tool::arguments` and validated, its context made), then
+//! handed to the call pipeline (`call`).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -8,8 +9,7 @@ use serde_json::{Map, Value};
 
 use super::body::Body;
 use super::call::{
-    CallSlots, Guards, LayeredWork, ResultShaping, ToolArguments, ToolCallPipeline, ToolWork,
-    invoke,
+    CallSlots, Guards, LayeredWork, ResultShaping, ToolCallPipeline, ToolWork, invoke,
 };
 use super::reply::Answer;
 use super::{Era, Session};
@@ -17,10 +17,11 @@ use crate::access::refusal_message;
 use crate::context::Context;
 use crate::middleware::ToolRequest;
 use crate::protocol::cursor;
-use crate::protocol::jsonrpc::{Arguments, MetaMember, Params, RequestId, RpcError, StringMember};
+use crate::protocol::jsonrpc::{MetaMember, Params, RequestId, RpcError, StringMember};
 use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
-use crate::tool::catalog::{Catalog, CatalogTool};
+use crate::tool::arguments::ToolArguments;
+use crate::tool::catalog::Catalog;
 use crate::tool::result::CallToolResult;
 use crate::tool::shape::ShapedResult;
 
@@ -46,7 +47,7 @@ impl Session {
     }
 
     pub(super) fn call_tool(
-        &self,
+        &mut self,
         era: Era,
         version: ProtocolVersion,
         id: &RequestId,
@@ -55,7 +56,7 @@ impl Session {
     ) -> Answer {
         let Params {
             name,
-            mut arguments,
+            arguments,
             meta,
             others: params,
         } = params;
@@ -73,16 +74,8 @@ impl Session {
                 )));
             }
         };
-        // Arguments decoded into a tool's parameters go to that very tool (the catalogue
-        // may have changed since); any other call looks its tool up now.
-        let decoded_for = match &mut arguments {
-            Some(Arguments::Typed(typed)) => typed
-                .take_tool()
-                .and_then(|tool| tool.downcast::<CatalogTool>().ok()),
-            _ => None,
-        };
-        let Some(tool) = decoded_for.or_else(|| self.core.tools.catalog().get(&name).cloned())
-        else {
+        let catalog = self.core.tools.seen(&mut self.tools_seen);
+        let Some(tool) = catalog.get(&name).cloned() else {
             return Answer::Now(Err(RpcError::invalid_params(format!(
                 "Unknown tool: {name}"
             ))));
@@ -103,6 +96,10 @@ impl Session {
             }),
             Err(error) => return Answer::Now(Err(error)),
         };
+        // Decoded by the tool's own shape; refused (not an object) only after the checks
+        // above, which answer first.
+        let shape = tool.argument_shape(&self.core.layers);
+        let arguments = ToolArguments::decode(shape, arguments);
         // A call of a tool that takes nothing but arguments, decoded straight into them, is
         // made without a context: nothing could read it (no parameter asks for one, no
         // layer sees the call), nothing sends about the call (it is no task, and `tracing`
@@ -110,10 +107,8 @@ impl Session {
         // operations.
         let arguments_only = task.is_none()
             && !self.core.forward_tracing
-            && matches!(arguments, Some(Arguments::Typed(_)))
-            && tool
-                .argument_shape(&self.core.layers)
-                .is_some_and(|shape| shape.arguments_only());
+            && matches!(arguments, Ok(ToolArguments::Typed(_)))
+            && shape.is_some_and(|shape| shape.arguments_only());
         let (round, client) = match &task {
             Some(record) => (None, Some(self.task_client(era, record))),
             None => match self.input_round(era, name.clone(), &params) {
@@ -125,15 +120,8 @@ impl Session {
             },
         };
         let arguments = match arguments {
-            None | Some(Arguments::Value(Value::Null)) => ToolArguments::Map(Map::new()),
-            Some(Arguments::Value(Value::Object(arguments))) => ToolArguments::Map(arguments),
-            // Decoded straight into the parameters: already as checked as the schema would.
-            Some(Arguments::Typed(arguments)) => ToolArguments::Typed(arguments),
-            Some(Arguments::Value(_)) => {
-                return Answer::Now(Err(RpcError::invalid_params(
-                    "Invalid params: `arguments` must be an object.",
-                )));
-            }
+            Ok(arguments) => arguments,
+            Err(error) => return Answer::Now(Err(error)),
         };
         let wraps_output = tool.wraps_output();
         // Refused before the tool runs: a caller without the tool's scopes (HTTP answers
@@ -195,7 +183,6 @@ impl Session {
                 let ToolArguments::Typed(arguments) = arguments else {
                     unreachable!("only a call with typed arguments is made without a context")
                 };
-                tracing::trace!(target: "mcp_runtime::calls_without_context", "a call made without a context");
                 (ToolWork::Direct(tool.invoke_typed(arguments, None)), None)
             }
             Some((context, request)) => {

@@ -17,16 +17,15 @@ use crate::icon::{Icon, IconDescriptor, icons_json};
 use crate::middleware::{ServerLayers, SharedLayer};
 use crate::protocol::cursor;
 use crate::protocol::jsonrpc::RpcError;
-use crate::protocol::jsonrpc::{ArgumentShape, TypedArguments};
 use crate::protocol::version::ProtocolVersion;
 use crate::task::TaskSupport;
-use crate::tool::descriptor::{ToolDescriptor, ToolHints, ToolPolicy};
+use crate::tool::arguments::{ArgumentKind, ArgumentShape, TypedArguments};
+use crate::tool::descriptor::{ParamDescriptor, ToolDescriptor, ToolHints, ToolPolicy};
 use crate::tool::dynamic::DynamicTool;
 use crate::tool::extract::{States, ToolCall};
 use crate::tool::invoke::ToolFuture;
 use crate::tool::rate::Limiter;
 use crate::tool::schema;
-use crate::tool::typed;
 
 /// The list a `tools/list` cursor belongs to.
 const TOOLS: &str = "tool";
@@ -210,13 +209,13 @@ impl CatalogTool {
     }
 
     /// How this tool's calls have their arguments decoded straight into its parameters
-    /// (`tool::typed`), if they do: a static tool whose every parameter allows it, and no
+    /// (`tool::arguments`), if they do: a static tool whose every parameter allows it, and no
     /// layer, since layers see the arguments as a map. Decided on its first call.
     pub fn argument_shape(&self, server: &ServerLayers) -> Option<&ArgumentShape> {
         self.typed
             .get_or_init(|| match &self.source {
                 ToolSource::Static(descriptor) if self.layers(server).is_empty() => {
-                    typed::argument_shape(descriptor.params)
+                    argument_shape(descriptor.params)
                 }
                 _ => None,
             })
@@ -558,6 +557,25 @@ impl Catalog {
             catalog,
         })
     }
+}
+
+/// The shape typed decoding gives these parameters' arguments, if every one is typed or
+/// supplied.
+fn argument_shape(params: &'static [ParamDescriptor]) -> Option<ArgumentShape> {
+    let mut kinds = Vec::with_capacity(params.len());
+    for param in params {
+        kinds.push(match param.typed.kind() {
+            ArgumentKind::Typed(kind) => Some(kind),
+            ArgumentKind::Supplied => None,
+            ArgumentKind::Other => return None,
+        });
+    }
+    ArgumentShape::new(
+        params
+            .iter()
+            .zip(kinds)
+            .map(|(param, kind)| (param.name, kind, param.required)),
+    )
 }
 
 #[cfg(test)]

@@ -61,8 +61,8 @@ pub struct ParamDescriptor {
     pub schema: fn(&mut SchemaGenerator) -> Option<Schema>,
     /// The start-up check of an extractor (e.g. that its state is registered).
     pub check: fn(&States) -> Result<(), String>,
-    /// The decoding of its member's text straight into its type (see `tool::typed`).
-    pub typed: crate::tool::typed::TypedParam,
+    /// The decoding of its member's text straight into its type (see `tool::arguments`).
+    pub typed: crate::tool::extract::TypedParam,
 }
 
 /// Behaviour hints (`annotations` in `tools/list`). `None` means "not stated": the

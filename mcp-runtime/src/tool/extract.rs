@@ -14,9 +14,8 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::context::Context;
-use crate::protocol::jsonrpc::{TypedArguments, kind_of_type};
+use crate::tool::arguments::{ArgumentKind, TypedArguments, kind_of_type};
 use crate::tool::descriptor::ParamDescriptor;
-use crate::tool::typed::ArgumentKind;
 
 /// A call's arguments decoded straight into its tool's parameters, taken by name.
 struct TypedCall {
@@ -31,6 +30,38 @@ impl TypedCall {
     fn take<T: 'static>(&mut self, name: &str) -> Option<T> {
         let index = self.params.iter().position(|param| param.name == name)?;
         self.arguments.take(index)
+    }
+}
+
+/// One parameter's share of typed decoding: its type's kind.
+#[doc(hidden)]
+#[derive(Clone, Copy)]
+pub struct TypedParam {
+    kind: fn() -> ArgumentKind,
+}
+
+impl TypedParam {
+    /// The typed decoding of a parameter of type `T`.
+    pub const fn of<T: Extract>() -> TypedParam {
+        TypedParam {
+            kind: T::argument_kind,
+        }
+    }
+
+    /// How the parameter's type takes part in typed decoding.
+    pub(crate) fn kind(&self) -> ArgumentKind {
+        (self.kind)()
+    }
+
+    /// A `#[mcp_tools]` method's `&self`: supplied by the runtime.
+    pub const RECEIVER: TypedParam = TypedParam {
+        kind: || ArgumentKind::Supplied,
+    };
+}
+
+impl fmt::Debug for TypedParam {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("TypedParam").field(&(self.kind)()).finish()
     }
 }
 
@@ -73,7 +104,7 @@ const NOTHING_SUPPLIED: &str =
 /// request's [`Context`], and the server's shared state.
 pub struct ToolCall {
     arguments: Map<String, Value>,
-    /// The arguments decoded straight into the parameters (`tool::typed`), when the tool
+    /// The arguments decoded straight into the parameters (`tool::arguments`), when the tool
     /// takes that path: then `arguments` is empty.
     typed: Option<TypedCall>,
     /// `None` for a call of a tool whose parameters are all arguments decoded straight into
@@ -276,7 +307,7 @@ pub trait Extract: Sized + Send + 'static {
     }
 
     /// How this type takes part in decoding arguments straight into parameters (see
-    /// `tool::typed`): an extractor of the user's may read the arguments itself, so its
+    /// `tool::arguments`): an extractor of the user's may read the arguments itself, so its
     /// tool keeps the general path.
     #[doc(hidden)]
     fn argument_kind() -> ArgumentKind {

@@ -6,8 +6,9 @@
 //! - `set`: [`ToolSet`](crate::ToolSet), the tools while the server runs; `dynamic`:
 //!   [`DynamicTool`](crate::DynamicTool), tools defined at run time;
 //! - `schema`: `inputSchema` and `outputSchema` from Rust types;
-//! - `extract`: parameters from arguments and from the server ([`Extract`](crate::Extract));
-//!   `typed`: which tools have their arguments decoded straight into their parameters;
+//! - `arguments`: a call's arguments decoded for its tool, straight into its parameters
+//!   where their types allow it; `extract`: parameters from arguments and from the server
+//!   ([`Extract`](crate::Extract));
 //! - `invoke` and `blocking`: calling the user's function, async or on a thread of its own;
 //! - `result` and `shape`: what a tool returns, and how a result is written per revision;
 //! - `rate`: rate values and their limiters.
@@ -15,6 +16,7 @@
 //! Tools build on `context` (a tool's [`Context`](crate::Context) is one of its parameters)
 //! and `protocol`; sessions build on tools.
 
+pub(crate) mod arguments;
 pub(crate) mod blocking;
 pub(crate) mod catalog;
 pub(crate) mod descriptor;
@@ -26,4 +28,3 @@ pub(crate) mod result;
 pub(crate) mod schema;
 pub(crate) mod set;
 pub(crate) mod shape;
-pub(crate) mod typed;

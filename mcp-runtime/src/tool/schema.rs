@@ -251,7 +251,7 @@ mod tests {
             default: None,
             schema,
             check: |_| Ok(()),
-            typed: crate::tool::typed::TypedParam::RECEIVER,
+            typed: crate::tool::extract::TypedParam::RECEIVER,
         }
     }
 

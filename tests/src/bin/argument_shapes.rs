@@ -1,8 +1,9 @@
 //! A server of tools with one parameter shape each, for `tests/tests/typed_arguments.rs`:
 //! the same calls sent to it as it is (the tools whose parameter types allow it decode
-//! their arguments straight into their parameters) and with `--general-arguments` (every
-//! call's arguments built as a map, checked against the input schema, then extracted) must
-//! get the same answers. Each tool answers with its parameters' `Debug`.
+//! their arguments straight into their parameters) and with `--general-arguments` (behind a
+//! layer that passes every call on, so every call's arguments are built as a map, checked
+//! against the input schema, then extracted) must get the same answers. Each tool answers
+//! with its parameters' `Debug`.
 
 // The fixture types' fields are read only through `Debug`, which each tool answers with.
 #![allow(dead_code)]
@@ -230,28 +231,11 @@ fn blocking(a: i64, words: Vec<String>) -> String {
     format!("{:?}", (a, words))
 }
 
-/// How many calls so far took the typed path.
-#[mcp_tool]
-async fn typed_calls() -> u64 {
-    mcp_tests::typed_calls::typed_calls()
-}
-
-/// How many calls so far were made without a context.
-#[mcp_tool]
-async fn calls_without_context() -> u64 {
-    mcp_tests::typed_calls::calls_without_context()
-}
-
 #[tokio::main]
 async fn main() -> Result<(), mcp_runtime::Error> {
-    use tracing_subscriber::layer::SubscriberExt;
-    use tracing_subscriber::util::SubscriberInitExt;
-    tracing_subscriber::registry()
-        .with(mcp_tests::typed_calls::CountTypedCalls)
-        .init();
     let mut server = Server::new("argument-shapes", "1.0.0");
     if std::env::args().any(|arg| arg == "--general-arguments") {
-        server = server.__general_arguments_only();
+        server = mcp_tests::general_path::general_path(server);
     }
     server = server.state(Counter);
     server.serve_stdio().await

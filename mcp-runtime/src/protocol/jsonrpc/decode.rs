@@ -1,14 +1,15 @@
 //! Decoding a line in one pass: the envelope's members, a batch, and for `tools/call` the
-//! tool's name (borrowed from the line) and its `arguments`, with no `Value` tree built for
-//! the envelope.
+//! tool's name and its `arguments` as raw JSON (both borrowed from the line), with no
+//! `Value` tree built for the envelope. The wire layer never names a tool: what a call's
+//! arguments mean is for its tool to decode (`tool::arguments`).
 
 use std::borrow::Cow;
 use std::fmt;
 
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use super::typed_arguments::{TypedArguments, TypedDecoding};
 use crate::protocol::meta::{MetaObject, RequestMeta};
 
 /// Every visitor here accepts any JSON: scalars become this value.
@@ -86,25 +87,43 @@ pub(super) enum ParamsMember<'a> {
 #[derive(Debug, Default)]
 pub(crate) struct Params<'a> {
     pub name: Option<StringMember<'a>>,
-    pub arguments: Option<Arguments>,
+    pub arguments: Option<Arguments<'a>>,
     pub meta: Option<MetaMember>,
     /// Every member but `name`, `arguments` and `_meta`.
     pub others: Map<String, Value>,
 }
 
-/// A call's `arguments` member.
-#[derive(Debug)]
-pub(crate) enum Arguments {
-    /// As sent, parsed.
+/// The `arguments` member of `params`.
+pub(crate) enum Arguments<'a> {
+    /// A `tools/call`'s, as the JSON text sent: its tool decodes it. Checked as a `Value`
+    /// would be (nesting depth within the message, number range, escapes), so a line is
+    /// exactly as valid as it is to `serde_json`.
+    Raw(&'a RawValue),
+    /// Parsed: any other method's (or a call whose `method` follows its `params`).
     Value(Value),
-    /// Decoded straight into the tool's parameters, in the same pass as the line
-    /// (`tool::typed`).
-    Typed(TypedArguments),
 }
 
-/// How the `arguments` of a call of the named tool are decoded straight into its
-/// parameters, if they are: asked when `arguments` follows `name` in a `tools/call`.
-pub(crate) type TypedLookup<'p> = &'p dyn Fn(&str) -> Option<TypedDecoding<'p>>;
+impl Arguments<'_> {
+    /// The arguments as a `Value`.
+    pub fn into_value(self) -> Value {
+        match self {
+            Arguments::Raw(raw) => serde_json::from_str(raw.get())
+                .expect("raw arguments are checked when they are decoded"),
+            Arguments::Value(value) => value,
+        }
+    }
+}
+
+/// The arguments as a `Value`, however they were kept: they mean the same either way.
+impl fmt::Debug for Arguments<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let value = match self {
+            Arguments::Raw(raw) => serde_json::from_str(raw.get()).map_err(|_| fmt::Error)?,
+            Arguments::Value(value) => value.clone(),
+        };
+        f.debug_tuple("Arguments").field(&value).finish()
+    }
+}
 
 /// The `_meta` member of `params`.
 #[derive(Debug)]
@@ -187,8 +206,7 @@ impl<'a> Params<'a> {
         (meta, self.into_map())
     }
 
-    /// The `params` object as the client sent it (but for `arguments` decoded into a
-    /// tool's parameters: only `tools/call` has them, and it does not ask for this).
+    /// The `params` object as the client sent it.
     pub fn into_map(self) -> Map<String, Value> {
         let mut members = self.others;
         if let Some(meta) = self.meta {
@@ -201,8 +219,8 @@ impl<'a> Params<'a> {
             };
             members.insert("name".to_owned(), name);
         }
-        if let Some(Arguments::Value(arguments)) = self.arguments {
-            members.insert("arguments".to_owned(), arguments);
+        if let Some(arguments) = self.arguments {
+            members.insert("arguments".to_owned(), arguments.into_value());
         }
         members
     }
@@ -303,27 +321,23 @@ impl Message<'static> {
 }
 
 impl<'a> Decoded<'a> {
-    /// Decodes a message, the `arguments` of a `tools/call` decoded straight into its
-    /// tool's parameters where `typed` says how. A message decodes as it does with
-    /// `serde_json::from_slice` otherwise, but is refused where the typed decoding refuses
-    /// the arguments, and where a `method` or `name` follows arguments decoded that way (so
-    /// the tool they were decoded for is the one called): decode it again the general way
-    /// then.
-    pub fn decode_with_typed_arguments(
-        json: JsonInput<'a>,
-        typed: TypedLookup<'_>,
-    ) -> Result<Decoded<'a>, serde_json::Error> {
-        match json {
-            JsonInput::Line(line) => decode_from(serde_json::Deserializer::from_str(line), typed),
-            JsonInput::Body(body) => decode_from(serde_json::Deserializer::from_slice(body), typed),
-        }
-    }
-}
-
-impl Decoded<'_> {
-    /// Whether a call's arguments were decoded straight into its tool's parameters.
-    pub fn has_typed_arguments(&self) -> bool {
-        matches!(self, Decoded::Message(Message::Object(members)) if members.has_typed_arguments())
+    /// Decodes a message or a batch, borrowing from `json`: it decodes as it does with
+    /// `serde_json::from_slice` into a `Value`, and is refused with the same error.
+    pub fn decode(json: JsonInput<'a>) -> Result<Decoded<'a>, serde_json::Error> {
+        let decoded = match json {
+            JsonInput::Line(line) => decode_from(serde_json::Deserializer::from_str(line)),
+            JsonInput::Body(body) => decode_from(serde_json::Deserializer::from_slice(body)),
+        };
+        // Arguments that fail their own check fail with an error of their own text: the
+        // line's, as a `Value` would be refused, is told by checking the line again.
+        decoded.map_err(|error| {
+            match json {
+                JsonInput::Line(line) => check_all(serde_json::Deserializer::from_str(line)),
+                JsonInput::Body(body) => check_all(serde_json::Deserializer::from_slice(body)),
+            }
+            .err()
+            .unwrap_or(error)
+        })
     }
 }
 
@@ -337,27 +351,24 @@ pub(crate) enum JsonInput<'a> {
 
 fn decode_from<'a, R: serde_json::de::Read<'a>>(
     mut deserializer: serde_json::Deserializer<R>,
-    typed: TypedLookup<'_>,
 ) -> Result<Decoded<'a>, serde_json::Error> {
-    let decoded = Line { typed: Some(typed) }.deserialize(&mut deserializer)?;
+    let decoded = Decoded::deserialize(&mut deserializer)?;
     deserializer.end()?;
     Ok(decoded)
 }
 
+/// The whole input checked as a `Value` would be, for the error it gets.
+fn check_all<'a, R: serde_json::de::Read<'a>>(
+    mut deserializer: serde_json::Deserializer<R>,
+) -> Result<(), serde_json::Error> {
+    Checked::deserialize(&mut deserializer)?;
+    deserializer.end()
+}
+
 /// A line: a message or a batch.
-struct Line<'p> {
-    typed: Option<TypedLookup<'p>>,
-}
+struct Line;
 
-impl<'de> DeserializeSeed<'de> for Line<'_> {
-    type Value = Decoded<'de>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Decoded<'de>, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Line<'_> {
+impl<'de> Visitor<'de> for Line {
     type Value = Decoded<'de>;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a JSON-RPC message or batch")
@@ -370,14 +381,14 @@ impl<'de> Visitor<'de> for Line<'_> {
         Ok(Decoded::Batch(messages))
     }
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-        Members::visit(map, self.typed).map(|members| Decoded::Message(Message::Object(members)))
+        Members::visit(map, MESSAGE_DEPTH).map(|members| Decoded::Message(Message::Object(members)))
     }
     scalars_are!(Decoded::Message(Message::NotObject));
 }
 
 impl<'de> Deserialize<'de> for Decoded<'de> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        Line { typed: None }.deserialize(deserializer)
+        deserializer.deserialize_any(Line)
     }
 }
 
@@ -393,7 +404,7 @@ impl<'de> Deserialize<'de> for Message<'de> {
                 check_seq(seq).map(|()| Message::NotObject)
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-                Members::visit(map, None).map(Message::Object)
+                Members::visit(map, MESSAGE_DEPTH + 1).map(Message::Object)
             }
             scalars_are!(Message::NotObject);
         }
@@ -401,26 +412,25 @@ impl<'de> Deserialize<'de> for Message<'de> {
     }
 }
 
+/// How many arrays and objects enclose a message's `arguments` (the message and its
+/// `params`), one more in a batch; `serde_json` refuses a line nested 128 deep.
+const MESSAGE_DEPTH: u8 = 2;
+
+/// The most arrays and objects `serde_json` lets enclose a value.
+const MAX_DEPTH: u8 = 127;
+
 impl<'de> Members<'de> {
-    fn visit<A: MapAccess<'de>>(
-        mut map: A,
-        typed: Option<TypedLookup<'_>>,
-    ) -> Result<Box<Self>, A::Error> {
+    /// The members of a message whose `arguments` sit inside `depth` arrays and objects.
+    fn visit<A: MapAccess<'de>>(mut map: A, depth: u8) -> Result<Box<Self>, A::Error> {
         let mut members = Box::<Members>::default();
         while let Some(key) = map.next_key::<Key>()? {
             match key {
                 Key::Jsonrpc => members.is_jsonrpc_2_0 = map.next_value::<IsVersion2>()?.0,
                 Key::Id => members.id = Some(map.next_value()?),
-                Key::Method => {
-                    if members.has_typed_arguments() {
-                        return Err(de::Error::custom("`method` after typed arguments"));
-                    }
-                    members.method = Some(map.next_value()?);
-                }
+                Key::Method => members.method = Some(map.next_value()?),
                 Key::Params => {
                     let is_call = matches!(&members.method, Some(StringMember::Text(method)) if method == "tools/call");
-                    let typed = typed.filter(|_| is_call);
-                    members.params = Some(map.next_value_seed(ParamsSeed { typed })?);
+                    members.params = Some(map.next_value_seed(ParamsSeed { is_call, depth })?);
                 }
                 Key::Result => members.result = Some(map.next_value()?),
                 Key::Error => members.error = Some(map.next_value()?),
@@ -428,16 +438,6 @@ impl<'de> Members<'de> {
             }
         }
         Ok(members)
-    }
-
-    fn has_typed_arguments(&self) -> bool {
-        matches!(
-            &self.params,
-            Some(ParamsMember::Object(Params {
-                arguments: Some(Arguments::Typed(_)),
-                ..
-            }))
-        )
     }
 }
 
@@ -475,19 +475,14 @@ impl<'de> Deserialize<'de> for Key {
     }
 }
 
-impl<'de> Deserialize<'de> for ParamsMember<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        ParamsSeed { typed: None }.deserialize(deserializer)
-    }
+/// A message's `params`: whether they are a `tools/call`'s (whose `arguments` are kept as
+/// sent), and how many arrays and objects enclose their `arguments`.
+struct ParamsSeed {
+    is_call: bool,
+    depth: u8,
 }
 
-/// A message's `params`, with how a call's arguments are decoded into its tool's
-/// parameters.
-struct ParamsSeed<'p> {
-    typed: Option<TypedLookup<'p>>,
-}
-
-impl<'de> DeserializeSeed<'de> for ParamsSeed<'_> {
+impl<'de> DeserializeSeed<'de> for ParamsSeed {
     type Value = ParamsMember<'de>;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
@@ -495,7 +490,7 @@ impl<'de> DeserializeSeed<'de> for ParamsSeed<'_> {
     }
 }
 
-impl<'de> Visitor<'de> for ParamsSeed<'_> {
+impl<'de> Visitor<'de> for ParamsSeed {
     type Value = ParamsMember<'de>;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("params")
@@ -508,21 +503,18 @@ impl<'de> Visitor<'de> for ParamsSeed<'_> {
         // Keys as a `serde_json::Map` reads them: the last of a repeated one counts.
         while let Some(key) = map.next_key::<ParamsKey>()? {
             match key {
-                ParamsKey::Name => {
-                    if matches!(params.arguments, Some(Arguments::Typed(_))) {
-                        return Err(de::Error::custom("`name` after typed arguments"));
-                    }
-                    params.name = Some(map.next_value()?);
+                ParamsKey::Name => params.name = Some(map.next_value()?),
+                ParamsKey::Arguments if self.is_call => {
+                    let raw: &'de RawValue = map.next_value()?;
+                    // Skipped, not parsed, as the raw text was taken: checked here instead.
+                    let mut text = serde_json::Deserializer::from_str(raw.get());
+                    Nested(self.depth)
+                        .deserialize(&mut text)
+                        .map_err(de::Error::custom)?;
+                    params.arguments = Some(Arguments::Raw(raw));
                 }
                 ParamsKey::Arguments => {
-                    let typed = match (self.typed, &params.name) {
-                        (Some(typed), Some(StringMember::Text(name))) => typed(name),
-                        _ => None,
-                    };
-                    params.arguments = Some(match typed {
-                        Some(typed) => Arguments::Typed(map.next_value_seed(typed)?),
-                        None => Arguments::Value(map.next_value()?),
-                    });
+                    params.arguments = Some(Arguments::Value(map.next_value()?))
                 }
                 ParamsKey::Meta => params.meta = Some(map.next_value()?),
                 ParamsKey::Other(key) => {
@@ -691,6 +683,49 @@ fn check_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
         map.next_value::<Checked>()?;
     }
     Ok(())
+}
+
+/// [`Checked`], for a value inside this many arrays and objects of the line it was taken
+/// from: parsed on its own, it must still be refused where the line would be too deep.
+#[derive(Clone, Copy)]
+struct Nested(u8);
+
+impl<'de> DeserializeSeed<'de> for Nested {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Nested {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let inner = self.enter()?;
+        while seq.next_element_seed(inner)?.is_some() {}
+        Ok(())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let inner = self.enter()?;
+        while map.next_key::<Checked>()?.is_some() {
+            map.next_value_seed(inner)?;
+        }
+        Ok(())
+    }
+    scalars_are!(());
+}
+
+impl Nested {
+    /// One array or object deeper, unless that is deeper than the line may be.
+    fn enter<E: de::Error>(self) -> Result<Nested, E> {
+        match self.0 {
+            MAX_DEPTH.. => Err(E::custom("recursion limit exceeded")),
+            depth => Ok(Nested(depth + 1)),
+        }
+    }
 }
 
 impl<'de> Deserialize<'de> for MetaMember {

@@ -9,7 +9,6 @@
 mod decode;
 mod error;
 mod response;
-mod typed_arguments;
 
 use std::borrow::Cow;
 
@@ -23,10 +22,6 @@ pub(crate) use error::{RpcError, code};
 #[cfg(feature = "http")]
 pub(crate) use response::failure;
 pub(crate) use response::{RequestId, Response, UnknownId, write_success};
-pub use typed_arguments::TypedKind;
-pub(crate) use typed_arguments::{
-    ArgumentShape, ToolHandle, TypedArguments, TypedDecoding, kind_of_type,
-};
 
 /// One message from the client, classified.
 #[derive(Debug)]
@@ -150,7 +145,7 @@ mod tests {
 
     /// How a line is classified (or the parse error it gets), as text.
     fn described(line: &str) -> String {
-        match serde_json::from_str::<Decoded>(line) {
+        match Decoded::decode(JsonInput::Line(line)) {
             Ok(Decoded::Message(message)) => format!("{:?}", Incoming::classify(message)),
             Ok(Decoded::Batch(messages)) => {
                 let classified: Vec<_> = messages.into_iter().map(Incoming::classify).collect();
@@ -268,7 +263,7 @@ mod tests {
         ] {
             let line =
                 json!({"jsonrpc": "2.0", "id": 1, "method": "m", "params": params}).to_string();
-            let Ok(Decoded::Message(message)) = serde_json::from_str::<Decoded>(&line) else {
+            let Ok(Decoded::Message(message)) = Decoded::decode(JsonInput::Line(&line)) else {
                 panic!("{line} did not decode");
             };
             let Incoming::Request {

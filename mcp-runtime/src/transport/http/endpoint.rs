@@ -211,16 +211,11 @@ pub(super) async fn post_body(
     principal: Option<AnyPrincipal>,
     body: Bytes,
 ) -> Response {
-    // Decoded in one pass, as stdio decodes a line: no `Value` tree, names borrowed, a
-    // call's arguments straight into its tool's parameters where they can be.
-    let message = match endpoint.core.decode_typed(JsonInput::Body(&body)) {
-        Some(message) => message,
-        None => match serde_json::from_slice::<Decoded<'_>>(&body) {
-            Ok(message) => message,
-            Err(error) => {
-                return bad_request(code::PARSE_ERROR, format!("Parse error: {error}."));
-            }
-        },
+    // Decoded in one pass, as stdio decodes a line: no `Value` tree, names and a call's
+    // arguments borrowed.
+    let message = match Decoded::decode(JsonInput::Body(&body)) {
+        Ok(message) => message,
+        Err(error) => return bad_request(code::PARSE_ERROR, format!("Parse error: {error}.")),
     };
     if is_stateless(&headers, message.single()) {
         post_stateless(endpoint, &headers, message, principal).await

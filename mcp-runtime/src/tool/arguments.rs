@@ -1,20 +1,28 @@
-//! A call's `arguments` decoded straight into the tool's parameter types, in the same pass
-//! as the message: no `Value` is built, nothing is parsed twice.
+//! A call's `arguments`, decoded for its tool: the protocol layer hands them over as the
+//! JSON text sent, and the tool's own shape says how they are read.
 //!
-//! Only for parameters of the types below ([`kind_of_type`]): text, booleans, numbers, and
-//! lists and options of them, whose serde decoding from JSON accepts exactly what their
-//! generated schema accepts, and decodes a value as it does from a `Value`. Anything the
-//! decoding does not take (a member no parameter has, a repeated member, a missing required
-//! argument, a value of the wrong type) is refused, not judged: the message is then decoded
-//! again the general way, so every refusal and its message stay the general path's.
-//! `tool::typed` says which tools take this path; `tests/tests/typed_arguments.rs` holds it
-//! to the general one.
+//! The general path parses them into a `serde_json::Map`, drops the `null`s of optional
+//! parameters, checks the map against the tool's `inputSchema` (`jsonschema`), then
+//! decodes each parameter from its member. A tool whose every argument is of a type whose
+//! serde decoding accepts exactly what its generated schema accepts — text, booleans,
+//! numbers, and lists and options of them ([`kind_of_type`]) — has its arguments decoded
+//! straight into those types instead: no `Value` is built, and a value they decode is one
+//! the schema check would have let through and the extraction would have decoded the same.
+//! Anything that decoding does not take (a member no parameter has, a repeated member, a
+//! missing required argument, a value of the wrong type) is refused, not judged: the
+//! general path then decodes the same text, so every refusal and its message stay its own.
+//! A tool with an argument of any other type, or an extractor of the user's (which may read
+//! the arguments itself), keeps the general path; so does a tool behind a layer, which sees
+//! the arguments as a map.
 
 use std::any::{Any, TypeId};
 use std::fmt;
-use std::sync::Arc;
 
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, Visitor};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
+use crate::protocol::jsonrpc::{Arguments, RpcError};
 
 /// The most parameters a tool may have to take the typed path.
 const MAX_PARAMS: usize = 16;
@@ -194,31 +202,13 @@ fn cast<V: 'static, T: 'static>(value: V) -> Result<T, V> {
     }
 }
 
-/// What a tool, opaque here, is to the session that calls it.
-pub(crate) type ToolHandle = Arc<dyn Any + Send + Sync>;
-
-/// How the arguments of a call of one tool are decoded: its shape, and the tool itself.
-pub(crate) struct TypedDecoding<'s> {
-    pub shape: &'s ArgumentShape,
-    pub tool: ToolHandle,
-}
-
 /// A call's arguments, decoded into its tool's parameters: one slot per parameter, in their
 /// order, empty where the client left it out and for every supplied parameter.
 pub(crate) struct TypedArguments {
     slots: Box<[Option<Decoded>]>,
-    /// The tool they were decoded for: the one the call runs, even if the catalogue has
-    /// changed since (taken out by the call).
-    tool: Option<ToolHandle>,
 }
 
 impl TypedArguments {
-    /// The tool the arguments were decoded for, taken out (not cloned: the call that takes
-    /// it is the one that runs it).
-    pub fn take_tool(&mut self) -> Option<ToolHandle> {
-        self.tool.take()
-    }
-
     /// Takes the value of the parameter at `index` (`None` if the client left it out).
     pub fn take<T: 'static>(&mut self, index: usize) -> Option<T> {
         let slot = self.slots.get_mut(index)?;
@@ -239,18 +229,14 @@ impl fmt::Debug for TypedArguments {
     }
 }
 
-impl<'de> DeserializeSeed<'de> for TypedDecoding<'_> {
-    type Value = TypedArguments;
-
-    /// The arguments decoded into the tool's parameters; refused (an error) if the general
-    /// path must judge them: not an object, a member no argument has, a repeated member, a
-    /// value its parameter does not decode, or a required argument missing.
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        let slots = deserializer.deserialize_map(Members(self.shape))?;
-        Ok(TypedArguments {
-            slots,
-            tool: Some(self.tool),
-        })
+impl ArgumentShape {
+    /// The arguments decoded into the parameters; `None` if the general path must judge
+    /// them: not an object, a member no argument has, a repeated member, a value its
+    /// parameter does not decode, or a required argument missing.
+    fn decode(&self, raw: &RawValue) -> Option<TypedArguments> {
+        let mut text = serde_json::Deserializer::from_str(raw.get());
+        let slots = text.deserialize_map(Members(self)).ok()?;
+        Some(TypedArguments { slots })
     }
 }
 
@@ -378,16 +364,70 @@ impl<X> AsParameter<X> {
     }
 }
 
+/// How a parameter's type takes part in typed decoding.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgumentKind {
+    /// An argument whose decoding matches its schema.
+    Typed(TypedKind),
+    /// A value the runtime supplies (`Context`, `State<T>`, ...): never in the arguments.
+    Supplied,
+    /// Anything else: an argument of another type, or an extractor of the user's. Its tool
+    /// takes the general path.
+    Other,
+}
+
+/// A call's arguments as its tool takes them: a map, checked against the input schema, or
+/// decoded straight into the tool's parameters.
+pub(crate) enum ToolArguments {
+    Map(Map<String, Value>),
+    Typed(TypedArguments),
+}
+
+impl From<Map<String, Value>> for ToolArguments {
+    fn from(arguments: Map<String, Value>) -> Self {
+        ToolArguments::Map(arguments)
+    }
+}
+
+impl ToolArguments {
+    /// Decodes a call's `arguments` (absent, or as sent) for a tool of this shape (`None`:
+    /// the general path): straight into its parameters when they take them, else as a map,
+    /// which the caller checks against the tool's schema. Refused only when they are not
+    /// an object (or `null`).
+    pub fn decode(
+        shape: Option<&ArgumentShape>,
+        arguments: Option<Arguments<'_>>,
+    ) -> Result<ToolArguments, RpcError> {
+        let value = match arguments {
+            None => Value::Null,
+            Some(Arguments::Raw(raw)) => {
+                if let Some(typed) = shape.and_then(|shape| shape.decode(raw)) {
+                    return Ok(ToolArguments::Typed(typed));
+                }
+                // Checked as a `Value` when decoded, so it parses (and what did not would
+                // be no object either).
+                serde_json::from_str(raw.get()).unwrap_or(Value::Bool(false))
+            }
+            Some(Arguments::Value(value)) => value,
+        };
+        match value {
+            Value::Null => Ok(ToolArguments::Map(Map::new())),
+            Value::Object(arguments) => Ok(ToolArguments::Map(arguments)),
+            _ => Err(RpcError::invalid_params(
+                "Invalid params: `arguments` must be an object.",
+            )),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn decode(shape: &ArgumentShape, json: &str) -> Option<TypedArguments> {
-        let mut deserializer = serde_json::Deserializer::from_str(json);
-        let tool = Arc::new("a tool");
-        TypedDecoding { shape, tool }
-            .deserialize(&mut deserializer)
-            .ok()
+        let raw: Box<RawValue> = serde_json::from_str(json).expect("JSON");
+        shape.decode(&raw)
     }
 
     #[test]
@@ -454,5 +494,130 @@ mod tests {
         ] {
             assert!(decode(&shape, refused).is_none(), "{refused}");
         }
+    }
+
+    /// The general path for one parameter `v` of type `T`: `null` dropped when it is
+    /// optional, the object checked against the schema the tool would publish, then `v`
+    /// decoded from its member. `Some(None)` when accepted and absent.
+    fn general<T: serde::de::DeserializeOwned + schemars::JsonSchema>(
+        required: bool,
+        arguments: &Value,
+    ) -> Option<Option<T>> {
+        use schemars::transform::Transform;
+        let mut generator = crate::json_schema::generator(
+            schemars::generate::SchemaSettings::draft2020_12().for_deserialize(),
+        );
+        let mut schema = generator.subschema_for::<T>();
+        crate::json_schema::RemoveNull.transform(&mut schema);
+        crate::json_schema::IntegerBounds.transform(&mut schema);
+        let required: Vec<&str> = if required { vec!["v"] } else { vec![] };
+        let schema = serde_json::json!({
+            "type": "object",
+            "properties": {"v": schema.to_value()},
+            "required": required,
+            "additionalProperties": false,
+        });
+        let mut arguments = arguments.as_object()?.clone();
+        if required.is_empty() && arguments.get("v").is_some_and(Value::is_null) {
+            arguments.remove("v");
+        }
+        let arguments = Value::Object(arguments);
+        if !jsonschema::draft202012::new(&schema)
+            .ok()?
+            .is_valid(&arguments)
+        {
+            return None;
+        }
+        match arguments.get("v") {
+            None => Some(None),
+            Some(value) => serde_json::from_value(value.clone()).ok().map(Some),
+        }
+    }
+
+    /// Every value typed decoding takes for a parameter of type `T` (required or not) is
+    /// one the general path takes too, decoded to the same value; what it refuses goes the
+    /// general way. Returns how many it took.
+    fn typed_agrees_with_general<T>(required: bool) -> usize
+    where
+        T: serde::de::DeserializeOwned + schemars::JsonSchema + PartialEq + fmt::Debug + 'static,
+    {
+        let shape = ArgumentShape::new([("v", kind_of_type::<T>(), required)].into_iter())
+            .expect("a typed shape");
+        let values = [
+            "null",
+            "true",
+            "false",
+            "0",
+            "1",
+            "-1",
+            "5.0",
+            "5e0",
+            "1.5",
+            "-0.5",
+            "127",
+            "128",
+            "-129",
+            "255",
+            "256",
+            "65536",
+            "4294967296",
+            "-2147483649",
+            "9223372036854775807",
+            "9223372036854775808",
+            "18446744073709551615",
+            "18446744073709551616",
+            "1e38",
+            "1e39",
+            "3.4e38",
+            "1.7976931348623157e308",
+            "\"\"",
+            "\"a\"",
+            "\"\\u00e9\"",
+            "\"5\"",
+            "\"true\"",
+            "[]",
+            "[1,2]",
+            "[\"a\"]",
+            "[null]",
+            "[1,\"a\"]",
+            "[[1]]",
+            "{}",
+            "{\"a\":1}",
+        ];
+        let mut taken = 0;
+        let mut lines: Vec<String> = values.iter().map(|v| format!(r#"{{"v":{v}}}"#)).collect();
+        lines.extend([r#"{}"#.to_owned(), r#"{"w":1}"#.to_owned()]);
+        for line in &lines {
+            let arguments: Value = serde_json::from_str(line).expect("JSON");
+            let general = general::<T>(required, &arguments);
+            if let Some(mut typed) = decode(&shape, line) {
+                taken += 1;
+                let value = typed.take::<T>(0);
+                assert_eq!(
+                    general,
+                    Some(value),
+                    "{} {line}",
+                    std::any::type_name::<T>()
+                );
+            }
+        }
+        taken
+    }
+
+    #[test]
+    fn typed_decoding_takes_only_what_the_general_path_takes_and_decodes_it_alike() {
+        macro_rules! each_kind {
+            ($($ty:ty),*) => {$(
+                for required in [true, false] {
+                    assert!(typed_agrees_with_general::<$ty>(required) > 0, "{}", stringify!($ty));
+                    assert!(typed_agrees_with_general::<Vec<$ty>>(required) > 0);
+                }
+                assert!(typed_agrees_with_general::<Option<$ty>>(false) > 0);
+                assert!(typed_agrees_with_general::<Option<Vec<$ty>>>(false) > 0);
+            )*};
+        }
+        each_kind!(
+            String, bool, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, f32, f64
+        );
     }
 }
