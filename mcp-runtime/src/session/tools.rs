@@ -80,7 +80,7 @@ impl Session {
                 "Unknown tool: {name}"
             ))));
         };
-        // The catalogue's copy of the name: shared, where the request's may be borrowed.
+        // The catalog's copy of the name: shared, where the request's may be borrowed.
         let name = tool.shared_name();
         let task = match self.task_request(
             era,

@@ -507,10 +507,12 @@ impl<'de> Visitor<'de> for ParamsSeed {
                 ParamsKey::Arguments if self.is_call => {
                     let raw: &'de RawValue = map.next_value()?;
                     // Skipped, not parsed, as the raw text was taken: checked here instead.
-                    let mut text = serde_json::Deserializer::from_str(raw.get());
-                    Nested(self.depth)
-                        .deserialize(&mut text)
-                        .map_err(de::Error::custom)?;
+                    if !plainly_valid(raw.get().as_bytes(), self.depth) {
+                        let mut text = serde_json::Deserializer::from_str(raw.get());
+                        Nested(self.depth)
+                            .deserialize(&mut text)
+                            .map_err(de::Error::custom)?;
+                    }
                     params.arguments = Some(Arguments::Raw(raw));
                 }
                 ParamsKey::Arguments => {
@@ -717,6 +719,78 @@ impl<'de> Visitor<'de> for Nested {
     }
     scalars_are!(());
 }
+
+/// Whether `text`, JSON that `serde_json` has skipped over (so its syntax is sound), is a
+/// valid `Value` inside `depth` arrays and objects for want of anything that could make it
+/// invalid: a `\u` escape (a lone surrogate is refused), a number with an exponent or of
+/// more than [`PLAIN_NUMBER_LENGTH`] characters (it may be out of range), or nesting past
+/// the limit. `false` only says that [`Nested`] must judge it, which is slower.
+fn plainly_valid(text: &[u8], mut depth: u8) -> bool {
+    // The common case at a glance: too short to nest too deep, with no escape and no digit
+    // (so no number). One branch-free pass the compiler vectorizes.
+    let short = text.len() <= 2 * usize::from(MAX_DEPTH.saturating_sub(depth));
+    if short
+        && !text.iter().fold(false, |seen, &byte| {
+            seen | (byte == b'\\') | byte.is_ascii_digit()
+        })
+    {
+        return true;
+    }
+    let mut at = 0;
+    while let Some(&byte) = text.get(at) {
+        match byte {
+            b'"' => {
+                at += 1;
+                loop {
+                    let Some(offset) = memchr::memchr2(b'"', b'\\', &text[at..]) else {
+                        return false;
+                    };
+                    at += offset;
+                    if text[at] == b'"' {
+                        break;
+                    }
+                    if text.get(at + 1) == Some(&b'u') {
+                        return false;
+                    }
+                    at += 2;
+                }
+                at += 1;
+            }
+            b'[' | b'{' => {
+                if depth >= MAX_DEPTH {
+                    return false;
+                }
+                depth += 1;
+                at += 1;
+            }
+            b']' | b'}' => {
+                depth = depth.saturating_sub(1);
+                at += 1;
+            }
+            b'-' | b'0'..=b'9' => {
+                let length = text[at..]
+                    .iter()
+                    .position(|byte| {
+                        !matches!(byte, b'-' | b'+' | b'.' | b'0'..=b'9' | b'e' | b'E')
+                    })
+                    .unwrap_or(text.len() - at);
+                let number = &text[at..at + length];
+                if length > PLAIN_NUMBER_LENGTH
+                    || number.iter().any(|byte| matches!(byte, b'e' | b'E'))
+                {
+                    return false;
+                }
+                at += length;
+            }
+            // `true`, `false`, `null`, `,`, `:` and whitespace.
+            _ => at += 1,
+        }
+    }
+    true
+}
+
+/// A number this long or shorter, without an exponent, is within `f64`'s range.
+const PLAIN_NUMBER_LENGTH: usize = 300;
 
 impl Nested {
     /// One array or object deeper, unless that is deeper than the line may be.

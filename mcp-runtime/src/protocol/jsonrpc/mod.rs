@@ -187,7 +187,33 @@ mod tests {
             "[".repeat(125),
             "]".repeat(125)
         );
-        for line in [
+        let call_with = |arguments: &str| {
+            format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"echo","arguments":{arguments}}}}}"#
+            )
+        };
+        let nested = |depth: usize| format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+        let empty = |depth: usize| format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        // Arguments of every kind the quick check passes or hands on to the full one.
+        let calls = [
+            call_with(r#"{"a":"\ud800"}"#),
+            call_with(r#"{"a":"\ud83d\ude00","b":"\u00e9"}"#),
+            call_with(r#"{"a":"x\ny\"z\\","b":[true,false,null,-0.5]}"#),
+            call_with(r#"{"a":1.5E3,"b":2e-400}"#),
+            call_with(&format!(r#"{{"a":{}}}"#, "9".repeat(300))),
+            call_with(&format!(r#"{{"a":{}}}"#, "9".repeat(310))),
+            call_with(&format!(r#"{{"a":-{}.5}}"#, "9".repeat(298))),
+            call_with(&nested(124)),
+            call_with(&nested(125)),
+            call_with(&nested(126)),
+            format!("[{}]", call_with(&nested(124))),
+            format!("[{}]", call_with(&nested(125))),
+            call_with(&empty(125)),
+            call_with(&empty(126)),
+            format!("[{}]", call_with(&empty(124))),
+            format!("[{}]", call_with(&empty(125))),
+        ];
+        for line in calls.iter().map(String::as_str).chain([
             r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}"#,
             r#"{"method":"ping","id":"a","jsonrpc":"2.0"}"#,
             r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}"#,
@@ -244,7 +270,7 @@ mod tests {
             &deep,
             &deep_member,
             &deep_params,
-        ] {
+        ]) {
             assert_eq!(described(line), described_by_value(line), "{line}");
         }
     }
