@@ -1,90 +1,44 @@
 //! The server's task settings: where tasks are stored, how long they are kept, how many one
-//! client may run, and who owns them.
+//! client may run, and who owns them. They are kept in a `TaskConfig`, beside the engine they
+//! configure (`task/engine.rs`), so that `Server` holds one without importing this file.
 
 use std::any::Any;
 use std::sync::Arc;
 use std::time::Duration;
 
 use super::Server;
-use crate::task::engine::TaskSettings;
-use crate::task::store::OwnerOfPrincipal;
-use crate::task::{
-    DEFAULT_MAX_TASKS_PER_OWNER, DEFAULT_TASK_POLL_INTERVAL, DEFAULT_TASK_TTL, InMemoryTaskStore,
-    TaskStore,
-};
-
-/// What `Server` keeps about tasks until it serves.
-#[derive(Clone)]
-pub(crate) struct TaskConfig {
-    pub store: Arc<dyn TaskStore>,
-    pub max_ttl: Duration,
-    pub poll_interval: Duration,
-    pub max_unfinished_per_owner: usize,
-    pub owner_of_principal: Option<OwnerOfPrincipal>,
-}
-
-impl Default for TaskConfig {
-    fn default() -> Self {
-        TaskConfig {
-            store: Arc::new(InMemoryTaskStore::new()),
-            max_ttl: DEFAULT_TASK_TTL,
-            poll_interval: DEFAULT_TASK_POLL_INTERVAL,
-            max_unfinished_per_owner: DEFAULT_MAX_TASKS_PER_OWNER,
-            owner_of_principal: None,
-        }
-    }
-}
-
-impl std::fmt::Debug for TaskConfig {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TaskConfig")
-            .field("max_ttl", &self.max_ttl)
-            .field("poll_interval", &self.poll_interval)
-            .field("max_unfinished_per_owner", &self.max_unfinished_per_owner)
-            .field("owner_of_principal", &self.owner_of_principal.is_some())
-            .finish_non_exhaustive()
-    }
-}
-
-impl TaskConfig {
-    pub fn settings(&self, max_result_bytes: usize) -> TaskSettings {
-        TaskSettings {
-            max_ttl: self.max_ttl,
-            poll_interval: self.poll_interval,
-            max_unfinished_per_owner: self.max_unfinished_per_owner,
-            max_result_bytes,
-        }
-    }
-}
+use crate::task::TaskStore;
 
 /// Tasks: tool calls that outlive their request (see the
 /// [tasks chapter](crate::manual::tasks)).
 impl Server {
-    /// Where tasks are kept (default: an [`InMemoryTaskStore`], this process's memory). A
-    /// store shared by every instance lets a fleet serve any request about any task.
+    /// Where tasks are kept (default: an [`InMemoryTaskStore`](crate::InMemoryTaskStore),
+    /// this process's memory). A store shared by every instance lets a fleet serve any
+    /// request about any task.
     pub fn task_store(mut self, store: impl TaskStore) -> Self {
         self.tasks.store = Arc::new(store);
         self
     }
 
     /// The longest a finished task's result is kept, counted from the task's creation
-    /// (default [`DEFAULT_TASK_TTL`]). A client asking for a longer ttl gets this one; a
-    /// client asking for none gets it too. A task still running is never forgotten.
+    /// (default [`DEFAULT_TASK_TTL`](crate::task::DEFAULT_TASK_TTL)). A client asking for a
+    /// longer ttl gets this one; a client asking for none gets it too. A task still running
+    /// is never forgotten.
     pub fn max_task_ttl(mut self, ttl: Duration) -> Self {
         self.tasks.max_ttl = ttl;
         self
     }
 
     /// How often clients are told to poll a task's status (default
-    /// [`DEFAULT_TASK_POLL_INTERVAL`]).
+    /// [`DEFAULT_TASK_POLL_INTERVAL`](crate::task::DEFAULT_TASK_POLL_INTERVAL)).
     pub fn task_poll_interval(mut self, interval: Duration) -> Self {
         self.tasks.poll_interval = interval;
         self
     }
 
     /// How many unfinished tasks one client may have at once (default
-    /// [`DEFAULT_MAX_TASKS_PER_OWNER`]); a call that would make one more is refused with an
-    /// error saying so, and no task is made.
+    /// [`DEFAULT_MAX_TASKS_PER_OWNER`](crate::task::DEFAULT_MAX_TASKS_PER_OWNER)); a call
+    /// that would make one more is refused with an error saying so, and no task is made.
     pub fn max_tasks_per_client(mut self, tasks: usize) -> Self {
         self.tasks.max_unfinished_per_owner = tasks.max(1);
         self

@@ -1,6 +1,8 @@
 //! [`Tasks`]: what the runtime does with tasks, over whichever store the server has —
 //! creates them, runs each one's work to its end, keeps the store's record in step,
 //! tells the client of changes, and on shutdown marks the ones still running as failed.
+//! Its settings are here too: what a server keeps of them until it serves (`TaskConfig`),
+//! and what `Tasks` runs by (`TaskSettings`).
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -13,8 +15,10 @@ use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+use super::memory::InMemoryTaskStore;
 use super::store::{
-    Created, TaskOutcome, TaskOwner, TaskRecord, TaskStatus, TaskStore, TaskUpdate, Updated,
+    Created, OwnerOfPrincipal, TaskOutcome, TaskOwner, TaskRecord, TaskStatus, TaskStore,
+    TaskUpdate, Updated,
 };
 use super::wire;
 use crate::context::RequestHandle;
@@ -43,6 +47,52 @@ pub(crate) struct TaskSettings {
     pub max_unfinished_per_owner: usize,
     /// The largest result a task may keep: the server's message limit.
     pub max_result_bytes: usize,
+}
+
+/// What `Server` keeps about tasks until it serves: the store, the settings (all but the
+/// message limit, which is the server's), and who owns a task. `Server`'s methods in
+/// `server/tasks.rs` set it.
+#[derive(Clone)]
+pub(crate) struct TaskConfig {
+    pub store: Arc<dyn TaskStore>,
+    pub max_ttl: Duration,
+    pub poll_interval: Duration,
+    pub max_unfinished_per_owner: usize,
+    pub owner_of_principal: Option<OwnerOfPrincipal>,
+}
+
+impl Default for TaskConfig {
+    fn default() -> Self {
+        TaskConfig {
+            store: Arc::new(InMemoryTaskStore::new()),
+            max_ttl: DEFAULT_TASK_TTL,
+            poll_interval: DEFAULT_TASK_POLL_INTERVAL,
+            max_unfinished_per_owner: DEFAULT_MAX_TASKS_PER_OWNER,
+            owner_of_principal: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for TaskConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TaskConfig")
+            .field("max_ttl", &self.max_ttl)
+            .field("poll_interval", &self.poll_interval)
+            .field("max_unfinished_per_owner", &self.max_unfinished_per_owner)
+            .field("owner_of_principal", &self.owner_of_principal.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl TaskConfig {
+    pub fn settings(&self, max_result_bytes: usize) -> TaskSettings {
+        TaskSettings {
+            max_ttl: self.max_ttl,
+            poll_interval: self.poll_interval,
+            max_unfinished_per_owner: self.max_unfinished_per_owner,
+            max_result_bytes,
+        }
+    }
 }
 
 /// How a task's work ended, as the session shaped it.

@@ -8,46 +8,25 @@
 //! runs as an in-process client of that server over an in-memory pipe, through the same
 //! JSON-RPC path a remote client takes, so a bad argument gets the error a client would see.
 
+mod call;
 mod output;
+mod task;
 mod words;
 
 use std::collections::HashMap;
-
 use std::io::Write as _;
 
 use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::client::{
-    ClientCore, CompletionTarget, Introduction, Notification, Progress, ResponseError, Tool,
-    ToolResult,
-};
+use crate::client::{ClientCore, CompletionTarget, Introduction, ResponseError};
 use crate::protocol::version::ProtocolVersion;
 use crate::server::{Server, notices};
 use output::{
-    describe_block, describe_contents, describe_messages, pretty, prompts_table, resources_table,
-    tools_table,
+    FAILURE, USAGE, describe_contents, describe_messages, fail, pretty, print_queued_notifications,
+    prompts_table, resources_table, say, tools_table,
 };
-use words::{parse_arguments, split_command, text_pairs};
-
-/// `println!` that stops quietly when stdout is closed (`| head`).
-macro_rules! say {
-    ($($arg:tt)*) => {{
-        let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, $($arg)*);
-    }};
-}
-// After `say!`, which it uses.
-mod task;
-
-/// The environment variable holding the command line.
-pub(crate) const CLI_ENV: &str = "MCP_CLI";
-
-/// Exit status of a command that failed: a tool error, a protocol error, a missing tool.
-const FAILURE: i32 = 1;
-
-/// Exit status of a usage error (what clap uses too).
-const USAGE: i32 = 2;
+use words::{CLI_ENV, split_command, text_pairs};
 
 /// Run one command against this server's own tools, then exit.
 ///
@@ -259,14 +238,6 @@ pub(crate) async fn run(server: Server, command: &str) -> i32 {
     }
 }
 
-fn fail(error: &ResponseError) -> i32 {
-    eprintln!("{error}");
-    if let Some(data) = &error.data {
-        eprintln!("{}", pretty(data));
-    }
-    FAILURE
-}
-
 async fn execute(client: &ClientCore, command: Command) -> Result<i32, ResponseError> {
     match command {
         Command::Tools => {
@@ -286,7 +257,7 @@ async fn execute(client: &ClientCore, command: Command) -> Result<i32, ResponseE
             }
         }
         Command::ListJson => say!("{}", pretty(&client.list_tools_result().await?)),
-        Command::Call { tool, arguments } => return call(client, &tool, &arguments).await,
+        Command::Call { tool, arguments } => return call::call(client, &tool, &arguments).await,
         Command::Task {
             tool,
             arguments,
@@ -391,13 +362,6 @@ async fn complete(client: &ClientCore, target: CompleteTarget) -> Result<i32, Re
     Ok(0)
 }
 
-/// Prints the log messages (and other notifications) that came before an answer.
-fn print_queued_notifications(client: &ClientCore) {
-    while let Some(notification) = client.try_next_notification() {
-        print_notification(&notification);
-    }
-}
-
 fn print_revisions() {
     for version in ProtocolVersion::ALL.iter().rev() {
         let note = if *version == ProtocolVersion::LATEST_HANDSHAKE {
@@ -408,106 +372,6 @@ fn print_revisions() {
             "initialize"
         };
         say!("{version}  {note}");
-    }
-}
-
-/// The tool as the server lists it (if it does) and the `key=value` words read against its
-/// schema; `Err(USAGE)` once what is wrong with the words is said.
-async fn listed_and_arguments(
-    client: &ClientCore,
-    tool: &str,
-    arguments: &[String],
-) -> Result<Result<(Option<Tool>, Value), i32>, ResponseError> {
-    let tools = client.list_tools().await?;
-    let listed = tools.into_iter().find(|candidate| candidate.name == tool);
-    let schema = listed.as_ref().map(|tool| &tool.input_schema);
-    Ok(match parse_arguments(tool, arguments, schema) {
-        Ok(arguments) => Ok((listed, arguments)),
-        Err(problem) => {
-            eprintln!("error: {problem}");
-            Err(USAGE)
-        }
-    })
-}
-
-async fn call(client: &ClientCore, tool: &str, arguments: &[String]) -> Result<i32, ResponseError> {
-    let (listed, arguments) = match listed_and_arguments(client, tool, arguments).await? {
-        Ok(parsed) => parsed,
-        Err(status) => return Ok(status),
-    };
-    let listed = listed.as_ref();
-    let token = client.progress_token();
-    let (progress, mut reports) = tokio::sync::mpsc::unbounded_channel();
-    client.route_progress(&token, progress);
-    let (_, answer) = client.start_call(tool, arguments, Some(&token));
-    tokio::pin!(answer);
-    // Progress and log messages go to stderr while the tool runs. They come before the
-    // response on the wire, so once it is in, whatever is still queued is printed first.
-    let result = loop {
-        tokio::select! {
-            biased;
-            Some(report) = reports.recv() => print_progress(&report),
-            Some(notification) = client.next_notification() => print_notification(&notification),
-            result = &mut answer => match result {
-                Ok(result) => break result,
-                Err(error) => {
-                    print_queued_notifications(client);
-                    let status = fail(&error);
-                    task::hint_task(tool, listed.and_then(Tool::task_support), &error);
-                    return Ok(status);
-                }
-            },
-        }
-    };
-    while let Ok(report) = reports.try_recv() {
-        print_progress(&report);
-    }
-    while let Some(notification) = client.try_next_notification() {
-        print_notification(&notification);
-    }
-    Ok(print_result(&result))
-}
-
-fn print_progress(report: &Progress) {
-    let total = report
-        .total
-        .map(|total| format!("/{total}"))
-        .unwrap_or_default();
-    let message = report
-        .message
-        .as_ref()
-        .map(|message| format!(" {message}"))
-        .unwrap_or_default();
-    eprintln!("progress {}{total}{message}", report.progress);
-}
-
-fn print_notification(notification: &Notification) {
-    let params = &notification.params;
-    if notification.method == "notifications/message" {
-        let data = match &params["data"] {
-            Value::String(text) => text.clone(),
-            other => other.to_string(),
-        };
-        eprintln!("log [{}] {data}", params["level"].as_str().unwrap_or("?"));
-    } else {
-        eprintln!("{} {params}", notification.method);
-    }
-}
-
-/// Prints the content readably and the structured content as JSON; the status says whether
-/// the tool failed.
-fn print_result(result: &ToolResult) -> i32 {
-    let mut printed: Vec<String> = result.content.iter().map(describe_block).collect();
-    if let Some(structured) = &result.structured_content {
-        printed.push(format!("structuredContent:\n{}", pretty(structured)));
-    }
-    let printed = printed.join("\n");
-    if result.is_error {
-        eprintln!("the tool failed:\n{printed}");
-        FAILURE
-    } else {
-        say!("{printed}");
-        0
     }
 }
 

@@ -1,10 +1,90 @@
 //! What the command prints: content blocks, read contents and rendered prompts described for a
-//! terminal, and the tables of tools, resources and prompts.
+//! terminal, the tables of tools, resources and prompts; a tool's result, progress, log
+//! messages and failures as they are printed, and the exit status each ends with.
+
+use std::io::Write as _;
 
 use base64::Engine as _;
 use serde_json::Value;
 
-use crate::client::{Prompt, PromptMessages, ReadResult, Resource, ResourceTemplate, Tool};
+use crate::client::{
+    ClientCore, Notification, Progress, Prompt, PromptMessages, ReadResult, Resource,
+    ResourceTemplate, ResponseError, Tool, ToolResult,
+};
+
+/// `println!` that stops quietly when stdout is closed (`| head`).
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, $($arg)*);
+    }};
+}
+pub(super) use say;
+
+/// Exit status of a command that failed: a tool error, a protocol error, a missing tool.
+pub(super) const FAILURE: i32 = 1;
+
+/// Exit status of a usage error (what clap uses too).
+pub(super) const USAGE: i32 = 2;
+
+/// Prints the error, and its data as JSON; the status of a failed command.
+pub(super) fn fail(error: &ResponseError) -> i32 {
+    eprintln!("{error}");
+    if let Some(data) = &error.data {
+        eprintln!("{}", pretty(data));
+    }
+    FAILURE
+}
+
+pub(super) fn print_progress(report: &Progress) {
+    let total = report
+        .total
+        .map(|total| format!("/{total}"))
+        .unwrap_or_default();
+    let message = report
+        .message
+        .as_ref()
+        .map(|message| format!(" {message}"))
+        .unwrap_or_default();
+    eprintln!("progress {}{total}{message}", report.progress);
+}
+
+pub(super) fn print_notification(notification: &Notification) {
+    let params = &notification.params;
+    if notification.method == "notifications/message" {
+        let data = match &params["data"] {
+            Value::String(text) => text.clone(),
+            other => other.to_string(),
+        };
+        eprintln!("log [{}] {data}", params["level"].as_str().unwrap_or("?"));
+    } else {
+        eprintln!("{} {params}", notification.method);
+    }
+}
+
+/// Prints the content readably and the structured content as JSON; the status says whether
+/// the tool failed.
+pub(super) fn print_result(result: &ToolResult) -> i32 {
+    let mut printed: Vec<String> = result.content.iter().map(describe_block).collect();
+    if let Some(structured) = &result.structured_content {
+        printed.push(format!("structuredContent:\n{}", pretty(structured)));
+    }
+    let printed = printed.join("\n");
+    if result.is_error {
+        eprintln!("the tool failed:\n{printed}");
+        FAILURE
+    } else {
+        say!("{printed}");
+        0
+    }
+}
+
+/// Prints the log messages (and other notifications) that came before an answer.
+pub(super) fn print_queued_notifications(client: &ClientCore) {
+    while let Some(notification) = client.try_next_notification() {
+        print_notification(&notification);
+    }
+}
 
 pub(super) fn describe_block(block: &Value) -> String {
     let text = |key: &str| block[key].as_str().unwrap_or_default().to_owned();

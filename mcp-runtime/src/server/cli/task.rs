@@ -7,12 +7,12 @@
 use std::io::Write as _;
 use std::time::{Duration, Instant};
 
-use super::{
-    CLI_ENV, FAILURE, fail, print_notification, print_progress, print_queued_notifications,
-    print_result,
+use super::call::listed_and_arguments;
+use super::output::{
+    FAILURE, fail, print_notification, print_progress, print_queued_notifications, print_result,
 };
-use crate::client::{ClientCore, Progress, ResponseError, TASKS_EXTENSION, TaskInfo, ToolResult};
-use crate::protocol::jsonrpc::code::MISSING_REQUIRED_CLIENT_CAPABILITY;
+use super::words::CLI_ENV;
+use crate::client::{ClientCore, Progress, ResponseError, TaskInfo, ToolResult};
 use crate::task::TaskStatus;
 
 /// How often to poll a task whose server gives no poll interval.
@@ -63,7 +63,7 @@ pub(super) async fn run_task(
         ttl,
         timeout,
     } = command;
-    let (listed, arguments) = match super::listed_and_arguments(client, tool, arguments).await? {
+    let (listed, arguments) = match listed_and_arguments(client, tool, arguments).await? {
         Ok(parsed) => parsed,
         Err(status) => return Ok(status),
     };
@@ -209,19 +209,4 @@ fn drain(client: &ClientCore, reports: &mut tokio::sync::mpsc::UnboundedReceiver
     }
     print_queued_notifications(client);
     let _ = std::io::stderr().lock().flush();
-}
-
-/// After a `call` refused because the tool runs only as a task, says how to run it.
-pub(super) fn hint_task(tool: &str, task_support: Option<&str>, error: &ResponseError) {
-    let asks_for_tasks = error.code == MISSING_REQUIRED_CLIENT_CAPABILITY
-        && error.data.as_ref().is_some_and(|data| {
-            data["requiredCapabilities"]["extensions"]
-                .get(TASKS_EXTENSION)
-                .is_some()
-        });
-    let required =
-        error.code == ResponseError::METHOD_NOT_FOUND && task_support == Some("required");
-    if asks_for_tasks || required {
-        eprintln!("hint: `{tool}` runs only as a task: {CLI_ENV}='task {tool} ...'");
-    }
 }

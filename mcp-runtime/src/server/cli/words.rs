@@ -3,7 +3,8 @@
 
 use serde_json::{Map, Value};
 
-use super::CLI_ENV;
+/// The environment variable holding the command line.
+pub(super) const CLI_ENV: &str = "MCP_CLI";
 
 /// `key=value` words as a JSON object of strings (prompt arguments are text).
 pub(super) fn text_pairs(words: &[String]) -> Result<Map<String, Value>, String> {
