@@ -85,9 +85,9 @@ pub use server::{
     DEFAULT_PAGE_SIZE, DEFAULT_SHUTDOWN_GRACE, Server,
 };
 pub use task::{InMemoryTaskStore, TaskStore, TaskSupport};
-pub use tool::descriptor::ToolHints;
 pub use tool::dynamic::DynamicTool;
 pub use tool::extract::{Extract, Principal, Rejection, State, States, ToolCall};
+pub use tool::hints::ToolHints;
 pub use tool::rate::{ParseRateError, Rate, RateLimitMode};
 pub use tool::result::{CallToolResult, IntoCallToolResult, Json, ToolError};
 pub use tool::set::ToolSet;

@@ -12,8 +12,11 @@ pub use crate::location::SourceLocation;
 pub use crate::middleware::SharedLayer;
 pub use crate::task::TaskSupport;
 pub use crate::tool::arguments::{ArgumentKind, TypedKind};
-pub use crate::tool::descriptor::{ParamDescriptor, ToolDescriptor, ToolHints, ToolPolicy};
-pub use crate::tool::extract::{DefaultArgument, Extract, States, ToolCall, TypedParam};
+pub use crate::tool::descriptor::{ToolDescriptor, ToolPolicy};
+pub use crate::tool::extract::{
+    DefaultArgument, Extract, ParamDescriptor, States, ToolCall, TypedParam,
+};
+pub use crate::tool::hints::ToolHints;
 pub use crate::tool::invoke::{ToolFuture, call_async, call_blocking};
 pub use crate::tool::rate::Rate;
 pub use crate::tool::result::IntoCallToolResult;

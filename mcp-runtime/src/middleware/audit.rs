@@ -4,8 +4,9 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::{Layer, LayerFuture, Next, ServedFuture, ServedRequest, ToolRequest};
 use crate::context::Context;
+use crate::middleware::layer::{Layer, LayerFuture, Next, ServedFuture};
+use crate::middleware::request::{ServedRequest, ToolRequest};
 
 type Identify = Arc<dyn Fn(&Context) -> Option<String> + Send + Sync>;
 

@@ -5,7 +5,8 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::{Layer, LayerFuture, Next, ToolRequest};
+use crate::middleware::layer::{Layer, LayerFuture, Next};
+use crate::middleware::request::ToolRequest;
 use crate::tool::result::CallToolResult;
 
 type Partition = Arc<dyn Fn(&ToolRequest) -> Option<String> + Send + Sync>;

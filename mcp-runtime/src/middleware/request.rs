@@ -9,12 +9,12 @@ use serde_json::{Map, Value};
 use crate::context::Context;
 use crate::protocol::jsonrpc::{RpcError, code};
 use crate::protocol::version::ProtocolVersion;
-use crate::tool::catalog::CatalogTool;
+use crate::tool::hints::ToolHints;
 
 /// One `tools/call` as layers see it: which tool, with which (validated) arguments, for
 /// whom. The tool runs with the arguments this holds when the last layer passes it on.
 pub struct ToolRequest {
-    pub(crate) tool: Arc<CatalogTool>,
+    pub(crate) tool: Arc<dyn ToolFacts>,
     pub(crate) name: Cow<'static, str>,
     pub(crate) arguments: Map<String, Value>,
     pub(crate) context: Context,
@@ -78,8 +78,22 @@ impl ToolRequest {
 
     /// The scopes the tool requires (`scopes = [...]`); the caller holds them all.
     pub fn required_scopes(&self) -> Vec<&str> {
-        self.tool.scopes().collect()
+        self.tool.required_scopes()
     }
+}
+
+/// What layers may learn of the tool a call is for: what it states of itself. The catalog's
+/// tool answers; middleware names no more of it, because the catalog holds each tool's
+/// layers and so imports middleware.
+pub(crate) trait ToolFacts: Send + Sync {
+    /// Its behaviour hints.
+    fn hints(&self) -> ToolHints;
+
+    /// Whether it has this tag.
+    fn has_tag(&self, tag: &str) -> bool;
+
+    /// The scopes a caller must hold.
+    fn required_scopes(&self) -> Vec<&str>;
 }
 
 /// A `resources/read`, `prompts/get` or `completion/complete` as layers see it (through

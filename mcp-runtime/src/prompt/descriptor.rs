@@ -4,7 +4,7 @@ use crate::completion::ArgumentCompletion;
 use crate::icon::IconDescriptor;
 use crate::location::SourceLocation;
 use crate::prompt::message::PromptFuture;
-use crate::tool::descriptor::ParamDescriptor;
+use crate::tool::extract::ParamDescriptor;
 use crate::tool::extract::ToolCall;
 
 /// Everything the runtime needs to know about one `#[mcp_prompt]` function.

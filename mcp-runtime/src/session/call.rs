@@ -90,6 +90,8 @@ pub(crate) enum ToolWork {
 pub(crate) struct LayeredWork {
     pub layers: Arc<[SharedLayer]>,
     pub call: ToolRequest,
+    /// The tool the last layer hands the call to: layers see it only as its facts.
+    pub tool: Arc<CatalogTool>,
     pub states: Arc<States>,
     pub forward_tracing: bool,
 }
@@ -241,12 +243,12 @@ impl ToolCallPipeline {
                 let LayeredWork {
                     layers,
                     call,
+                    tool,
                     states,
                     forward_tracing,
                 } = *layered;
                 let tool = Box::new(move |call: ToolRequest| {
                     let ToolRequest {
-                        tool,
                         name,
                         arguments,
                         context,

@@ -198,11 +198,12 @@ impl Session {
                         layers: Arc::clone(layers),
                         call: ToolRequest {
                             name: name.clone(),
-                            tool: Arc::clone(&tool),
+                            tool: tool.clone(),
                             arguments,
                             context,
                             version,
                         },
+                        tool,
                         states,
                         forward_tracing,
                     }))

@@ -14,15 +14,16 @@ use serde_json::{Map, Value};
 use crate::context::Context;
 use crate::error::Error;
 use crate::icon::{Icon, IconDescriptor, icons_json};
-use crate::middleware::{ServerLayers, SharedLayer};
+use crate::middleware::{ServerLayers, SharedLayer, ToolFacts};
 use crate::protocol::cursor;
 use crate::protocol::jsonrpc::RpcError;
 use crate::protocol::version::ProtocolVersion;
 use crate::task::TaskSupport;
 use crate::tool::arguments::{ArgumentKind, ArgumentShape, TypedArguments};
-use crate::tool::descriptor::{ParamDescriptor, ToolDescriptor, ToolHints, ToolPolicy};
+use crate::tool::descriptor::{ToolDescriptor, ToolPolicy};
 use crate::tool::dynamic::DynamicTool;
-use crate::tool::extract::{States, ToolCall};
+use crate::tool::extract::{ParamDescriptor, States, ToolCall};
+use crate::tool::hints::ToolHints;
 use crate::tool::invoke::ToolFuture;
 use crate::tool::rate::Limiter;
 use crate::tool::schema;
@@ -205,7 +206,8 @@ impl CatalogTool {
 
     /// The layers its calls go through, made once per server.
     pub fn layers(&self, server: &ServerLayers) -> &Arc<[SharedLayer]> {
-        self.layers.get_or_init(|| server.chain_for(self))
+        self.layers
+            .get_or_init(|| server.chain_for(|tag| self.has_tag(tag), self.own_layers()))
     }
 
     /// How this tool's calls have their arguments decoded straight into its parameters
@@ -400,6 +402,20 @@ impl CatalogTool {
             );
         }
         Value::Object(listing)
+    }
+}
+
+impl ToolFacts for CatalogTool {
+    fn hints(&self) -> ToolHints {
+        CatalogTool::hints(self)
+    }
+
+    fn has_tag(&self, tag: &str) -> bool {
+        CatalogTool::has_tag(self, tag)
+    }
+
+    fn required_scopes(&self) -> Vec<&str> {
+        self.scopes().collect()
     }
 }
 

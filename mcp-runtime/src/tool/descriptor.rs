@@ -6,7 +6,8 @@
 use schemars::{Schema, SchemaGenerator};
 
 use crate::location::SourceLocation;
-use crate::tool::extract::{States, ToolCall};
+use crate::tool::extract::{ParamDescriptor, ToolCall};
+use crate::tool::hints::ToolHints;
 use crate::tool::invoke::ToolFuture;
 
 /// Everything the runtime needs to know about one `#[mcp_tool]` function.
@@ -43,41 +44,6 @@ pub struct ToolDescriptor {
 }
 
 inventory::collect!(ToolDescriptor);
-
-/// One parameter of a tool: an argument (a property of its `inputSchema`) or an extractor.
-#[doc(hidden)]
-pub struct ParamDescriptor {
-    /// The property name (the Rust parameter name, raw-identifier prefix removed).
-    pub name: &'static str,
-    /// The parameter's doc comment.
-    pub description: Option<&'static str>,
-    /// Whether the property is listed in `required` (false for `Option<T>` and for a
-    /// parameter with a default).
-    pub required: bool,
-    /// `#[mcp(default = ...)]`: the default as JSON, published as the property's `default`
-    /// (called when the listing is built; `Null` if it does not serialize, then left out).
-    pub default: Option<fn() -> serde_json::Value>,
-    /// The argument's JSON schema; `None` for an extractor, which stays out of the schema.
-    pub schema: fn(&mut SchemaGenerator) -> Option<Schema>,
-    /// The start-up check of an extractor (e.g. that its state is registered).
-    pub check: fn(&States) -> Result<(), String>,
-    /// The decoding of its member's text straight into its type (see `tool::arguments`).
-    pub typed: crate::tool::extract::TypedParam,
-}
-
-/// Behaviour hints (`annotations` in `tools/list`). `None` means "not stated": the
-/// spec's defaults then apply on the client, and nothing is emitted.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ToolHints {
-    /// `readOnlyHint`: the tool does not modify its environment.
-    pub read_only: Option<bool>,
-    /// `destructiveHint`: the tool may destroy or overwrite data.
-    pub destructive: Option<bool>,
-    /// `idempotentHint`: repeating a call with the same arguments has no further effect.
-    pub idempotent: Option<bool>,
-    /// `openWorldHint`: the tool interacts with external entities.
-    pub open_world: Option<bool>,
-}
 
 /// Limits a tool states in its attribute; `None` leaves the server's setting in force.
 #[doc(hidden)]

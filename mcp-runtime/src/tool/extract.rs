@@ -15,7 +15,6 @@ use serde_json::{Map, Value};
 
 use crate::context::Context;
 use crate::tool::arguments::{ArgumentKind, TypedArguments, kind_of_type};
-use crate::tool::descriptor::ParamDescriptor;
 
 /// A call's arguments decoded straight into its tool's parameters, taken by name.
 struct TypedCall {
@@ -31,6 +30,29 @@ impl TypedCall {
         let index = self.params.iter().position(|param| param.name == name)?;
         self.arguments.take(index)
     }
+}
+
+/// One parameter of a tool: an argument (a property of its `inputSchema`) or an extractor.
+/// It lives here, not in `descriptor`, because typed decoding reads it and `descriptor` builds
+/// on this file.
+#[doc(hidden)]
+pub struct ParamDescriptor {
+    /// The property name (the Rust parameter name, raw-identifier prefix removed).
+    pub name: &'static str,
+    /// The parameter's doc comment.
+    pub description: Option<&'static str>,
+    /// Whether the property is listed in `required` (false for `Option<T>` and for a
+    /// parameter with a default).
+    pub required: bool,
+    /// `#[mcp(default = ...)]`: the default as JSON, published as the property's `default`
+    /// (called when the listing is built; `Null` if it does not serialize, then left out).
+    pub default: Option<fn() -> serde_json::Value>,
+    /// The argument's JSON schema; `None` for an extractor, which stays out of the schema.
+    pub schema: fn(&mut SchemaGenerator) -> Option<Schema>,
+    /// The start-up check of an extractor (e.g. that its state is registered).
+    pub check: fn(&States) -> Result<(), String>,
+    /// The decoding of its member's text straight into its type (see `tool::arguments`).
+    pub typed: TypedParam,
 }
 
 /// One parameter's share of typed decoding: its type's kind.

@@ -15,7 +15,8 @@ use schemars::transform::Transform;
 use serde_json::{Map, Value, json};
 
 use crate::json_schema::{IntegerBounds, RemoveNull, generator};
-use crate::tool::descriptor::{ParamDescriptor, ToolDescriptor};
+use crate::tool::descriptor::ToolDescriptor;
+use crate::tool::extract::ParamDescriptor;
 
 /// The property that holds a non-object structured output.
 pub(crate) const WRAPPED_OUTPUT_KEY: &str = "result";
@@ -227,7 +228,7 @@ mod tests {
     use super::*;
     use crate::__private::{output_schema as output_of, param_schema};
     use crate::location::SourceLocation;
-    use crate::tool::descriptor::ToolHints;
+    use crate::tool::hints::ToolHints;
     use crate::tool::result::Json;
     use schemars::SchemaGenerator;
 
