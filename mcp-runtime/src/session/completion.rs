@@ -28,14 +28,14 @@ impl Session {
     ) -> Answer {
         let request = match CompletionRequest::read(&params) {
             Ok(request) => request,
-            Err(error) => return Answer::Now(Err(error)),
+            Err(error) => return Answer::Ready(Err(error)),
         };
         let prompts = self.core.prompts.catalog();
         let resources = self.core.resources.catalog();
         let (completions, argument_names, target) = match &request.reference {
             Reference::Prompt(name) => {
                 let Some(prompt) = prompts.get(name) else {
-                    return Answer::Now(Err(RpcError::invalid_params(format!(
+                    return Answer::Ready(Err(RpcError::invalid_params(format!(
                         "Unknown prompt: {name}"
                     ))));
                 };
@@ -45,14 +45,14 @@ impl Session {
                     prompt.scopes(),
                     self.principal.as_ref(),
                 ) {
-                    return Answer::Now(Err(refused));
+                    return Answer::Ready(Err(refused));
                 }
                 let names: Vec<&str> = prompt.arguments.iter().map(|a| a.name.as_str()).collect();
                 (prompt.completions(), names, format!("prompt `{name}`"))
             }
             Reference::Resource(uri) => {
                 let Some(template) = resources.template(uri) else {
-                    return Answer::Now(Err(RpcError::invalid_params(format!(
+                    return Answer::Ready(Err(RpcError::invalid_params(format!(
                         "Unknown resource template: {uri}"
                     ))));
                 };
@@ -61,7 +61,7 @@ impl Session {
                     template.scopes(),
                     self.principal.as_ref(),
                 ) {
-                    return Answer::Now(Err(refused));
+                    return Answer::Ready(Err(refused));
                 }
                 let names: Vec<&str> = template
                     .template
@@ -76,7 +76,7 @@ impl Session {
             }
         };
         if !argument_names.contains(&request.argument.as_str()) {
-            return Answer::Now(Err(RpcError::invalid_params(format!(
+            return Answer::Ready(Err(RpcError::invalid_params(format!(
                 "Invalid params: {target} has no argument `{}`.",
                 request.argument
             ))));
@@ -86,7 +86,7 @@ impl Session {
             .find(|completion| completion.argument == request.argument)
         else {
             // An argument without a completion function: nothing to suggest.
-            return Answer::Now(Ok(Body::Json(
+            return Answer::Ready(Ok(Body::Json(
                 json!({ "completion": completion_json(Vec::new()) }),
             )));
         };
@@ -99,7 +99,7 @@ impl Session {
             related,
         ) {
             Ok(prepared) => prepared,
-            Err(error) => return Answer::Now(Err(error)),
+            Err(error) => return Answer::Ready(Err(error)),
         };
         let named = match &request.reference {
             Reference::Prompt(name) => name.as_str(),
@@ -121,7 +121,7 @@ impl Session {
         let result = self.run_served(served, prepared, layered, running, |_, values| {
             Ok(Body::Json(json!({ "completion": completion_json(values) })))
         });
-        Answer::Later {
+        Answer::Pending {
             result,
             request: Some(handle),
             server_info: None,

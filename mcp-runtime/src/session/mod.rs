@@ -387,7 +387,7 @@ impl Session {
     ) -> Answer {
         if method == "initialize" {
             if in_batch {
-                return Answer::Now(Err(RpcError::new(
+                return Answer::Ready(Err(RpcError::new(
                     code::INVALID_REQUEST,
                     "Invalid request: `initialize` must not be part of a batch.",
                 )));
@@ -396,7 +396,7 @@ impl Session {
         }
         let era = match self.era(params.meta()) {
             Ok(era) => era,
-            Err(error) => return Answer::Now(Err(error)),
+            Err(error) => return Answer::Ready(Err(error)),
         };
         let answer = match (era, method) {
             (Era::Stateless(_), "server/discover") => self.discover().into(),
@@ -407,14 +407,14 @@ impl Session {
             (
                 Era::Stateless(version),
                 "ping" | "logging/setLevel" | "notifications/initialized",
-            ) => Answer::Now(Err(RpcError::new(
+            ) => Answer::Ready(Err(RpcError::new(
                 code::METHOD_NOT_FOUND,
                 format!("Method not found: `{method}` is not part of protocol revision {version}."),
             ))),
             // A list reads only its cursor: `_meta` (a 2026-07-28 request's client identity
             // and capabilities) is dropped as decoded, not rebuilt into the map.
             (Era::Handshake(version) | Era::Stateless(version), "tools/list") => {
-                Answer::Now(self.list_tools(version, &params.split_meta().1))
+                Answer::Ready(self.list_tools(version, &params.split_meta().1))
             }
             (Era::Handshake(version) | Era::Stateless(version), "tools/call") => {
                 self.call_tool(era, version, id, params, related)
@@ -488,13 +488,13 @@ impl Session {
                 | "completion/complete",
             )
             | (Era::Handshake(_), "server/discover") => {
-                Answer::Now(Err(RpcError::invalid_params(format!(
+                Answer::Ready(Err(RpcError::invalid_params(format!(
                     "Invalid params: `{method}` needs a protocol version: send `initialize` first, \
                      or name the version in params._meta[\"{}\"] (2026-07-28).",
                     meta::PROTOCOL_VERSION
                 ))))
             }
-            _ => Answer::Now(Err(RpcError::method_not_found(method))),
+            _ => Answer::Ready(Err(RpcError::method_not_found(method))),
         };
         match era {
             Era::Stateless(_) => self.stateless_result(answer),

@@ -40,11 +40,11 @@ impl Session {
         let name =
             match required_string(&params, "name", "`prompts/get` needs the prompt's `name`.") {
                 Ok(name) => name,
-                Err(error) => return Answer::Now(Err(error)),
+                Err(error) => return Answer::Ready(Err(error)),
             };
         let catalog = self.core.prompts.catalog();
         let Some(prompt) = catalog.get(name) else {
-            return Answer::Now(Err(RpcError::invalid_params(format!(
+            return Answer::Ready(Err(RpcError::invalid_params(format!(
                 "Unknown prompt: {name}"
             ))));
         };
@@ -53,11 +53,11 @@ impl Session {
             prompt.scopes(),
             self.principal.as_ref(),
         ) {
-            return Answer::Now(Err(refused));
+            return Answer::Ready(Err(refused));
         }
         let arguments = match prompt_arguments(prompt, &params) {
             Ok(arguments) => arguments,
-            Err(error) => return Answer::Now(Err(error)),
+            Err(error) => return Answer::Ready(Err(error)),
         };
         let prompt_name = prompt.name().to_owned();
         let prepared = match self.served_context(
@@ -69,7 +69,7 @@ impl Session {
             related,
         ) {
             Ok(prepared) => prepared,
-            Err(error) => return Answer::Now(Err(error)),
+            Err(error) => return Answer::Ready(Err(error)),
         };
         let layered = self.served_request("prompts/get", &prompt_name, || arguments.clone());
         let running = prompt.render(
@@ -109,7 +109,7 @@ impl Session {
                 ))),
             },
         );
-        Answer::Later {
+        Answer::Pending {
             result,
             request: Some(request),
             server_info: None,

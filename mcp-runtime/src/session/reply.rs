@@ -1,5 +1,11 @@
-//! The answers the dispatcher gives: a response ready now, or one a running call gives
-//! later; how a batch or a cancellation is reported to the transport.
+//! What goes back for a request, one word per stage, each either ready or pending:
+//!
+//! - [`Body`]: a result (or an error found only once the work ran) before its envelope;
+//! - [`Answer`]: what a method's handler gives, a body ready or pending;
+//! - [`Reply`]: an answer with its id, a [`Response`] ready or a [`PendingResponse`];
+//! - [`Done`]: a reply once it is done, as a transport writes it;
+//! - [`Outcome`]: what one message asks of the connection (a reply, a batch of them, a
+//!   cancellation, or nothing).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -108,11 +114,12 @@ pub(crate) enum Outcome {
     Cancel(RequestId),
 }
 
-/// The body of a request's answer before it is wrapped in a JSON-RPC envelope.
+/// What a method's handler gives for a request: its body, ready or pending, not yet
+/// wrapped in a JSON-RPC envelope (that needs the id: [`envelope`]).
 pub(crate) enum Answer {
-    Now(Result<Body, RpcError>),
-    /// Work that gives the result: a tool call's pipeline, a read, a listen stream.
-    Later {
+    Ready(Result<Body, RpcError>),
+    /// Work that gives the body: a tool call's pipeline, a read, a listen stream.
+    Pending {
         result: Pin<Box<dyn Future<Output = Body> + Send + 'static>>,
         /// The request's handle, if it has a context.
         request: Option<RequestHandle>,
@@ -124,16 +131,16 @@ pub(crate) enum Answer {
 
 impl From<Result<Value, RpcError>> for Answer {
     fn from(result: Result<Value, RpcError>) -> Self {
-        Answer::Now(result.map(Body::Json))
+        Answer::Ready(result.map(Body::Json))
     }
 }
 
 /// Wraps an answer in its JSON-RPC envelope.
 pub(crate) fn envelope(id: RequestId, answer: Answer, unknown_id: UnknownId) -> Reply {
     match answer {
-        Answer::Now(Ok(result)) => Reply::Ready(result.response(&id)),
-        Answer::Now(Err(error)) => Reply::Ready(Response::failure(Some(&id), &error, unknown_id)),
-        Answer::Later {
+        Answer::Ready(Ok(result)) => Reply::Ready(result.response(&id)),
+        Answer::Ready(Err(error)) => Reply::Ready(Response::failure(Some(&id), &error, unknown_id)),
+        Answer::Pending {
             result,
             request,
             server_info,

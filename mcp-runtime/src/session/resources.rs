@@ -65,11 +65,11 @@ impl Session {
             "`resources/read` needs the resource's `uri`.",
         ) {
             Ok(uri) => uri.to_owned(),
-            Err(error) => return Answer::Now(Err(error)),
+            Err(error) => return Answer::Ready(Err(error)),
         };
         let catalog = self.core.resources.catalog();
         let Some(found) = catalog.find(&uri) else {
-            return Answer::Now(Err(not_found(version, &uri)));
+            return Answer::Ready(Err(not_found(version, &uri)));
         };
         let resource = found.resource;
         if let Err(refused) = self.core.access.refusal(
@@ -77,13 +77,13 @@ impl Session {
             resource.scopes(),
             self.principal.as_ref(),
         ) {
-            return Answer::Now(Err(refused));
+            return Answer::Ready(Err(refused));
         }
         let name = resource.name().to_owned();
         let prepared =
             match self.served_context(era, version, id, name, (&params, meta.as_mut()), related) {
                 Ok(prepared) => prepared,
-                Err(error) => return Answer::Now(Err(error)),
+                Err(error) => return Answer::Ready(Err(error)),
             };
         let layered = self.served_request("resources/read", &uri, || {
             found
@@ -134,7 +134,7 @@ impl Session {
                 Ok(Body::Json(result))
             },
         );
-        Answer::Later {
+        Answer::Pending {
             result,
             request: Some(request),
             server_info: None,

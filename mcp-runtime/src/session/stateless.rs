@@ -22,10 +22,12 @@ impl Session {
     pub(super) fn stateless_result(&self, answer: Answer) -> Answer {
         let server_info = Arc::clone(self.core.stateless_server_info());
         match answer {
-            Answer::Now(result) => Answer::Now(result.map(|result| result.decorated(&server_info))),
-            Answer::Later {
+            Answer::Ready(result) => {
+                Answer::Ready(result.map(|result| result.decorated(&server_info)))
+            }
+            Answer::Pending {
                 result, request, ..
-            } => Answer::Later {
+            } => Answer::Pending {
                 result,
                 request,
                 server_info: Some(server_info),
@@ -66,7 +68,7 @@ impl Session {
         related: &Outbox,
     ) -> Answer {
         let Some(filter) = params.get("notifications").and_then(Value::as_object) else {
-            return Answer::Now(Err(RpcError::invalid_params(
+            return Answer::Ready(Err(RpcError::invalid_params(
                 "Invalid params: `subscriptions/listen` needs `notifications`, the filter of what to receive.",
             )));
         };
@@ -114,7 +116,7 @@ impl Session {
         let closing = self.closing.clone();
         let subscription = id.clone();
         let related = related.clone();
-        Answer::Later {
+        Answer::Pending {
             result: Box::pin(async move {
                 let tagged = |method: &str, mut params: Map<String, Value>| {
                     params.insert(

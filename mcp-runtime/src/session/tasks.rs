@@ -163,9 +163,9 @@ impl Session {
             "tasks/list" => Box::pin(methods::list(core, owner, params)),
             "tasks/cancel" => Box::pin(methods::cancel(core, owner, version, params)),
             "tasks/update" => Box::pin(methods::update(core, owner, params)),
-            other => return Answer::Now(Err(RpcError::method_not_found(other))),
+            other => return Answer::Ready(Err(RpcError::method_not_found(other))),
         };
-        Answer::Later {
+        Answer::Pending {
             result: Box::pin(async move {
                 match result.await {
                     Ok(result) => Body::Json(result),
@@ -208,7 +208,7 @@ impl Session {
             (false, Some(background)) => Some(background.clone()),
             _ => None,
         };
-        Answer::Later {
+        Answer::Pending {
             result: Box::pin(async move {
                 if let Err(error) = tasks.create(&record).await {
                     if let Some(request) = &request {

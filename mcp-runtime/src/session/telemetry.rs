@@ -1,7 +1,7 @@
 //! Where a request meets telemetry (feature `otel`; the spans and metrics themselves are in
 //! `crate::telemetry`): its span opened and entered when it is decoded, so the dispatcher
 //! and everything it starts run inside it, and ended with its answer — at once, or when the
-//! work handed back to the transport finishes (`Answer::Later`). A call that runs as a task
+//! work handed back to the transport finishes (`Answer::Pending`). A call that runs as a task
 //! ends its request's span with the created task; its work gets a span of its own.
 //!
 //! An error is what the conventions call one: a JSON-RPC error (its code is `error.type`)
@@ -74,14 +74,14 @@ impl Session {
         let mut request = started.exit();
         request.served_under(self.negotiated);
         match answer {
-            Answer::Now(result) => {
+            Answer::Ready(result) => {
                 request.finish(match &result {
                     Ok(body) => outcome(body),
                     Err(error) => error_outcome(error),
                 });
-                Answer::Now(result)
+                Answer::Ready(result)
             }
-            Answer::Later {
+            Answer::Pending {
                 result,
                 request: handle,
                 server_info,
@@ -92,7 +92,7 @@ impl Session {
                     request.finish(outcome(&body));
                     body
                 };
-                Answer::Later {
+                Answer::Pending {
                     result: Box::pin(traced.instrument(span)),
                     request: handle,
                     server_info,

@@ -64,19 +64,19 @@ impl Session {
         let name = match name {
             Some(StringMember::Text(name)) => name,
             Some(StringMember::Other(_)) => {
-                return Answer::Now(Err(RpcError::invalid_params(
+                return Answer::Ready(Err(RpcError::invalid_params(
                     "Invalid params: `name` must be a string.",
                 )));
             }
             None => {
-                return Answer::Now(Err(RpcError::invalid_params(
+                return Answer::Ready(Err(RpcError::invalid_params(
                     "Invalid params: `tools/call` needs the tool's `name`.",
                 )));
             }
         };
         let catalog = self.core.tools.seen(&mut self.tools_seen);
         let Some(tool) = catalog.get(&name).cloned() else {
-            return Answer::Now(Err(RpcError::invalid_params(format!(
+            return Answer::Ready(Err(RpcError::invalid_params(format!(
                 "Unknown tool: {name}"
             ))));
         };
@@ -94,7 +94,7 @@ impl Session {
                 let owner = self.task_owner(era);
                 self.core.tasks.new_record(owner, version, &name, task.ttl)
             }),
-            Err(error) => return Answer::Now(Err(error)),
+            Err(error) => return Answer::Ready(Err(error)),
         };
         // Decoded by the tool's own shape; refused (not an object) only after the checks
         // above, which answer first.
@@ -116,12 +116,12 @@ impl Session {
                     let client = (!arguments_only).then(|| self.client_link(&round));
                     (round, client)
                 }
-                Err(error) => return Answer::Now(Err(error)),
+                Err(error) => return Answer::Ready(Err(error)),
             },
         };
         let arguments = match arguments {
             Ok(arguments) => arguments,
-            Err(error) => return Answer::Now(Err(error)),
+            Err(error) => return Answer::Ready(Err(error)),
         };
         let wraps_output = tool.wraps_output();
         // Refused before the tool runs: a caller without the tool's scopes (HTTP answers
@@ -160,7 +160,7 @@ impl Session {
             return match task {
                 // The client asked for a task, so it gets one, finished at once.
                 Some(record) => self.start_task(record, version, Box::pin(async { result }), None),
-                None => Answer::Now(Ok(result)),
+                None => Answer::Ready(Ok(result)),
             };
         }
         let made = client.map(|client| {
@@ -234,7 +234,7 @@ impl Session {
         match task {
             Some(record) => self.start_task(record, version, Box::pin(call), request),
             // The transport polls it once where it stands, and spawns it if it is not done.
-            None => Answer::Later {
+            None => Answer::Pending {
                 result: Box::pin(call),
                 request,
                 server_info: None,

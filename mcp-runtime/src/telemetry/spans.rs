@@ -236,7 +236,7 @@ impl Request {
         }
     }
 
-    /// The request's span, for the work still to come (`Answer::Later`).
+    /// The request's span, for the work still to come (`Answer::Pending`).
     pub(crate) fn span(&self) -> &Span {
         &self.span
     }
