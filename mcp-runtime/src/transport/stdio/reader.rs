@@ -19,15 +19,16 @@
 use std::io::{self, Read};
 use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, MutexGuard};
-use std::task::{Context, Poll, Waker};
+use std::task::{Context, Poll};
 
-use super::frames::LineBuffer;
-use super::{Closing, Connection, Shared, client_gone};
+use super::connection::{Handled, Lines};
+use super::io::{Closing, ConnectionIo};
+use super::lock::LockedConnection;
 
-/// Starts the reader thread of the connection `shared`, in the runtime's context (a tool
+/// Starts the reader thread of the connection `locked`, in the runtime's context (a tool
 /// polled there may spawn tasks, start timers, open sockets).
 pub(super) fn start(
-    shared: Arc<Shared>,
+    locked: Arc<LockedConnection<ConnectionIo>>,
     input: Box<dyn Read + Send>,
     limit: usize,
 ) -> io::Result<()> {
@@ -37,11 +38,11 @@ pub(super) fn start(
         .spawn(move || {
             let _runtime = runtime.enter();
             let read = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                read_and_handle(&shared, input, limit);
+                read_and_handle(&locked, input, limit);
             }));
             if let Err(panic) = read {
-                shared.lock().ended = Some(Closing::Panicked(panic));
-                shared.task.0.wake();
+                locked.lock().ended = Some(Closing::Panicked(panic));
+                locked.wake_task();
             }
         })?;
     Ok(())
@@ -49,70 +50,65 @@ pub(super) fn start(
 
 /// Reads, handles what was read and writes the answers, until the input ends, the client
 /// stops reading or the connection's task stops serving.
-fn read_and_handle(shared: &Shared, mut input: Box<dyn Read + Send>, limit: usize) {
+fn read_and_handle(
+    locked: &LockedConnection<ConnectionIo>,
+    mut input: Box<dyn Read + Send>,
+    limit: usize,
+) {
     // Output that has to wait (the client is slow to read) is left to the task: the
     // output wakes it once it can be written.
-    let waker = Waker::from(Arc::clone(&shared.task));
+    let waker = locked.task_waker();
     let mut cx = Context::from_waker(&waker);
-    let mut frames = LineBuffer::new(limit);
-    let mut input_ended = false;
-    // Handling stopped with the output full, lines read left in `frames`.
-    let mut lines_left = false;
+    let mut lines = Lines::new(limit);
     loop {
-        if !lines_left {
+        if lines.wants_input() {
             let read = loop {
-                match frames.read_from(&mut input) {
+                match lines.buffer().read_from(&mut input) {
                     Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
                     read => break read,
                 }
             };
-            input_ended = match read {
-                Ok(read) => read == 0,
+            match read {
+                Ok(read) => lines.read(read),
                 Err(error) => {
                     tracing::error!(%error, "reading stdin failed; treating it as end of input");
-                    true
+                    lines.end();
                 }
-            };
+            }
         }
-        let mut connection = wait_for_backlog_room(shared, shared.lock());
+        let mut connection = wait_for_backlog_room(locked, locked.lock());
         if connection.reading_stopped {
             return;
         }
         connection.take_woken_queue(&mut cx);
-        lines_left = !connection.handle_frames(&mut frames, &mut cx, input_ended);
-        let ended = if input_ended && !lines_left {
+        let ended = match connection.handle(&mut lines, &mut cx) {
             // The task writes what is left while the calls still running finish.
-            Some(Closing::InputEnded)
-        } else {
-            match connection.poll_write_out(&mut cx) {
-                Poll::Ready(Err(error)) if client_gone(&error) => Some(Closing::ClientGone),
-                Poll::Ready(Err(error)) => Some(Closing::Failed(error)),
+            Handled::InputEnded => Some(Closing::InputEnded),
+            _ => match connection.poll_write_out(&mut cx) {
+                Poll::Ready(Err(error)) => Some(Closing::after(error)),
                 Poll::Ready(Ok(())) | Poll::Pending => None,
-            }
+            },
         };
         if let Some(ended) = ended {
             connection.ended = Some(ended);
             drop(connection);
-            shared.task.0.wake();
+            locked.wake_task();
             return;
         }
-        shared.unlock(connection);
+        locked.unlock(connection);
     }
 }
 
 /// The connection, once the output waiting for the client is within its limit or the
 /// connection has stopped serving. The thread waits unlocked, for the task writes the
-/// output meanwhile and wakes it ([`Connection::wake_waiting_reader`]).
+/// output meanwhile and wakes it ([`ConnectionIo::wake_waiting_reader`]).
 fn wait_for_backlog_room<'a>(
-    shared: &'a Shared,
-    mut connection: MutexGuard<'a, Connection>,
-) -> MutexGuard<'a, Connection> {
-    while connection.backlog_full() && !connection.reading_stopped {
+    locked: &'a LockedConnection<ConnectionIo>,
+    mut connection: MutexGuard<'a, ConnectionIo>,
+) -> MutexGuard<'a, ConnectionIo> {
+    while connection.connection.backlog_full() && !connection.reading_stopped {
         connection.waiting_reader = Some(std::thread::current());
-        shared.unlock(connection);
-        // A wake-up that came before this returns at once; a spurious one looks again.
-        std::thread::park();
-        connection = shared.lock();
+        connection = locked.park_unlocked(connection);
     }
     connection.waiting_reader = None;
     connection

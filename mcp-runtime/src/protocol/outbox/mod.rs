@@ -6,8 +6,8 @@
 //! So each request is handed the outbox its related messages go to, and the transport
 //! decides what stands behind it.
 
-use std::cell::RefCell;
-use std::marker::PhantomData;
+mod kept;
+
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -15,18 +15,7 @@ use tokio::sync::mpsc;
 
 use crate::protocol::jsonrpc::Response;
 
-thread_local! {
-    /// The outbox whose messages this thread keeps for its caller (see
-    /// [`Outbox::keep_on_this_thread`]), and the lines kept.
-    static KEPT: RefCell<Option<Kept>> = const { RefCell::new(None) };
-}
-
-struct Kept {
-    /// Which outbox: its sender's address, compared and never read (the guard's holder
-    /// keeps the outbox alive while it is set).
-    outbox: *const mpsc::UnboundedSender<Vec<u8>>,
-    lines: Vec<u8>,
-}
+pub(crate) use kept::KeptHere;
 
 /// A queue of newline-terminated JSON lines, drained by a transport writer.
 ///
@@ -72,17 +61,15 @@ impl Outbox {
     }
 
     /// Queues a line, or keeps it when this thread keeps this outbox's messages.
-    fn queue(&self, mut line: Vec<u8>) {
-        let kept = KEPT.with(|kept| match &mut *kept.borrow_mut() {
-            Some(kept) if std::ptr::eq(kept.outbox, Arc::as_ptr(&self.0)) => {
-                kept.lines.append(&mut line);
-                true
-            }
-            _ => false,
-        });
-        if !kept {
+    fn queue(&self, line: Vec<u8>) {
+        if let Err(line) = kept::keep(self.key(), line) {
             let _ = self.0.send(line);
         }
+    }
+
+    /// Which outbox this is, for [`kept`]: every clone shares the sender, and its address.
+    fn key(&self) -> *const () {
+        Arc::as_ptr(&self.0).cast()
     }
 
     /// Until the guard is dropped, what this thread sends on this outbox is kept for the
@@ -94,15 +81,7 @@ impl Outbox {
     /// the rest, a task's first request to the client could go out before the answer that
     /// tells the client the task exists.
     pub fn keep_on_this_thread(&self) -> KeptHere {
-        KEPT.with(|kept| {
-            *kept.borrow_mut() = Some(Kept {
-                outbox: Arc::as_ptr(&self.0),
-                lines: Vec::new(),
-            });
-        });
-        KeptHere {
-            _this_thread: PhantomData,
-        }
+        kept::start(self.key())
     }
 
     /// Tells the writer to stop after what is already queued, even while clones of this
@@ -131,29 +110,6 @@ impl Outbox {
     #[cfg(feature = "http")]
     pub async fn closed(&self) {
         self.0.closed().await;
-    }
-}
-
-/// Keeps what this thread sends on one outbox; see [`Outbox::keep_on_this_thread`].
-pub(crate) struct KeptHere {
-    /// The lines are kept in this thread's storage.
-    _this_thread: PhantomData<*const ()>,
-}
-
-impl KeptHere {
-    /// Appends the lines kept so far to `output`.
-    pub fn take(&self, output: &mut Vec<u8>) {
-        KEPT.with(|kept| {
-            if let Some(kept) = &mut *kept.borrow_mut() {
-                output.append(&mut kept.lines);
-            }
-        });
-    }
-}
-
-impl Drop for KeptHere {
-    fn drop(&mut self) {
-        KEPT.with(|kept| *kept.borrow_mut() = None);
     }
 }
 
