@@ -6,6 +6,7 @@
 //! [`Decoded`]) rather than into a `serde_json::Value` tree, and responses are serialized
 //! straight into bytes (see [`Response`]): no tree is built for the envelope either way.
 
+mod check;
 mod decode;
 mod error;
 mod response;
