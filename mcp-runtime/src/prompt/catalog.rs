@@ -128,7 +128,7 @@ impl CatalogPrompt {
     ) -> PromptFuture {
         match &self.source {
             PromptSource::Static(descriptor) => {
-                (descriptor.invoke)(ToolCall::with_text_arguments(arguments, context, states))
+                (descriptor.invoke)(ToolCall::with_text_arguments(arguments, context, &states))
             }
             PromptSource::Dynamic(prompt) => {
                 let arguments: BTreeMap<String, String> = arguments

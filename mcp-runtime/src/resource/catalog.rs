@@ -130,7 +130,7 @@ impl CatalogResource {
                     .into_iter()
                     .map(|(name, value)| (name, Value::String(value)))
                     .collect();
-                (descriptor.invoke)(ToolCall::with_text_arguments(variables, context, states))
+                (descriptor.invoke)(ToolCall::with_text_arguments(variables, context, &states))
             }
             ResourceSource::Dynamic(resource) => {
                 let request = ReadRequest::new(uri.to_owned(), variables.into_iter().collect());

@@ -26,12 +26,12 @@ use super::admission::Admission;
 use super::body::Body;
 use crate::content::ContentBody;
 use crate::context::client_requests::InputRound;
-use crate::context::{Context, RequestHandle, log_layer};
+use crate::context::{RequestHandle, log_layer};
 use crate::middleware::{LayerFuture, SharedLayer, ToolRequest, run_chain};
 use crate::protocol::version::ProtocolVersion;
 use crate::tool::arguments::ToolArguments;
 use crate::tool::catalog::CatalogTool;
-use crate::tool::extract::States;
+use crate::tool::extract::{CallContext, States};
 use crate::tool::invoke::ToolFuture;
 use crate::tool::result::{CallToolResult, ToolError};
 use crate::tool::shape::ShapedResult;
@@ -254,7 +254,13 @@ impl ToolCallPipeline {
                         context,
                         ..
                     } = call;
-                    let running = invoke(&tool, arguments, context, states, forward_tracing);
+                    let running = invoke(
+                        &tool,
+                        ToolArguments::Map(arguments),
+                        CallContext::Made(context),
+                        &states,
+                        forward_tracing,
+                    );
                     Box::pin(ToolRun::new(name, running, guards, round)) as LayerFuture
                 });
                 // A layer's panic is caught like a tool's (the tool's own was caught inside).
@@ -368,19 +374,16 @@ impl ResultShaping {
 }
 
 /// Starts `tool` with these arguments (forwarding its `tracing` events to the client when
-/// the server says so).
-pub(super) fn invoke(
+/// the server says so: then the context was made before the call).
+pub(super) fn invoke<'a>(
     tool: &CatalogTool,
-    arguments: impl Into<ToolArguments>,
-    context: Context,
-    states: Arc<States>,
+    arguments: ToolArguments,
+    context: CallContext<'a>,
+    states: &'a States,
     forward_tracing: bool,
 ) -> ToolFuture {
-    let current = forward_tracing.then(|| context.clone());
-    let invoked = match arguments.into() {
-        ToolArguments::Map(arguments) => tool.invoke(arguments, context, states),
-        ToolArguments::Typed(arguments) => tool.invoke_typed(arguments, Some((context, states))),
-    };
+    let current = forward_tracing.then(|| context.get().clone());
+    let invoked = tool.invoke(arguments, context, states);
     match current {
         Some(current) => Box::pin(log_layer::forwarding(invoked, current)),
         None => invoked,

@@ -1,5 +1,5 @@
 //! `tools/list` and `tools/call`: the request read and checked (the tool looked up, its
-//! arguments decoded for it by `tool::arguments` and validated, its context made), then
+//! arguments decoded for it by `tool::arguments` and validated, its context readied), then
 //! handed to the call pipeline (`call`).
 
 use std::sync::Arc;
@@ -22,6 +22,7 @@ use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
 use crate::tool::arguments::ToolArguments;
 use crate::tool::catalog::Catalog;
+use crate::tool::extract::CallContext;
 use crate::tool::result::CallToolResult;
 use crate::tool::shape::ShapedResult;
 
@@ -100,22 +101,10 @@ impl Session {
         // above, which answer first.
         let shape = tool.argument_shape(&self.core.layers);
         let arguments = ToolArguments::decode(shape, arguments);
-        // A call of a tool that takes nothing but arguments, decoded straight into them, is
-        // made without a context: nothing could read it (no parameter asks for one, no
-        // layer sees the call), nothing sends about the call (it is no task, and `tracing`
-        // is not forwarded), and making one costs an allocation and a dozen atomic
-        // operations.
-        let arguments_only = task.is_none()
-            && !self.core.forward_tracing
-            && matches!(arguments, Ok(ToolArguments::Typed(_)))
-            && shape.is_some_and(|shape| shape.arguments_only());
-        let (round, client) = match &task {
-            Some(record) => (None, Some(self.task_client(era, record))),
+        let round = match &task {
+            Some(_) => None,
             None => match self.input_round(era, name.clone(), &params) {
-                Ok(round) => {
-                    let client = (!arguments_only).then(|| self.client_link(&round));
-                    (round, client)
-                }
+                Ok(round) => round,
                 Err(error) => return Answer::Ready(Err(error)),
             },
         };
@@ -163,7 +152,17 @@ impl Session {
                 None => Answer::Ready(Ok(result)),
             };
         }
-        let made = client.map(|client| {
+        let tool_timeout = tool.policy().timeout_ms.map(Duration::from_millis);
+        let admission = self.core.rate_limits.admission(tool.rate_limiter.clone());
+        let (tool_slots, layers) = (tool.slots.clone(), tool.layers(&self.core.layers));
+        let forward_tracing = self.core.forward_tracing;
+        // The handle the transport cancels the call by, once its context is made.
+        let mut request = None;
+        let mut make_context = || {
+            let client = match &task {
+                Some(record) => self.task_client(era, record),
+                None => self.client_link(&round),
+            };
             let info = self.request_info(era, version, id, name.clone(), meta.as_mut(), client);
             // A task's messages outlive the request's stream: they go where messages
             // unrelated to a request go (2025-11-25), or nowhere (2026-07-28 has no stream
@@ -173,43 +172,43 @@ impl Session {
                 (Some(_), Era::Stateless(_)) => Outbox::discarding(),
                 (Some(_), _) => self.background.clone().unwrap_or_else(|| related.clone()),
             };
-            Context::new(info, outbox)
-        });
-        let tool_timeout = tool.policy().timeout_ms.map(Duration::from_millis);
-        let admission = self.core.rate_limits.admission(tool.rate_limiter.clone());
-        let (tool_slots, layers) = (tool.slots.clone(), tool.layers(&self.core.layers));
-        let (work, request) = match made {
-            None => {
-                let ToolArguments::Typed(arguments) = arguments else {
-                    unreachable!("only a call with typed arguments is made without a context")
-                };
-                (ToolWork::Direct(tool.invoke_typed(arguments, None)), None)
-            }
-            Some((context, request)) => {
-                let states = Arc::clone(&self.core.states);
-                let forward_tracing = self.core.forward_tracing;
-                let work = if layers.is_empty() {
-                    ToolWork::Direct(invoke(&tool, arguments, context, states, forward_tracing))
-                } else {
-                    let ToolArguments::Map(arguments) = arguments else {
-                        unreachable!("a tool with layers has no typed decoding")
-                    };
-                    ToolWork::Layered(Box::new(LayeredWork {
-                        layers: Arc::clone(layers),
-                        call: ToolRequest {
-                            name: name.clone(),
-                            tool: tool.clone(),
-                            arguments,
-                            context,
-                            version,
-                        },
-                        tool,
-                        states,
-                        forward_tracing,
-                    }))
-                };
-                (work, Some(request))
-            }
+            let (context, handle) = Context::new(info, outbox);
+            request = Some(handle);
+            context
+        };
+        // A layer, a task and forwarded `tracing` need the context before the call; else it
+        // is made when a parameter asks for it.
+        let work = if !layers.is_empty() {
+            let ToolArguments::Map(arguments) = arguments else {
+                unreachable!("a tool with layers has no argument shape, so no typed decoding")
+            };
+            ToolWork::Layered(Box::new(LayeredWork {
+                layers: Arc::clone(layers),
+                call: ToolRequest {
+                    name: name.clone(),
+                    tool: tool.clone(),
+                    arguments,
+                    context: make_context(),
+                    version,
+                },
+                tool,
+                states: Arc::clone(&self.core.states),
+                forward_tracing,
+            }))
+        } else {
+            let context = if task.is_some() || forward_tracing {
+                CallContext::Made(make_context())
+            } else {
+                CallContext::on_request(&name, &mut make_context)
+            };
+            let running = invoke(
+                &tool,
+                arguments,
+                context,
+                &self.core.states,
+                forward_tracing,
+            );
+            ToolWork::Direct(running)
         };
         // A task is meant to outlive a call's time limit: only the tool's own applies.
         let timeout = if task.is_some() {

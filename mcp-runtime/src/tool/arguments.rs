@@ -100,8 +100,6 @@ pub(crate) struct ArgumentShape {
     kinds: Box<[Option<TypedKind>]>,
     /// The required arguments, by index.
     required: u16,
-    /// No parameter is one the runtime supplies: every one is an argument.
-    arguments_only: bool,
 }
 
 impl ArgumentShape {
@@ -127,19 +125,11 @@ impl ArgumentShape {
             names.push(name);
             kinds.push(kind);
         }
-        let arguments_only = kinds.iter().all(Option::is_some);
         Some(ArgumentShape {
             names: names.into(),
             kinds: kinds.into(),
             required,
-            arguments_only,
         })
-    }
-
-    /// Whether every parameter is an argument (none is supplied by the runtime, such as a
-    /// `Context`): a call of such a tool needs no context to take its parameters.
-    pub fn arguments_only(&self) -> bool {
-        self.arguments_only
     }
 }
 

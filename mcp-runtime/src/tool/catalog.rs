@@ -11,7 +11,6 @@ use std::sync::{Arc, OnceLock};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use crate::context::Context;
 use crate::error::Error;
 use crate::icon::{Icon, IconDescriptor, icons_json};
 use crate::middleware::{ServerLayers, SharedLayer, ToolFacts};
@@ -19,10 +18,10 @@ use crate::protocol::cursor;
 use crate::protocol::jsonrpc::RpcError;
 use crate::protocol::version::ProtocolVersion;
 use crate::task::TaskSupport;
-use crate::tool::arguments::{ArgumentKind, ArgumentShape, TypedArguments};
+use crate::tool::arguments::{ArgumentKind, ArgumentShape, ToolArguments};
 use crate::tool::descriptor::{ToolDescriptor, ToolPolicy};
 use crate::tool::dynamic::DynamicTool;
-use crate::tool::extract::{ParamDescriptor, States, ToolCall};
+use crate::tool::extract::{CallContext, ParamDescriptor, States, ToolCall};
 use crate::tool::hints::ToolHints;
 use crate::tool::invoke::ToolFuture;
 use crate::tool::rate::Limiter;
@@ -224,36 +223,28 @@ impl CatalogTool {
             .as_ref()
     }
 
-    /// Starts a call whose arguments were decoded straight into the parameters; without a
-    /// context or state (`supplied`) if the tool takes only arguments.
-    pub fn invoke_typed(
+    /// Starts a call: its arguments were decoded for this tool, and validated when they
+    /// are a map.
+    pub fn invoke<'a>(
         &self,
-        arguments: TypedArguments,
-        supplied: Option<(Context, Arc<States>)>,
+        arguments: ToolArguments,
+        context: CallContext<'a>,
+        states: &'a States,
     ) -> ToolFuture {
-        match &self.source {
-            ToolSource::Static(descriptor) => (descriptor.invoke)(ToolCall::typed(
-                arguments,
-                descriptor.params,
-                self.shared_name(),
-                supplied,
-            )),
-            ToolSource::Dynamic(_) => unreachable!("dynamic tools have no typed decoding"),
-        }
-    }
-
-    /// Starts a call: the arguments were validated already.
-    pub fn invoke(
-        &self,
-        arguments: Map<String, Value>,
-        context: Context,
-        states: Arc<States>,
-    ) -> ToolFuture {
-        match &self.source {
-            ToolSource::Static(descriptor) => {
+        match (&self.source, arguments) {
+            (ToolSource::Static(descriptor), ToolArguments::Map(arguments)) => {
                 (descriptor.invoke)(ToolCall::new(arguments, context, states))
             }
-            ToolSource::Dynamic(tool) => tool.invoke(arguments, context),
+            (ToolSource::Static(descriptor), ToolArguments::Typed(arguments)) => (descriptor
+                .invoke)(
+                ToolCall::typed(arguments, descriptor.params, context, states),
+            ),
+            (ToolSource::Dynamic(tool), ToolArguments::Map(arguments)) => {
+                tool.invoke(arguments, context.get().clone())
+            }
+            (ToolSource::Dynamic(_), ToolArguments::Typed(_)) => {
+                unreachable!("a dynamic tool has no argument shape, so no typed decoding")
+            }
         }
     }
 

@@ -2,7 +2,7 @@
 //! (extractors) — [`Context`], [`State<T>`], or your own.
 
 use std::any::{Any, TypeId, type_name};
-use std::borrow::Cow;
+use std::cell::LazyCell;
 use std::collections::HashMap;
 use std::fmt;
 use std::ops::Deref;
@@ -20,8 +20,6 @@ use crate::tool::arguments::{ArgumentKind, TypedArguments, kind_of_type};
 struct TypedCall {
     arguments: TypedArguments,
     params: &'static [ParamDescriptor],
-    /// The tool's name, for a call made without a context.
-    tool: Cow<'static, str>,
 }
 
 impl TypedCall {
@@ -117,63 +115,75 @@ impl fmt::Debug for States {
     }
 }
 
-/// Why a call has no context or state: only a parameter that is no argument asks for them,
-/// and a call made without them is of a tool that has none (`ArgumentShape`).
-const NOTHING_SUPPLIED: &str =
-    "a call of a tool whose parameters are all arguments is made without a context or state";
+/// The request's context as a call holds it: made before the call (a layer, a task or
+/// forwarded `tracing` needed it first), or made when a parameter first asks for it. A call
+/// of a tool that takes only arguments never asks, and a context costs an allocation and a
+/// dozen atomic operations.
+pub(crate) enum CallContext<'a> {
+    Made(Context),
+    OnRequest {
+        /// The tool's name, which a refusal names without making a context for it.
+        tool: &'a str,
+        context: LazyCell<Context, &'a mut dyn FnMut() -> Context>,
+    },
+}
+
+impl<'a> CallContext<'a> {
+    /// A context made by `make` when a parameter first asks for it.
+    pub fn on_request(tool: &'a str, make: &'a mut dyn FnMut() -> Context) -> Self {
+        CallContext::OnRequest {
+            tool,
+            context: LazyCell::new(make),
+        }
+    }
+
+    pub fn get(&self) -> &Context {
+        match self {
+            CallContext::Made(context) => context,
+            CallContext::OnRequest { context, .. } => context,
+        }
+    }
+}
 
 /// One call of a tool, as its parameters see it: the arguments not yet taken, the
 /// request's [`Context`], and the server's shared state.
-pub struct ToolCall {
+pub struct ToolCall<'a> {
     arguments: Map<String, Value>,
     /// The arguments decoded straight into the parameters (`tool::arguments`), when the tool
     /// takes that path: then `arguments` is empty.
     typed: Option<TypedCall>,
-    /// `None` for a call of a tool whose parameters are all arguments decoded straight into
-    /// them (see [`ToolCall::typed`]): nothing asks for these then.
-    context: Option<Context>,
-    states: Option<Arc<States>>,
+    context: CallContext<'a>,
+    states: &'a States,
     /// Whether the arguments are text to parse (a resource's variables, a prompt's
     /// arguments) rather than a tool's JSON arguments.
     text_arguments: bool,
 }
 
-impl ToolCall {
+impl<'a> ToolCall<'a> {
     pub(crate) fn new(
         arguments: Map<String, Value>,
-        context: Context,
-        states: Arc<States>,
+        context: CallContext<'a>,
+        states: &'a States,
     ) -> Self {
         ToolCall {
             arguments,
             typed: None,
-            context: Some(context),
-            states: Some(states),
+            context,
+            states,
             text_arguments: false,
         }
     }
 
-    /// A call whose arguments were decoded straight into the tool's parameters. A tool
-    /// that takes nothing but such arguments gets no context and no state (`supplied` is
-    /// `None`): only a supplied parameter (`Context`, `State<T>`, ...) reads them, and
-    /// making a context costs a call an allocation and a dozen atomic operations.
+    /// A call whose arguments were decoded straight into the tool's parameters.
     pub(crate) fn typed(
         arguments: TypedArguments,
         params: &'static [ParamDescriptor],
-        tool: Cow<'static, str>,
-        supplied: Option<(Context, Arc<States>)>,
+        context: CallContext<'a>,
+        states: &'a States,
     ) -> Self {
-        let (context, states) = supplied.unzip();
         ToolCall {
-            arguments: Map::new(),
-            typed: Some(TypedCall {
-                arguments,
-                params,
-                tool,
-            }),
-            context,
-            states,
-            text_arguments: false,
+            typed: Some(TypedCall { arguments, params }),
+            ..ToolCall::new(Map::new(), context, states)
         }
     }
 
@@ -182,11 +192,11 @@ impl ToolCall {
     pub(crate) fn with_text_arguments(
         arguments: Map<String, Value>,
         context: Context,
-        states: Arc<States>,
+        states: &'a States,
     ) -> Self {
         ToolCall {
             text_arguments: true,
-            ..ToolCall::new(arguments, context, states)
+            ..ToolCall::new(arguments, CallContext::Made(context), states)
         }
     }
 
@@ -195,30 +205,30 @@ impl ToolCall {
         self.arguments.remove(name)
     }
 
-    /// The request's context.
-    ///
-    /// Every call a parameter other than an argument sees has one: only a call of a tool
-    /// whose parameters are all arguments is made without it, and nothing asks it then.
+    /// The request's context, made when first asked for.
     pub fn context(&self) -> &Context {
-        self.context.as_ref().expect(NOTHING_SUPPLIED)
+        self.context.get()
     }
 
     /// The server's shared state.
     pub fn states(&self) -> &States {
-        self.states.as_ref().expect(NOTHING_SUPPLIED)
+        self.states
     }
 
-    /// The request's context, unless the call was made without one.
-    pub(crate) fn context_if_any(&self) -> Option<&Context> {
-        self.context.as_ref()
+    /// The request's context if it was made before the call: always when `tracing` is
+    /// forwarded, so the blocking thread can forward its events.
+    pub(crate) fn context_made_before(&self) -> Option<&Context> {
+        match &self.context {
+            CallContext::Made(context) => Some(context),
+            CallContext::OnRequest { .. } => None,
+        }
     }
 
     /// The name of the tool called.
     fn tool_name(&self) -> &str {
-        match (&self.context, &self.typed) {
-            (Some(context), _) => context.tool_name(),
-            (None, Some(typed)) => &typed.tool,
-            (None, None) => unreachable!("only a typed call is made without a context"),
+        match &self.context {
+            CallContext::Made(context) => context.tool_name(),
+            CallContext::OnRequest { tool, .. } => tool,
         }
     }
 

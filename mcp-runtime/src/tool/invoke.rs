@@ -45,7 +45,7 @@ where
     // The blocking thread gets the tool's context, so its `tracing` events are forwarded
     // too when that is on.
     let forwarded = call
-        .context_if_any()
+        .context_made_before()
         .filter(|context| context.forwards_tracing())
         .cloned();
     Box::pin(async move {
