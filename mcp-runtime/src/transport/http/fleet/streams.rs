@@ -213,13 +213,19 @@ impl RemoteReader {
                 self.checked_runner = Instant::now();
                 if let Ok(false) = self.fleet.store.is_alive(&read.runner).await {
                     // The runner died: end the stream with an error for its requests, unless
-                    // its response lands first (the append is atomic with that check).
+                    // its response lands first or it beats again (the store checks both
+                    // again as it appends).
                     let error = runner_died(&read.requests);
                     let error = [StreamEvent::new(self.cursor.saturating_add(1), error, true)];
                     let _ = self
                         .fleet
                         .store
-                        .append_events(&self.stream, None, &error, bounds(RETAIN_ENDED))
+                        .end_for_dead_runner(
+                            &self.stream,
+                            &read.runner,
+                            &error,
+                            bounds(RETAIN_ENDED),
+                        )
                         .await;
                     continue;
                 }
