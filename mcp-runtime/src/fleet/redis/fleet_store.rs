@@ -8,7 +8,7 @@
 //! - `stream:SESSION:N:events`: a list of the stream's events, each `SEQ:DATA`, trimmed to
 //!   the newest `max_events` and `max_bytes` (the newest is always kept);
 //! - `stream:SESSION:N:meta`: a hash: `runner` (instance), `requests` (JSON ids), `ended`,
-//!   `bytes` (the size of the events kept);
+//!   `bytes` (the size of the events kept), `seq` (the newest event's number);
 //! - `instance:ID`: present while the instance sends heartbeats;
 //! - `fleet:pulse` and `fleet:calm`: when (by Redis's clock, in ms) the last heartbeat of any
 //!   instance came, and when the last gap in them ended: an instance whose key lapsed is
@@ -31,7 +31,8 @@ use crate::fleet::store::{
 
 /// Appends events unless the stream ended (or, without an origin, is not known): atomic,
 /// so that the runner's response and another instance's error for a dead runner never both
-/// land. ARGV: max events, max bytes, retain (ms), runner ('' for none), requests, then
+/// land. An event older than the newest stored is skipped (but for a stream's last), so that
+/// a batch sent again after a timeout, which Redis may have run after all, is not doubled. ARGV: max events, max bytes, retain (ms), runner ('' for none), requests, then
 /// seq, data, last ('1' or '0') per event. It reads them from `args`, which the script's
 /// prelude sets: [`APPEND_ANY`] or [`APPEND_IF_DEAD`].
 const APPEND: &str = r#"
@@ -43,15 +44,20 @@ elseif redis.call('HGET', KEYS[2], 'ended') == '1' then
 end
 local count = redis.call('LLEN', KEYS[1])
 local bytes = tonumber(redis.call('HGET', KEYS[2], 'bytes') or '0')
+local newest = tonumber(redis.call('HGET', KEYS[2], 'seq') or '-1')
 for i = 6, #args, 3 do
-  local event = args[i] .. ':' .. args[i + 1]
-  count = redis.call('RPUSH', KEYS[1], event)
-  bytes = bytes + string.len(event)
-  if args[i + 2] == '1' then
-    redis.call('HSET', KEYS[2], 'ended', '1')
-    break
+  if args[i + 2] == '1' or tonumber(args[i]) > newest then
+    local event = args[i] .. ':' .. args[i + 1]
+    count = redis.call('RPUSH', KEYS[1], event)
+    bytes = bytes + string.len(event)
+    newest = math.max(newest, tonumber(args[i]))
+    if args[i + 2] == '1' then
+      redis.call('HSET', KEYS[2], 'ended', '1')
+      break
+    end
   end
 end
+redis.call('HSET', KEYS[2], 'seq', newest)
 while count > 1 and (count > tonumber(args[1]) or bytes > tonumber(args[2])) do
   bytes = bytes - string.len(redis.call('LPOP', KEYS[1]))
   count = count - 1
