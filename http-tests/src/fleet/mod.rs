@@ -269,7 +269,11 @@ impl Fleet {
     /// Starts Redis, `instances` instances of `program` and nginx in front of them; returns
     /// once every one listens.
     pub fn start(program: impl AsRef<Path>, instances: usize) -> Fleet {
-        let redis = RedisServer::start();
+        Self::start_on(RedisServer::start(), program, instances)
+    }
+
+    /// [`Fleet::start`] on a Redis of the test's choosing (a durable one, say).
+    pub fn start_on(redis: RedisServer, program: impl AsRef<Path>, instances: usize) -> Fleet {
         let dir = temp_dir("fleet");
         // Ports no other test of this process gets: an instance restarts on its own, and a
         // wait for "something listens" must not be answered by another test's server.

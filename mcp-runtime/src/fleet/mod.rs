@@ -20,6 +20,7 @@
 //!
 //! 2026-07-28 requests need none of this: they stand alone.
 
+mod beats;
 mod store;
 
 #[cfg(feature = "redis")]
@@ -27,8 +28,9 @@ mod redis;
 
 #[cfg(feature = "redis")]
 pub use self::redis::{RedisFleetStore, RedisLink, RedisTaskStore};
+pub(crate) use beats::spawn_beats;
 pub use store::{
     FleetMessages, FleetStore, SessionRecord, StoreError, StoreFuture, StreamBounds, StreamEvent,
     StreamEvents, StreamKey, StreamOrigin,
 };
-pub(crate) use store::{HEARTBEAT_EVERY, HEARTBEAT_TTL};
+pub(crate) use store::{HEARTBEAT_GAP, HEARTBEAT_GRACE, HEARTBEAT_TTL};

@@ -11,11 +11,20 @@ use serde_json::Value;
 
 pub use crate::task::{StoreError, StoreFuture};
 
-/// An instance that sent no heartbeat for this long is taken for dead: the streams of its
-/// calls end with an error, its unfinished tasks fail.
+/// An instance that sent no heartbeat for this long, while the store was reachable, is taken
+/// for dead: the streams of its calls end with an error, its unfinished tasks fail.
 pub(crate) const HEARTBEAT_TTL: Duration = Duration::from_secs(3);
 /// How often an instance sends its heartbeat.
 pub(crate) const HEARTBEAT_EVERY: Duration = Duration::from_secs(1);
+/// How soon an instance sends its heartbeat again after one failed, so that it is known to
+/// be alive as soon as the store is back.
+pub(crate) const HEARTBEAT_RETRY: Duration = Duration::from_millis(250);
+/// No heartbeat from any instance for this long means the store was unreachable (or
+/// stalled), not that every instance died.
+pub(crate) const HEARTBEAT_GAP: Duration = Duration::from_secs(2);
+/// How long after such a gap no instance is taken for dead: every live instance beats again
+/// well within it.
+pub(crate) const HEARTBEAT_GRACE: Duration = Duration::from_secs(6);
 
 /// Messages between instances, as a store delivers them (see [`FleetStore::subscribe`]).
 pub type FleetMessages = Pin<Box<dyn Stream<Item = String> + Send + 'static>>;
@@ -231,8 +240,30 @@ pub trait FleetStore: Send + Sync + 'static {
     /// Marks `instance` alive for `ttl`; instances call this well within it.
     fn heartbeat<'a>(&'a self, instance: &'a str, ttl: Duration) -> StoreFuture<'a, ()>;
 
-    /// Whether `instance` sent a heartbeat within its ttl.
+    /// Whether `instance` may be alive: false only when it sent no heartbeat within its ttl
+    /// while the store was reachable (an instance whose heartbeat lapsed during an outage
+    /// of the store is alive until it has had the time to beat again).
     fn is_alive<'a>(&'a self, instance: &'a str) -> StoreFuture<'a, bool>;
+
+    /// Appends `events` (the error for the requests of a stream whose runner died) only if
+    /// `runner` is not alive (see [`is_alive`](FleetStore::is_alive)), with no `origin`; false
+    /// if nothing was added. A store that can should check and append in one atomic step,
+    /// so that a runner that beats again meanwhile keeps its response; this default checks,
+    /// then appends.
+    fn end_for_dead_runner<'a>(
+        &'a self,
+        stream: &'a StreamKey,
+        runner: &'a str,
+        events: &'a [StreamEvent],
+        bounds: StreamBounds,
+    ) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            if self.is_alive(runner).await? {
+                return Ok(false);
+            }
+            self.append_events(stream, None, events, bounds).await
+        })
+    }
 
     /// Sends a message to every instance (this one included) that subscribed.
     fn publish<'a>(&'a self, message: &'a str) -> StoreFuture<'a, ()>;

@@ -36,6 +36,12 @@ pub const DEFAULT_TASK_POLL_INTERVAL: Duration = Duration::from_millis(500);
 pub const DEFAULT_MAX_TASKS_PER_OWNER: usize = 64;
 /// How often expired tasks are purged from the store.
 const PURGE_INTERVAL: Duration = Duration::from_secs(10);
+/// How long a finished task's last update is tried again while the store fails, at most.
+const FINAL_UPDATE_PATIENCE: Duration = Duration::from_secs(15 * 60);
+/// The first pause before trying the last update again; each next one doubles…
+const FINAL_UPDATE_RETRY: Duration = Duration::from_millis(250);
+/// …up to this.
+const FINAL_UPDATE_RETRY_MAX: Duration = Duration::from_secs(5);
 
 /// The server's task settings.
 #[derive(Clone, Debug)]
@@ -348,12 +354,29 @@ impl Tasks {
             status: finished.status,
             message: finished.message,
         };
-        match self.store.update(&id, update).await {
-            Ok(Updated::Applied(record)) => tell(&record),
-            // Cancelled meanwhile: the cancel stands.
-            Ok(Updated::Refused(_) | Updated::Unknown) => {}
-            Err(error) => {
-                tracing::error!(task = %id, %error, "cannot record how a task ended");
+        // Kept here until the store takes it: a blip of the store at the task's end must not
+        // lose its result (one outcome per running task, each within the size limit).
+        let give_up_at = tokio::time::Instant::now() + FINAL_UPDATE_PATIENCE;
+        let mut pause = FINAL_UPDATE_RETRY;
+        loop {
+            match self.store.update(&id, update.clone()).await {
+                Ok(Updated::Applied(record)) => return tell(&record),
+                // Cancelled meanwhile (or an earlier attempt landed after all): it stands.
+                Ok(Updated::Refused(_) | Updated::Unknown) => return,
+                Err(error) => {
+                    if self.grace_over.is_cancelled() || tokio::time::Instant::now() >= give_up_at {
+                        tracing::error!(task = %id, %error, "cannot record how a task ended");
+                        return;
+                    }
+                    if pause == FINAL_UPDATE_RETRY {
+                        tracing::warn!(task = %id, %error, "cannot record how a task ended yet; trying again");
+                    }
+                    tokio::select! {
+                        () = tokio::time::sleep(pause) => {}
+                        () = self.grace_over.cancelled() => {}
+                    }
+                    pause = (pause * 2).min(FINAL_UPDATE_RETRY_MAX);
+                }
             }
         }
     }

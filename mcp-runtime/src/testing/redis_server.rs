@@ -27,8 +27,8 @@ static STARTED: AtomicUsize = AtomicUsize::new(0);
 ///
 /// It runs the `redis-server` found on the `PATH` (or `/usr/bin/redis-server`) on a free
 /// port of 127.0.0.1, in a temporary directory of its own, keeping nothing on disk (no
-/// snapshots, no append-only file): each server starts empty, and so does each
-/// [`start_again`](RedisServer::start_again). Its output goes to `redis.log` in that
+/// snapshots, no append-only file, unless [`start_durable`](RedisServer::start_durable)):
+/// each server starts empty, and so does each [`start_again`](RedisServer::start_again). Its output goes to `redis.log` in that
 /// directory. Dropping it stops the server and removes the directory. A server in a
 /// `static` is never dropped, so its process outlives the tests: share one between tests
 /// through an `Arc` instead (a `Weak` in a `static` hands it to tests running at the same
@@ -59,6 +59,7 @@ pub struct RedisServer {
     port: u16,
     dir: PathBuf,
     process: Option<Child>,
+    durable: bool,
 }
 
 impl RedisServer {
@@ -69,6 +70,21 @@ impl RedisServer {
     /// If `redis-server` is not installed, or does not answer in time (the panic shows its
     /// log).
     pub fn start() -> RedisServer {
+        Self::launch_new(false)
+    }
+
+    /// Starts a server that writes every change to an append-only file before answering
+    /// (`appendfsync always`), so that [`start_again`](RedisServer::start_again) finds what
+    /// it held, as a production Redis with `appendonly yes` would.
+    ///
+    /// # Panics
+    ///
+    /// As [`start`](RedisServer::start).
+    pub fn start_durable() -> RedisServer {
+        Self::launch_new(true)
+    }
+
+    fn launch_new(durable: bool) -> RedisServer {
         let binary = find_binary();
         let dir = std::env::temp_dir().join(format!(
             "mcp-redis-{}-{}",
@@ -84,12 +100,13 @@ impl RedisServer {
             port: 0,
             dir,
             process: None,
+            durable,
         };
         // A free port may be taken before the server binds it: try another.
         let mut failure = String::new();
         for _ in 0..3 {
             server.port = super::free_loopback_port();
-            match launch(&server.binary, server.port, &server.dir) {
+            match launch(&server.binary, server.port, &server.dir, server.durable) {
                 Ok(process) => {
                     server.process = Some(process);
                     return server;
@@ -112,7 +129,7 @@ impl RedisServer {
     }
 
     /// Kills the server and waits until it has exited: Redis is gone, and everything it
-    /// held with it. Nothing happens if it is stopped already.
+    /// held with it (but what a durable one wrote to its file). Nothing happens if it is stopped already.
     pub fn stop(&mut self) {
         if let Some(mut process) = self.process.take() {
             let _ = process.kill();
@@ -120,7 +137,29 @@ impl RedisServer {
         }
     }
 
-    /// Starts the server again, on the same port and in the same directory, empty, and
+    /// Freezes the server (`SIGSTOP`): connections stay open but nothing is answered, as
+    /// in a long stall of Redis, until [`resume`](RedisServer::resume).
+    pub fn pause(&self) {
+        self.signal("-STOP");
+    }
+
+    /// Lets a [`pause`](RedisServer::pause)d server run again (`SIGCONT`).
+    pub fn resume(&self) {
+        self.signal("-CONT");
+    }
+
+    fn signal(&self, signal: &str) {
+        let Some(process) = &self.process else { return };
+        let status = Command::new("kill")
+            .arg(signal)
+            .arg(process.id().to_string())
+            .status()
+            .unwrap_or_else(|error| panic!("cannot run kill {signal}: {error}"));
+        assert!(status.success(), "kill {signal} {} failed", process.id());
+    }
+
+    /// Starts the server again, on the same port and in the same directory (empty, unless
+    /// it was started with [`start_durable`](RedisServer::start_durable)), and
     /// waits until it answers (stopping it first if it runs).
     ///
     /// # Panics
@@ -128,7 +167,7 @@ impl RedisServer {
     /// If it does not answer within 10 s (the port was taken meanwhile, say).
     pub fn start_again(&mut self) {
         self.stop();
-        match launch(&self.binary, self.port, &self.dir) {
+        match launch(&self.binary, self.port, &self.dir, self.durable) {
             Ok(process) => self.process = Some(process),
             Err(error) => panic!("{error}"),
         }
@@ -154,7 +193,7 @@ fn find_binary() -> PathBuf {
 }
 
 /// Starts `redis-server` on `port` in `dir`, and waits until it answers.
-fn launch(binary: &Path, port: u16, dir: &Path) -> Result<Child, String> {
+fn launch(binary: &Path, port: u16, dir: &Path, durable: bool) -> Result<Child, String> {
     let log_path = dir.join("redis.log");
     let log = OpenOptions::new()
         .create(true)
@@ -169,7 +208,12 @@ fn launch(binary: &Path, port: u16, dir: &Path) -> Result<Child, String> {
         .arg(port.to_string())
         .args(["--bind", "127.0.0.1", "--dir"])
         .arg(dir)
-        .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
+        .args(["--save", "", "--daemonize", "no"])
+        .args(if durable {
+            ["--appendonly", "yes", "--appendfsync", "always"]
+        } else {
+            ["--appendonly", "no", "--appendfsync", "everysec"]
+        })
         .args(["--protected-mode", "no"])
         .stdin(Stdio::null())
         .stdout(log)

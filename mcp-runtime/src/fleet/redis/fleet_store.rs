@@ -8,8 +8,12 @@
 //! - `stream:SESSION:N:events`: a list of the stream's events, each `SEQ:DATA`, trimmed to
 //!   the newest `max_events` and `max_bytes` (the newest is always kept);
 //! - `stream:SESSION:N:meta`: a hash: `runner` (instance), `requests` (JSON ids), `ended`,
-//!   `bytes` (the size of the events kept);
+//!   `bytes` (the size of the events kept), `seq` (the newest event's number);
 //! - `instance:ID`: present while the instance sends heartbeats;
+//! - `fleet:pulse` and `fleet:calm`: when (by Redis's clock, in ms) the last heartbeat of any
+//!   instance came, and when the last gap in them ended: an instance whose key lapsed is
+//!   dead only once the heartbeats have come without a gap for a grace period (see the
+//!   link's `LIVENESS`), so that an outage of Redis kills nobody;
 //! - channel `fleet`: messages between instances.
 
 use std::time::Duration;
@@ -19,7 +23,7 @@ use redis::Script;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use super::link::RedisLink;
+use super::link::{LIVENESS, RedisLink};
 use crate::fleet::store::{
     FleetMessages, FleetStore, SessionRecord, StoreError, StoreFuture, StreamBounds, StreamEvent,
     StreamEvents, StreamKey, StreamOrigin,
@@ -27,34 +31,52 @@ use crate::fleet::store::{
 
 /// Appends events unless the stream ended (or, without an origin, is not known): atomic,
 /// so that the runner's response and another instance's error for a dead runner never both
-/// land. ARGV: max events, max bytes, retain (ms), runner ('' for none), requests, then
-/// seq, data, last ('1' or '0') per event.
+/// land. An event older than the newest stored is skipped (but for a stream's last), so that
+/// a batch sent again after a timeout, which Redis may have run after all, is not doubled. ARGV: max events, max bytes, retain (ms), runner ('' for none), requests, then
+/// seq, data, last ('1' or '0') per event. It reads them from `args`, which the script's
+/// prelude sets: [`APPEND_ANY`] or [`APPEND_IF_DEAD`].
 const APPEND: &str = r#"
 if redis.call('EXISTS', KEYS[2]) == 0 then
-  if ARGV[4] == '' then return 0 end
-  redis.call('HSET', KEYS[2], 'runner', ARGV[4], 'requests', ARGV[5], 'ended', '0', 'bytes', 0)
+  if args[4] == '' then return 0 end
+  redis.call('HSET', KEYS[2], 'runner', args[4], 'requests', args[5], 'ended', '0', 'bytes', 0)
 elseif redis.call('HGET', KEYS[2], 'ended') == '1' then
   return 0
 end
 local count = redis.call('LLEN', KEYS[1])
 local bytes = tonumber(redis.call('HGET', KEYS[2], 'bytes') or '0')
-for i = 6, #ARGV, 3 do
-  local event = ARGV[i] .. ':' .. ARGV[i + 1]
-  count = redis.call('RPUSH', KEYS[1], event)
-  bytes = bytes + string.len(event)
-  if ARGV[i + 2] == '1' then
-    redis.call('HSET', KEYS[2], 'ended', '1')
-    break
+local newest = tonumber(redis.call('HGET', KEYS[2], 'seq') or '-1')
+for i = 6, #args, 3 do
+  if args[i + 2] == '1' or tonumber(args[i]) > newest then
+    local event = args[i] .. ':' .. args[i + 1]
+    count = redis.call('RPUSH', KEYS[1], event)
+    bytes = bytes + string.len(event)
+    newest = math.max(newest, tonumber(args[i]))
+    if args[i + 2] == '1' then
+      redis.call('HSET', KEYS[2], 'ended', '1')
+      break
+    end
   end
 end
-while count > 1 and (count > tonumber(ARGV[1]) or bytes > tonumber(ARGV[2])) do
+redis.call('HSET', KEYS[2], 'seq', newest)
+while count > 1 and (count > tonumber(args[1]) or bytes > tonumber(args[2])) do
   bytes = bytes - string.len(redis.call('LPOP', KEYS[1]))
   count = count - 1
 end
 redis.call('HSET', KEYS[2], 'bytes', bytes)
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-redis.call('PEXPIRE', KEYS[2], ARGV[3])
+redis.call('PEXPIRE', KEYS[1], args[3])
+redis.call('PEXPIRE', KEYS[2], args[3])
 return 1
+"#;
+
+/// The prelude of an append by the stream's runner, or of any other but a dead runner's end.
+const APPEND_ANY: &str = "local args = ARGV\n";
+
+/// The prelude of an append that ends the stream of a dead runner: only while the instance
+/// (KEYS 3; KEYS 4 and 5 the fleet's pulse and calm, ARGV 1 and 2 the gap and grace period)
+/// is dead, checked in the same atomic step.
+const APPEND_IF_DEAD: &str = r#"
+if not runner_dead(KEYS[3], KEYS[4], KEYS[5], ARGV[1], ARGV[2]) then return 0 end
+local args = {unpack(ARGV, 3)}
 "#;
 
 /// Replaces a session's record only while it is live.
@@ -73,6 +95,7 @@ const RESUBSCRIBE_AFTER: Duration = Duration::from_millis(250);
 pub struct RedisFleetStore {
     link: RedisLink,
     append: Script,
+    append_if_dead: Script,
     save: Script,
 }
 
@@ -87,7 +110,8 @@ impl RedisFleetStore {
     pub fn new(link: RedisLink) -> Self {
         RedisFleetStore {
             link,
-            append: Script::new(APPEND),
+            append: Script::new(&format!("{APPEND_ANY}{APPEND}")),
+            append_if_dead: Script::new(&format!("{LIVENESS}{APPEND_IF_DEAD}{APPEND}")),
             save: Script::new(SAVE),
         }
     }
@@ -201,23 +225,8 @@ impl FleetStore for RedisFleetStore {
             }
             let (events_key, meta) = self.stream_keys(stream);
             let mut invocation = self.append.key(events_key);
-            invocation
-                .key(meta)
-                .arg(bounds.max_events.max(1))
-                .arg(bounds.max_bytes)
-                .arg(millis(bounds.retain));
-            match origin {
-                Some(origin) => invocation
-                    .arg(&origin.runner)
-                    .arg(origin.requests.to_string()),
-                None => invocation.arg("").arg(""),
-            };
-            for event in events {
-                invocation
-                    .arg(event.seq)
-                    .arg(&*event.data)
-                    .arg(if event.last { "1" } else { "0" });
-            }
+            invocation.key(meta);
+            add_append_args(&mut invocation, origin, events, bounds);
             let mut connection = self.link.connection();
             invocation
                 .invoke_async::<i64>(&mut connection)
@@ -279,6 +288,38 @@ impl FleetStore for RedisFleetStore {
         Box::pin(self.link.is_alive(instance))
     }
 
+    fn end_for_dead_runner<'a>(
+        &'a self,
+        stream: &'a StreamKey,
+        runner: &'a str,
+        events: &'a [StreamEvent],
+        bounds: StreamBounds,
+    ) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            if events.is_empty() {
+                return Ok(false);
+            }
+            let (events_key, meta) = self.stream_keys(stream);
+            let (pulse, calm) = self.link.pulse_keys();
+            let (gap, grace) = RedisLink::liveness_args();
+            let mut invocation = self.append_if_dead.key(events_key);
+            invocation
+                .key(meta)
+                .key(self.link.instance_key(runner))
+                .key(pulse)
+                .key(calm)
+                .arg(gap)
+                .arg(grace);
+            add_append_args(&mut invocation, None, events, bounds);
+            let mut connection = self.link.connection();
+            invocation
+                .invoke_async::<i64>(&mut connection)
+                .await
+                .map(|appended| appended == 1)
+                .map_err(|error| self.link.unavailable(error))
+        })
+    }
+
     fn publish<'a>(&'a self, message: &'a str) -> StoreFuture<'a, ()> {
         Box::pin(async move {
             let mut connection = self.link.connection();
@@ -328,6 +369,31 @@ impl FleetStore for RedisFleetStore {
             }
         });
         Box::pin(tokio_stream_of(receiver))
+    }
+}
+
+/// The arguments of [`APPEND`], after its prelude's.
+fn add_append_args(
+    invocation: &mut redis::ScriptInvocation<'_>,
+    origin: Option<&StreamOrigin>,
+    events: &[StreamEvent],
+    bounds: StreamBounds,
+) {
+    invocation
+        .arg(bounds.max_events.max(1))
+        .arg(bounds.max_bytes)
+        .arg(millis(bounds.retain));
+    match origin {
+        Some(origin) => invocation
+            .arg(&origin.runner)
+            .arg(origin.requests.to_string()),
+        None => invocation.arg("").arg(""),
+    };
+    for event in events {
+        invocation
+            .arg(event.seq)
+            .arg(&*event.data)
+            .arg(if event.last { "1" } else { "0" });
     }
 }
 

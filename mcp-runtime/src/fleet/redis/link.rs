@@ -5,9 +5,48 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use redis::{AsyncConnectionConfig, Script};
 
-pub(crate) use crate::fleet::{HEARTBEAT_EVERY, HEARTBEAT_TTL};
+pub(crate) use crate::fleet::HEARTBEAT_TTL;
+use crate::fleet::{HEARTBEAT_GAP, HEARTBEAT_GRACE, spawn_beats};
 use crate::task::StoreError;
+
+/// `runner_dead(instance key, pulse key, calm key, gap ms, grace ms)`: whether an instance
+/// is dead, by Redis's clock: its heartbeat key lapsed, and the fleet's heartbeats have
+/// reached Redis without a gap (the pulse: the last heartbeat of any instance) for the grace
+/// period since the last gap (calm: when it ended). A lapse during an outage of Redis, or
+/// just after one, proves nothing. For the scripts that decide on a death.
+pub(crate) const LIVENESS: &str = r#"
+local function redis_now()
+  local time = redis.call('TIME')
+  return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+local function runner_dead(instance, pulse_key, calm_key, gap, grace)
+  if redis.call('EXISTS', instance) == 1 then return false end
+  local pulse = redis.call('GET', pulse_key)
+  if not pulse then return true end
+  local now = redis_now()
+  if now - tonumber(pulse) > tonumber(gap) then return false end
+  local calm = tonumber(redis.call('GET', calm_key) or '0')
+  return now - calm >= tonumber(grace)
+end
+"#;
+
+/// A heartbeat: marks the instance (KEYS 1) alive for ARGV 1 ms, and keeps the fleet's
+/// pulse (KEYS 2) and the end of its last gap (KEYS 3, ARGV 2 the gap in ms) up to date.
+const BEAT: &str = r#"
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local pulse = redis.call('GET', KEYS[2])
+if not pulse then
+  redis.call('SET', KEYS[3], 0)
+elseif now - tonumber(pulse) > tonumber(ARGV[2]) then
+  redis.call('SET', KEYS[3], now)
+end
+redis.call('SET', KEYS[2], now)
+redis.call('SET', KEYS[1], 1, 'PX', ARGV[1])
+return 1
+"#;
 
 /// How long one command may take before it fails (Redis gone, network partition): a
 /// request that needs the store is answered with an error rather than hanging.
@@ -23,6 +62,8 @@ pub struct RedisLink {
     connection: ConnectionManager,
     prefix: Arc<str>,
     url: Arc<str>,
+    beat: Script,
+    alive: Script,
 }
 
 impl std::fmt::Debug for RedisLink {
@@ -53,6 +94,10 @@ impl RedisLink {
             connection,
             prefix: Arc::from(prefix),
             url: Arc::from(url),
+            beat: Script::new(BEAT),
+            alive: Script::new(&format!(
+                "{LIVENESS}\nif runner_dead(KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2]) then return 0 end\nreturn 1"
+            )),
         })
     }
 
@@ -86,56 +131,83 @@ impl RedisLink {
         self.key(format_args!("instance:{instance}"))
     }
 
-    /// Marks `instance` alive for `ttl`.
+    /// The keys of the fleet's pulse (the time of the last heartbeat of any instance) and of
+    /// the end of its last gap.
+    pub(crate) fn pulse_keys(&self) -> (String, String) {
+        (self.key("fleet:pulse"), self.key("fleet:calm"))
+    }
+
+    /// The arguments the liveness check takes after its keys: the gap and the grace period,
+    /// in milliseconds.
+    pub(crate) fn liveness_args() -> (u64, u64) {
+        (millis(HEARTBEAT_GAP), millis(HEARTBEAT_GRACE))
+    }
+
+    /// Marks `instance` alive for `ttl`, on a connection of its own: the heartbeat must not
+    /// wait behind other commands, nor depend on the runtime that drives the shared
+    /// connection.
     pub(crate) async fn heartbeat(&self, instance: &str, ttl: Duration) -> Result<(), StoreError> {
-        let mut connection = self.connection();
-        let ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
-        redis::cmd("SET")
-            .arg(self.instance_key(instance))
-            .arg(1)
-            .arg("PX")
-            .arg(ttl_ms)
-            .query_async::<()>(&mut connection)
+        let config = AsyncConnectionConfig::new()
+            .set_connection_timeout(Some(CONNECTION_TIMEOUT))
+            .set_response_timeout(Some(RESPONSE_TIMEOUT));
+        let mut connection = self
+            .client
+            .get_multiplexed_async_connection_with_config(&config)
             .await
+            .map_err(|error| self.unavailable(error))?;
+        let (pulse, calm) = self.pulse_keys();
+        self.beat
+            .key(self.instance_key(instance))
+            .key(pulse)
+            .key(calm)
+            .arg(millis(ttl))
+            .arg(millis(HEARTBEAT_GAP))
+            .invoke_async::<i64>(&mut connection)
+            .await
+            .map(drop)
             .map_err(|error| self.unavailable(error))
     }
 
-    /// Whether `instance` sent a heartbeat within its ttl.
+    /// Whether `instance` may be alive: false only once its heartbeat lapsed while the
+    /// fleet's heartbeats reached Redis (see [`LIVENESS`]).
     pub(crate) async fn is_alive(&self, instance: &str) -> Result<bool, StoreError> {
         let mut connection = self.connection();
-        redis::cmd("EXISTS")
-            .arg(self.instance_key(instance))
-            .query_async::<bool>(&mut connection)
+        let (pulse, calm) = self.pulse_keys();
+        let (gap, grace) = Self::liveness_args();
+        self.alive
+            .key(self.instance_key(instance))
+            .key(pulse)
+            .key(calm)
+            .arg(gap)
+            .arg(grace)
+            .invoke_async::<bool>(&mut connection)
             .await
             .map_err(|error| self.unavailable(error))
     }
 
-    /// Sends `instance`'s heartbeat every [`HEARTBEAT_EVERY`] for as long as the process
-    /// runs (a failure is logged once per outage; the next beat tries again).
+    /// Sends `instance`'s heartbeat for as long as the process runs, from a thread of its
+    /// own (see [`spawn_beats`]).
     pub(crate) fn spawn_heartbeat(&self, instance: Arc<str>) {
         let link = self.clone();
-        tokio::spawn(async move {
-            let mut failing = false;
-            loop {
-                match link.heartbeat(&instance, HEARTBEAT_TTL).await {
-                    Ok(()) if failing => {
-                        failing = false;
-                        tracing::info!("Redis is reachable again");
-                    }
-                    Ok(()) => {}
-                    Err(error) if !failing => {
-                        failing = true;
-                        tracing::warn!(%error, "cannot send this instance's heartbeat");
-                    }
-                    Err(_) => {}
-                }
-                tokio::time::sleep(HEARTBEAT_EVERY).await;
-            }
-        });
+        spawn_beats(
+            move || {
+                let link = link.clone();
+                let instance = Arc::clone(&instance);
+                async move { link.heartbeat(&instance, HEARTBEAT_TTL).await }
+            },
+            || true,
+        );
     }
 
     /// The error a failed command becomes: Redis cannot be reached, and why.
     pub fn unavailable(&self, error: redis::RedisError) -> StoreError {
         StoreError(format!("cannot reach Redis at {}: {error}", self.url))
     }
+}
+
+/// `duration` in whole milliseconds, at least one.
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis())
+        .unwrap_or(u64::MAX)
+        .max(1)
 }

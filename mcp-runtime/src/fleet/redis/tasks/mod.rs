@@ -30,7 +30,7 @@ use std::time::{Duration, SystemTime};
 use redis::Script;
 use tokio_util::sync::{CancellationToken, DropGuard};
 
-use super::link::{HEARTBEAT_TTL, RedisLink};
+use super::link::{HEARTBEAT_TTL, LIVENESS, RedisLink};
 use crate::protocol::random_id::random_id;
 use crate::task::store::{
     Created, StoreError, StoreFuture, TaskChanges, TaskOwner, TaskPage, TaskRecord, TaskStore,
@@ -72,7 +72,9 @@ const PURGE_BATCH: usize = 100;
 ///
 /// Each task is recorded as run by the instance that created it. A task still `working` or
 /// `input_required` whose instance stopped sending heartbeats (see
-/// [`RedisLink`]) is failed by the first store that reads it, with the status message
+/// [`RedisLink`]) while Redis was reachable is failed by the first store that reads it
+/// (a heartbeat that lapsed during an outage of Redis, or in the few seconds after one,
+/// proves nothing), with the status message
 /// "The server instance running the task stopped before it finished." (and an internal
 /// error saying so): its result will never come.
 ///
@@ -133,7 +135,7 @@ impl RedisTaskStore {
                 link,
                 instance: instance.into(),
                 create: Script::new(scripts::CREATE),
-                write: Script::new(scripts::WRITE),
+                write: Script::new(&format!("{LIVENESS}{}", scripts::WRITE)),
                 forget: Script::new(scripts::FORGET),
                 hub: Arc::default(),
                 _stop_on_drop: stop.clone().drop_guard(),
@@ -262,7 +264,7 @@ impl RedisTaskStore {
     // ---- writing ---------------------------------------------------------------------
 
     /// Writes `record` over `read` unless the task changed since (see [`scripts::WRITE`]);
-    /// with `dead_runner`, only while that instance's heartbeat is missing.
+    /// with `dead_runner`, only while that instance is dead (see the link's `LIVENESS`).
     async fn write(
         &self,
         id: &str,
@@ -276,6 +278,8 @@ impl RedisTaskStore {
         let heartbeat = self
             .link()
             .instance_key(dead_runner.unwrap_or(&self.inner.instance));
+        let (pulse, calm) = self.link().pulse_keys();
+        let (gap, grace) = RedisLink::liveness_args();
         let mut connection = self.link().connection();
         let written: i64 = self
             .inner
@@ -284,6 +288,8 @@ impl RedisTaskStore {
             .key(self.running_key(&record.owner))
             .key(self.link().key("tasks:expiring"))
             .key(heartbeat)
+            .key(pulse)
+            .key(calm)
             .arg(&read.version)
             .arg(encode(record)?)
             .arg(flag(finishes))
@@ -293,6 +299,8 @@ impl RedisTaskStore {
             .arg(id)
             .arg(self.channel())
             .arg(flag(dead_runner.is_some()))
+            .arg(gap)
+            .arg(grace)
             .invoke_async(&mut connection)
             .await
             .map_err(|error| self.unavailable(error))?;

@@ -36,13 +36,15 @@ return 1
 
 /// Replaces a task's record if nobody wrote it since it was read (its `version` is the one
 /// read), and tells every instance (the id on the channel). With ARGV 9 = `1`, only while
-/// the instance whose heartbeat is KEYS 4 is dead: failing a task for a dead runner never
-/// races a runner that is back.
+/// the instance whose heartbeat is KEYS 4 is dead (`runner_dead` of the link's `LIVENESS`,
+/// which runs before this): failing a task for a dead runner never races a runner that is
+/// back.
 ///
-/// KEYS: 1 the task, 2 its owner's unfinished tasks, 3 the expiring tasks, 4 a heartbeat.
+/// KEYS: 1 the task, 2 its owner's unfinished tasks, 3 the expiring tasks, 4 a heartbeat,
+/// 5 the fleet's pulse, 6 the end of its last gap.
 /// ARGV: 1 version read, 2 record, 3 `1` if it finishes now, 4 when it expires (ms) or
 /// empty, 5 when its hash goes (ms), 6 now (ms), 7 id, 8 channel, 9 `1` if the heartbeat
-/// must be missing.
+/// must be missing, 10 the gap, 11 the grace period (ms).
 ///
 /// Returns 1 written, 0 changed meanwhile (read again), -1 no such task (or expired).
 pub(super) const WRITE: &str = r#"
@@ -51,7 +53,9 @@ if not version then return -1 end
 local at = redis.call('HGET', KEYS[1], 'expires_at')
 if at and tonumber(at) <= tonumber(ARGV[6]) then return -1 end
 if version ~= ARGV[1] then return 0 end
-if ARGV[9] == '1' and redis.call('EXISTS', KEYS[4]) == 1 then return 0 end
+if ARGV[9] == '1' and not runner_dead(KEYS[4], KEYS[5], KEYS[6], ARGV[10], ARGV[11]) then
+  return 0
+end
 redis.call('HSET', KEYS[1], 'record', ARGV[2])
 redis.call('HINCRBY', KEYS[1], 'version', 1)
 if ARGV[3] == '1' then redis.call('SREM', KEYS[2], ARGV[7]) end

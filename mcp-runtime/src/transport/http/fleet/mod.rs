@@ -11,7 +11,7 @@ use std::sync::{Arc, Weak};
 use futures_util::StreamExt;
 
 use super::sessions::Sessions;
-use crate::fleet::HEARTBEAT_EVERY;
+use crate::fleet::spawn_beats;
 use crate::session::ServerCore;
 use membership::{ChangeNote, Note};
 
@@ -36,24 +36,13 @@ impl Fleet {
 
     fn spawn_heartbeat<E: FleetEndpoint>(self: &Arc<Self>, endpoint: Weak<E>) {
         let fleet = Arc::clone(self);
-        tokio::spawn(async move {
-            let mut failing = false;
-            while endpoint.strong_count() > 0 {
-                match fleet.check().await {
-                    Ok(()) if failing => {
-                        tracing::info!("the fleet's store is reachable again");
-                        failing = false;
-                    }
-                    Ok(()) => {}
-                    Err(error) if !failing => {
-                        tracing::warn!(%error, "cannot send this instance's heartbeat");
-                        failing = true;
-                    }
-                    Err(_) => {}
-                }
-                tokio::time::sleep(HEARTBEAT_EVERY).await;
-            }
-        });
+        spawn_beats(
+            move || {
+                let fleet = Arc::clone(&fleet);
+                async move { fleet.check().await }
+            },
+            move || endpoint.strong_count() > 0,
+        );
     }
 
     /// Publishes the changes made here, so every instance's clients hear of them.

@@ -21,6 +21,11 @@ use crate::transport::http::sse::{
 
 /// How often a resumed stream served from the store looks for new events.
 const POLL_EVERY: Duration = Duration::from_millis(50);
+/// The first pause before copying events to the store again after it failed; each next
+/// one doubles…
+const APPEND_RETRY: Duration = Duration::from_millis(250);
+/// …up to this.
+const APPEND_RETRY_MAX: Duration = Duration::from_secs(5);
 /// How often it checks, while no event comes, that the instance running its call lives.
 const CHECK_RUNNER_EVERY: Duration = Duration::from_secs(1);
 
@@ -55,27 +60,60 @@ impl Fleet {
                 while let Ok(event) = queued.try_recv() {
                     batch.push(event);
                 }
-                let last = batch.iter().any(|event| event.last);
-                let keep = if last { RETAIN_ENDED } else { retain };
-                let appended = fleet
-                    .store
-                    .append_events(&stream, Some(&origin), &batch, bounds(keep))
-                    .await;
-                batch.clear();
-                match appended {
-                    Ok(_) => failing = false,
-                    Err(error) if !failing => {
-                        failing = true;
-                        tracing::warn!(%error, "events of a response stream were not copied to the fleet's store");
+                // Kept and tried again until the store takes them (within the replay
+                // buffer's bounds, for as long as the stream would be kept): a blip of the
+                // store must not lose the response.
+                let mut pause = APPEND_RETRY;
+                let give_up_at = Instant::now() + retain;
+                let last = loop {
+                    let last = batch.iter().any(|event| event.last);
+                    let keep = if last { RETAIN_ENDED } else { retain };
+                    match fleet
+                        .store
+                        .append_events(&stream, Some(&origin), &batch, bounds(keep))
+                        .await
+                    {
+                        Ok(_) => {
+                            failing = false;
+                            break last;
+                        }
+                        Err(error) if Instant::now() >= give_up_at => {
+                            tracing::warn!(%error, "events of a response stream were not copied to the fleet's store");
+                            break last;
+                        }
+                        Err(error) => {
+                            if !failing {
+                                failing = true;
+                                tracing::warn!(%error, "events of a response stream are not copied to the fleet's store yet; trying again");
+                            }
+                            tokio::time::sleep(pause).await;
+                            pause = (pause * 2).min(APPEND_RETRY_MAX);
+                            while let Ok(event) = queued.try_recv() {
+                                batch.push(event);
+                            }
+                            trim(&mut batch);
+                        }
                     }
-                    Err(_) => {}
-                }
+                };
+                batch.clear();
                 if last {
                     return;
                 }
             }
         });
     }
+}
+
+/// Drops the oldest events of a batch waiting for the store beyond the replay buffer's
+/// bounds (never its newest, which may be the response).
+fn trim(batch: &mut Vec<StreamEvent>) {
+    let mut bytes: usize = batch.iter().map(|event| event.data.len()).sum();
+    let mut drop = 0;
+    while batch.len() - drop > 1 && (batch.len() - drop > REPLAY_EVENTS || bytes > REPLAY_BYTES) {
+        bytes -= batch[drop].data.len();
+        drop += 1;
+    }
+    batch.drain(..drop);
 }
 
 /// The bounds of an in-memory replay buffer, kept `retain` from now.
@@ -213,13 +251,19 @@ impl RemoteReader {
                 self.checked_runner = Instant::now();
                 if let Ok(false) = self.fleet.store.is_alive(&read.runner).await {
                     // The runner died: end the stream with an error for its requests, unless
-                    // its response lands first (the append is atomic with that check).
+                    // its response lands first or it beats again (the store checks both
+                    // again as it appends).
                     let error = runner_died(&read.requests);
                     let error = [StreamEvent::new(self.cursor.saturating_add(1), error, true)];
                     let _ = self
                         .fleet
                         .store
-                        .append_events(&self.stream, None, &error, bounds(RETAIN_ENDED))
+                        .end_for_dead_runner(
+                            &self.stream,
+                            &read.runner,
+                            &error,
+                            bounds(RETAIN_ENDED),
+                        )
                         .await;
                     continue;
                 }
