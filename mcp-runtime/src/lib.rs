@@ -43,8 +43,10 @@ pub mod __private;
 
 pub mod manual;
 
-/// The READMEs' Rust examples (the quick start), compiled as doc tests so they stay true.
+/// The READMEs' Rust examples (the quick start), compiled as doc tests so they stay true,
+/// and without a warning, since a reader copies them first.
 #[cfg(doctest)]
+#[doc(test(attr(deny(warnings))))]
 #[doc = include_str!("../../README.md")]
 #[doc = include_str!("../README.md")]
 struct ReadmeExamples;

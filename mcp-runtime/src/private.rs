@@ -70,10 +70,15 @@ pub fn self_schema<T: SharedState>(_generator: &mut SchemaGenerator) -> Option<S
     None
 }
 
-/// The start-up check of a method's `&self`: `State<T>`'s, so that a server without the
-/// value refuses to start with the error a missing `State<T>` gives.
+/// The start-up check of a method's `&self`: the one `State<T>` has, worded for `&self`,
+/// which is what the method's author wrote, rather than for a `State<T>` they never wrote.
 pub fn self_check<T: SharedState>(states: &States) -> Result<(), String> {
-    <State<T> as Extract>::check(states)
+    <State<T> as Extract>::check(states).map_err(|_| {
+        format!(
+            "it is a method of `{ty}`, and no `{ty}` was registered to lend its `&self`: add `.state(value)` to the `Server` builder",
+            ty = std::any::type_name::<T>()
+        )
+    })
 }
 
 /// A method's `&self` for one call: the registered value, as a `State<T>`.

@@ -106,7 +106,9 @@ async fn without_the_value_the_server_refuses_to_start() {
     );
     assert!(message.contains("parameter `self`"), "{message}");
     assert!(
-        message.contains("it takes `State<method_tools::Notes>`, but no `method_tools::Notes` was registered: add `.state(value)` to the `Server` builder"),
+        message.contains("it is a method of `method_tools::Notes`, and no `method_tools::Notes` was registered to lend its `&self`: add `.state(value)` to the `Server` builder"),
         "{message}"
     );
+    // The method never wrote `State<…>`: the message names the type its `&self` is.
+    assert!(!message.contains("State<"), "{message}");
 }

@@ -391,11 +391,22 @@ fn arguments_by_hand() {
         (result["isError"] == true, text.to_owned())
     };
     assert_eq!(
+        call("integers", r#"{"a":-1,"b":255,"c":7,"d":9007199254740991}"#),
+        (false, "(-1, 255, 7, 9007199254740991)".to_owned())
+    );
+    // A `u64` is bounded by ±(2^53 − 1), as its schema publishes: beyond, the typed path
+    // leaves the call to the schema check, which refuses it.
+    assert_eq!(
         call(
             "integers",
             r#"{"a":-1,"b":255,"c":7,"d":18446744073709551615}"#
         ),
-        (false, "(-1, 255, 7, 18446744073709551615)".to_owned())
+        (
+            true,
+            "Invalid arguments for tool `integers`: `d`: 18446744073709551615 is greater than \
+             the maximum of 9007199254740991"
+                .to_owned()
+        )
     );
     let (refused, message) = call("integers", r#"{"a":1,"b":256,"c":7,"d":0}"#);
     assert!(refused, "{message}");

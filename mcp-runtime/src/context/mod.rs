@@ -429,9 +429,12 @@ impl Context {
     ///
     /// Sent as `notifications/progress` only if the client asked for progress (a
     /// `progressToken` in the request); otherwise a no-op. Values that do not increase are
-    /// dropped, since the spec requires strictly increasing progress, and reports closer
-    /// together than 50 ms are coalesced into the latest, so a tight loop cannot flood the
-    /// client. Callable from async and plain `fn` tools alike.
+    /// dropped, since the spec requires strictly increasing progress.
+    ///
+    /// At most one notification is sent per 50 ms, so a tight loop cannot flood the client:
+    /// reports made within 50 ms of the last one sent are merged into the latest of them,
+    /// which is sent when the 50 ms are up or, if the call finishes first, just before its
+    /// result. Callable from async and plain `fn` tools alike.
     pub fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
         if self.inner.info.progress_token.is_none() {
             return;

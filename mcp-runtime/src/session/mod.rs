@@ -12,7 +12,8 @@
 //! (reads, renders and completions under the guards calls have), `tasks` (calls run as
 //! tasks, and `tasks/*`), `admission` (rate limits),
 //! `stateless` (what only 2026-07-28 has), `core` (what every connection of a server shares)
-//! `reply` (the answers handed to the transport) and `body` (a result before its envelope).
+//! `reply` (the answers handed to the transport), `body` (a result before its envelope) and
+//! `request_log` (each request's `debug` line).
 //!
 //! The method files add methods to [`Session`] (`impl Session`), so they name this file and
 //! the dispatcher calls them: one type split over files by concern, and an import circle
@@ -26,6 +27,7 @@ mod completion;
 mod core;
 mod prompts;
 mod reply;
+mod request_log;
 mod resources;
 mod served;
 #[cfg(feature = "http")]
@@ -340,7 +342,9 @@ impl Session {
             Incoming::Request { id, method, params } => {
                 #[cfg(feature = "otel")]
                 let traced = self.trace_request(&id, &method, &params);
+                let arrival = request_log::arrival(&id, &method, &params);
                 let answer = self.handle_request(&id, &method, params, in_batch, related);
+                let answer = request_log::logged(arrival, answer);
                 #[cfg(feature = "otel")]
                 let answer = self.traced_answer(traced, answer);
                 Outcome::Reply(envelope(id, answer, self.unknown_id()))

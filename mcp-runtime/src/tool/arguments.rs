@@ -22,6 +22,7 @@ use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, Vis
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+use crate::json_schema::{WithinBounds, within_bounds};
 use crate::protocol::jsonrpc::{Arguments, RpcError};
 
 /// The most parameters a tool may have to take the typed path.
@@ -319,20 +320,23 @@ impl<'de> DeserializeSeed<'de> for ParamValue {
 }
 
 /// A member decoded as an `X`, as the parameter's type: `X`, or `Option<X>` if `nullable`.
-/// A required argument is never nullable (see [`ArgumentShape::new`]).
+/// A required argument is never nullable (see [`ArgumentShape::new`]). A value beyond the
+/// published bounds is refused, as the schema check would.
 fn decode<'de, X, D>(
     deserializer: D,
     required: bool,
     nullable: bool,
 ) -> Result<Option<AsParameter<X>>, D::Error>
 where
-    X: Deserialize<'de>,
+    X: Deserialize<'de> + WithinBounds,
     D: Deserializer<'de>,
 {
     if required {
-        return X::deserialize(deserializer).map(|value| Some(AsParameter::Plain(value)));
+        let value = within_bounds(X::deserialize(deserializer)?)?;
+        return Ok(Some(AsParameter::Plain(value)));
     }
-    Ok(match Option::<X>::deserialize(deserializer)? {
+    let value = Option::<X>::deserialize(deserializer)?;
+    Ok(match value.map(within_bounds).transpose()? {
         None => None,
         Some(value) if nullable => Some(AsParameter::Optional(value)),
         Some(value) => Some(AsParameter::Plain(value)),

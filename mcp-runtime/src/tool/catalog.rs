@@ -25,7 +25,7 @@ use crate::tool::extract::{CallContext, ParamDescriptor, States, ToolCall};
 use crate::tool::hints::ToolHints;
 use crate::tool::invoke::ToolFuture;
 use crate::tool::rate::Limiter;
-use crate::tool::schema;
+use crate::tool::{problems, schema};
 
 /// The list a `tools/list` cursor belongs to.
 const TOOLS: &str = "tool";
@@ -316,22 +316,11 @@ impl CatalogTool {
         if validator.is_valid(arguments) {
             return Ok(());
         }
-        let problems: Vec<String> = validator
-            .iter_errors(arguments)
-            .map(|error| {
-                let path = error.instance_path().to_string();
-                match path.strip_prefix('/') {
-                    Some(path) if !path.is_empty() => {
-                        format!("`{}`: {error}", path.replace('/', "."))
-                    }
-                    _ => error.to_string(),
-                }
-            })
-            .collect();
+        let problems = problems::describe_all(validator.iter_errors(arguments));
         if problems.is_empty() {
             Ok(())
         } else {
-            Err(problems.join("; "))
+            Err(problems)
         }
     }
 

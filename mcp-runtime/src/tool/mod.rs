@@ -6,7 +6,8 @@
 //! - `catalog`: the tools a server offers, with prepared schemas and listing pages;
 //! - `set`: [`ToolSet`](crate::ToolSet), the tools while the server runs; `dynamic`:
 //!   [`DynamicTool`](crate::DynamicTool), tools defined at run time;
-//! - `schema`: `inputSchema` and `outputSchema` from Rust types;
+//! - `schema`: `inputSchema` and `outputSchema` from Rust types; `problems`: how the check
+//!   of arguments against `inputSchema` words what it refuses;
 //! - `arguments`: a call's arguments decoded for its tool, straight into its parameters
 //!   where their types allow it; `extract`: parameters from arguments and from the server
 //!   ([`Extract`](crate::Extract)), and their descriptors;
@@ -25,6 +26,7 @@ pub(crate) mod dynamic;
 pub(crate) mod extract;
 pub(crate) mod hints;
 pub(crate) mod invoke;
+pub(crate) mod problems;
 pub(crate) mod rate;
 pub(crate) mod result;
 pub(crate) mod schema;

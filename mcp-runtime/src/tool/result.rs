@@ -272,10 +272,20 @@ impl From<crate::ClientRequestError> for ToolError {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Json<T>(pub T);
 
-impl<T> IntoCallToolResult for Json<T>
-where
-    T: Serialize + JsonSchema,
-{
+/// What a tool's `Json<T>` output needs of `T`: a bound of the crate's own, so that a type
+/// without them gets an error that names the fix rather than two about schemars' trait.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool's structured output",
+    label = "`Json<{Self}>` needs `{Self}: serde::Serialize + schemars::JsonSchema`",
+    note = "structured output is sent as JSON and its schema published as the tool's `outputSchema`: add `#[derive(serde::Serialize, schemars::JsonSchema)]` to `{Self}` (both crates at the versions mcp-runtime uses: serde 1, schemars 1)"
+)]
+pub trait StructuredOutput: Serialize + JsonSchema {}
+
+#[diagnostic::do_not_recommend]
+impl<T: Serialize + JsonSchema> StructuredOutput for T {}
+
+impl<T: StructuredOutput> IntoCallToolResult for Json<T> {
     fn into_call_tool_result(self) -> CallToolResult {
         match serde_json::to_value(&self.0) {
             Ok(value) => CallToolResult::structured(value),

@@ -3,8 +3,9 @@
 //! Input schemas are written for the pickiest clients: the root is always
 //! `{"type": "object", "properties": {...}, "additionalProperties": false}`, subschemas are
 //! inlined wherever the type is not recursive, `Option<T>` is the plain `T` schema (no
-//! `["T", "null"]` types, no `anyOf` with `null`) and not `required`, and every integer
-//! states its type's `minimum` and `maximum`. Output schemas describe what serde writes,
+//! `["T", "null"]` types, no `anyOf` with `null`) and not `required`, every integer
+//! states its type's `minimum` and `maximum` (within ±(2^53 − 1), what JavaScript holds),
+//! and only the `format`s JSON Schema defines are kept. Output schemas describe what serde writes,
 //! `null`s included, and a non-object output is wrapped in `{"result": …}`.
 //!
 //! Arguments are checked against the input schema reworded for people
@@ -14,7 +15,7 @@ use schemars::generate::SchemaSettings;
 use schemars::transform::Transform;
 use serde_json::{Map, Value, json};
 
-use crate::json_schema::{IntegerBounds, RemoveNull, generator};
+use crate::json_schema::{IntegerBounds, RemoveNull, StandardFormats, generator};
 use crate::tool::descriptor::ToolDescriptor;
 use crate::tool::extract::ParamDescriptor;
 
@@ -32,6 +33,7 @@ pub(crate) fn input_schema(params: &[ParamDescriptor]) -> Value {
         };
         RemoveNull.transform(&mut schema);
         IntegerBounds.transform(&mut schema);
+        StandardFormats.transform(&mut schema);
         let mut schema = object_schema(schema.to_value());
         if let Value::Object(fields) = &mut schema {
             if let Some(description) = param.description {
@@ -60,6 +62,7 @@ pub(crate) fn input_schema(params: &[ParamDescriptor]) -> Value {
         if let Ok(schema) = <&mut schemars::Schema>::try_from(definition) {
             RemoveNull.transform(schema);
             IntegerBounds.transform(schema);
+            StandardFormats.transform(schema);
         }
     }
     if !definitions.is_empty() {
@@ -72,8 +75,16 @@ pub(crate) fn input_schema(params: &[ParamDescriptor]) -> Value {
 /// `{"result": …}` because the type's own schema is not an object.
 pub(crate) fn output_schema(tool: &ToolDescriptor) -> Option<(Value, bool)> {
     let mut generator = generator(SchemaSettings::draft2020_12().for_serialize());
-    let schema = (tool.output_schema)(&mut generator)?.to_value();
-    let definitions = generator.take_definitions(true);
+    let mut schema = (tool.output_schema)(&mut generator)?;
+    // No bounds added: an output may use its type's whole range, which is what serde writes.
+    StandardFormats.transform(&mut schema);
+    let schema = schema.to_value();
+    let mut definitions = generator.take_definitions(true);
+    for definition in definitions.values_mut() {
+        if let Ok(schema) = <&mut schemars::Schema>::try_from(definition) {
+            StandardFormats.transform(schema);
+        }
+    }
     let wrapped = schema.get("type").and_then(Value::as_str) != Some("object");
     let mut root = if wrapped {
         json!({
@@ -347,10 +358,12 @@ mod tests {
         let range = |schema: &Value| (schema["minimum"].clone(), schema["maximum"].clone());
         let properties = &schema["properties"];
         assert_eq!(range(&properties["a"]), (json!(i32::MIN), json!(i32::MAX)));
-        assert_eq!(range(&properties["b"]), (json!(i64::MIN), json!(i64::MAX)));
+        // Wider than 53 bits: bounded by what a JavaScript client holds.
+        let safe = crate::json_schema::MAX_SAFE_INTEGER;
+        assert_eq!(range(&properties["b"]), (json!(-safe), json!(safe)));
         assert_eq!(range(&properties["c"]), (json!(0), json!(u32::MAX)));
-        assert_eq!(range(&properties["d"]), (json!(0), json!(u64::MAX)));
-        assert_eq!(range(&properties["e"]), (json!(0), json!(usize::MAX)));
+        assert_eq!(range(&properties["d"]), (json!(0), json!(safe)));
+        assert_eq!(range(&properties["e"]), (json!(0), json!(safe)));
         assert_eq!(range(&properties["f"]), (json!(-128), json!(127)));
         assert_eq!(range(&properties["g"]["items"]), (json!(0), json!(65535)));
         let ranged = &properties["r"]["properties"];
@@ -361,11 +374,11 @@ mod tests {
             "stated bounds stay"
         );
         assert_eq!(range(&ranged["count"]), (json!(1), json!(u32::MAX)));
-        assert_eq!(
-            range(&ranged["huge"]).1,
-            Value::Null,
-            "no JSON integer holds it"
-        );
+        assert_eq!(range(&ranged["huge"]), (json!(0), json!(safe)));
+        let objects = [properties, ranged].map(|object| object.as_object().unwrap());
+        for property in objects.into_iter().flat_map(|object| object.values()) {
+            assert!(property.get("format").is_none(), "{property}");
+        }
     }
 
     #[test]
