@@ -64,7 +64,7 @@ pub use context::{Context, LogLevel};
 pub use error::Error;
 pub use icon::Icon;
 pub use location::SourceLocation;
-pub use mcp_macros::{mcp_prompt, mcp_resource, mcp_tool, mcp_tools};
+pub use mcp_runtime_macros::{mcp_prompt, mcp_resource, mcp_tool, mcp_tools};
 pub use prompt::dynamic::DynamicPrompt;
 pub use prompt::message::{IntoPromptMessages, PromptMessage, RenderedPrompt};
 pub use prompt::set::PromptSet;

@@ -24,7 +24,7 @@
 //! - [`features`]: Cargo features.
 //! - [`performance`]: what a server costs, how to measure it, and the settings that change it.
 
-// The reference itself is the attribute's own page (one source: `mcp-macros/docs/mcp_tool.md`,
+// The reference itself is the attribute's own page (one source: `mcp-runtime-macros/docs/mcp_tool.md`,
 // on the macro, so an IDE shows it on hover); it is linked rather than included here because
 // a published crate can include only files of its own package.
 #[doc = include_str!("../docs/attribute.md")]

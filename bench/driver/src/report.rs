@@ -573,13 +573,13 @@ fn revision() -> String {
     let Some(commit) = git(&["rev-parse", "--short", "HEAD"]) else {
         return "commit unknown".to_owned();
     };
-    let dirty = git(&["status", "--porcelain", "--", "mcp-runtime", "mcp-macros"])
+    let dirty = git(&["status", "--porcelain", "--", "mcp-runtime", "mcp-runtime-macros"])
         .is_some_and(|changes| !changes.trim().is_empty());
     format!(
         "commit {}{}",
         commit.trim(),
         if dirty {
-            " with uncommitted changes to mcp-runtime or mcp-macros"
+            " with uncommitted changes to mcp-runtime or mcp-runtime-macros"
         } else {
             ""
         }

@@ -194,7 +194,7 @@ pub fn conformance() -> PathBuf {
         "conformance",
         &[
             "mcp-runtime/src",
-            "mcp-macros/src",
+            "mcp-runtime-macros/src",
             "examples/conformance/src",
         ],
     )
@@ -206,7 +206,7 @@ pub fn tasks() -> PathBuf {
         "tasks",
         &[
             "mcp-runtime/src",
-            "mcp-macros/src",
+            "mcp-runtime-macros/src",
             "tests/src/bin/tasks.rs",
         ],
     )

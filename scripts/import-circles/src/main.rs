@@ -4,7 +4,7 @@
 //! on any circle not listed there and on any listed circle that is gone or smaller.
 //!
 //! Usage: import-circles [--allow FILE] [--unresolved] CRATE_ROOT...
-//! (`scripts/import-circles.sh` runs it on mcp-runtime and mcp-macros.)
+//! (`scripts/import-circles.sh` runs it on mcp-runtime and mcp-runtime-macros.)
 
 mod allow;
 mod circles;

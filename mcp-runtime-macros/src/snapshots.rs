@@ -2,10 +2,10 @@
 //! and `#[mcp_prompt]` functions and `#[mcp_tools]` impl blocks; the file with every attribute expanded and formatted as
 //! `cargo expand` does (prettyplease) must equal `tests/expand/<case>.expanded.rs`, so a
 //! change to what the macro emits shows in review as a diff of those files. Refresh them with
-//! `MCP_SNAPSHOTS=overwrite cargo test -p mcp-macros` and read the diff.
+//! `MCP_SNAPSHOTS=overwrite cargo test -p mcp-runtime-macros` and read the diff.
 //!
 //! The macro runs here as a function, not in a compilation; where a compilation reads the
-//! compiled crate's `Cargo.toml` for the runtime's name, this reads `mcp-macros`' own (cargo
+//! compiled crate's `Cargo.toml` for the runtime's name, this reads `mcp-runtime-macros`' own (cargo
 //! sets `CARGO_MANIFEST_DIR` for tests too), whose dev-dependency names it `mcp_runtime`, the
 //! name the expansions show.
 
@@ -34,7 +34,7 @@ fn expansions_match_the_golden_files() {
     assert!(
         changed.is_empty(),
         "the expansion differs from {changed:?}; if the change is intended, run \
-         `MCP_SNAPSHOTS=overwrite cargo test -p mcp-macros` and review the diff"
+         `MCP_SNAPSHOTS=overwrite cargo test -p mcp-runtime-macros` and review the diff"
     );
 }
 

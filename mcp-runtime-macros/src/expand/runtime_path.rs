@@ -14,7 +14,7 @@ use quote::quote;
 /// `::mcp_runtime` when the manifest does not list it: inside `mcp-runtime` itself (its
 /// tests and doc tests name it `mcp_runtime`), in a crate that reaches the attribute through
 /// another crate's re-export, or with no manifest to read. (The expansion snapshots run the
-/// macro in `mcp-macros`' own tests, whose manifest names the runtime `mcp_runtime` too.)
+/// macro in `mcp-runtime-macros`' own tests, whose manifest names the runtime `mcp_runtime` too.)
 pub fn runtime_path(explicit: Option<&syn::Path>) -> TokenStream {
     if let Some(path) = explicit {
         return quote!(#path);
