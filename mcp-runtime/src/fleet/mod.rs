@@ -29,8 +29,8 @@ mod redis;
 #[cfg(feature = "redis")]
 pub use self::redis::{RedisFleetStore, RedisLink, RedisTaskStore};
 pub(crate) use beats::spawn_beats;
+pub(crate) use store::HEARTBEAT_TTL;
 pub use store::{
     FleetMessages, FleetStore, SessionRecord, StoreError, StoreFuture, StreamBounds, StreamEvent,
     StreamEvents, StreamKey, StreamOrigin,
 };
-pub(crate) use store::{HEARTBEAT_GAP, HEARTBEAT_GRACE, HEARTBEAT_TTL};

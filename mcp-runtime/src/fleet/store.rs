@@ -19,12 +19,6 @@ pub(crate) const HEARTBEAT_EVERY: Duration = Duration::from_secs(1);
 /// How soon an instance sends its heartbeat again after one failed, so that it is known to
 /// be alive as soon as the store is back.
 pub(crate) const HEARTBEAT_RETRY: Duration = Duration::from_millis(250);
-/// No heartbeat from any instance for this long means the store was unreachable (or
-/// stalled), not that every instance died.
-pub(crate) const HEARTBEAT_GAP: Duration = Duration::from_secs(2);
-/// How long after such a gap no instance is taken for dead: every live instance beats again
-/// well within it.
-pub(crate) const HEARTBEAT_GRACE: Duration = Duration::from_secs(6);
 
 /// Messages between instances, as a store delivers them (see [`FleetStore::subscribe`]).
 pub type FleetMessages = Pin<Box<dyn Stream<Item = String> + Send + 'static>>;

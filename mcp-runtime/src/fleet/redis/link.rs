@@ -8,7 +8,7 @@ use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::{AsyncConnectionConfig, Script};
 
 pub(crate) use crate::fleet::HEARTBEAT_TTL;
-use crate::fleet::{HEARTBEAT_GAP, HEARTBEAT_GRACE, spawn_beats};
+use crate::fleet::spawn_beats;
 use crate::task::StoreError;
 
 /// `runner_dead(instance key, pulse key, calm key, gap ms, grace ms)`: whether an instance
@@ -47,6 +47,13 @@ redis.call('SET', KEYS[2], now)
 redis.call('SET', KEYS[1], 1, 'PX', ARGV[1])
 return 1
 "#;
+
+/// No heartbeat from any instance for this long means the store was unreachable (or
+/// stalled), not that every instance died.
+const HEARTBEAT_GAP: Duration = Duration::from_secs(2);
+/// How long after such a gap no instance is taken for dead: every live instance beats again
+/// well within it.
+const HEARTBEAT_GRACE: Duration = Duration::from_secs(6);
 
 /// How long one command may take before it fails (Redis gone, network partition): a
 /// request that needs the store is answered with an error rather than hanging.
