@@ -14,8 +14,8 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use base64::Engine as _;
@@ -74,6 +74,9 @@ pub enum ClientRequestError {
 /// (over HTTP, that call's response stream); answers come back through the session.
 pub(crate) struct PendingClientRequests {
     next_id: AtomicU64,
+    /// In a fleet: what this copy of the session puts before each id it sends (`"P-7"`),
+    /// so a client's answer names the request of exactly one copy.
+    prefix: OnceLock<String>,
     waiting: Mutex<HashMap<u64, oneshot::Sender<Result<Value, RpcError>>>>,
     timeout: Duration,
 }
@@ -82,6 +85,7 @@ impl PendingClientRequests {
     pub fn new(timeout: Duration) -> Self {
         PendingClientRequests {
             next_id: AtomicU64::new(1),
+            prefix: OnceLock::new(),
             waiting: Mutex::new(HashMap::new()),
             timeout,
         }
@@ -90,7 +94,7 @@ impl PendingClientRequests {
     /// Hands a client's response to the request waiting for it. Returns false for an id
     /// this server is not waiting on (unknown, answered, timed out or cancelled).
     pub fn resolve(&self, id: &Value, outcome: Result<Value, RpcError>) -> bool {
-        let Some(id) = id.as_u64() else {
+        let Some(id) = self.number_of(id) else {
             return false;
         };
         let waiting = self
@@ -107,17 +111,38 @@ impl PendingClientRequests {
         }
     }
 
-    /// Numbers the requests sent from now on from `first` (see
-    /// `Session::number_client_requests_from`).
+    /// Puts `prefix` before the ids of the requests sent from now on (see
+    /// `Session::prefix_client_requests`): they become strings, `"{prefix}-{n}"`.
     #[cfg(feature = "http")]
-    pub fn number_from(&self, first: u64) {
-        self.next_id.store(first, Ordering::Relaxed);
+    pub fn prefix_ids(&self, prefix: String) {
+        let _ = self.prefix.set(prefix);
+    }
+
+    /// The JSON-RPC id of request `n`.
+    fn id_of(&self, n: u64) -> Value {
+        match self.prefix.get() {
+            Some(prefix) => Value::String(format!("{prefix}-{n}")),
+            None => Value::from(n),
+        }
+    }
+
+    /// The number of a request from its JSON-RPC id, if it is one of this copy's.
+    fn number_of(&self, id: &Value) -> Option<u64> {
+        match self.prefix.get() {
+            Some(prefix) => id
+                .as_str()?
+                .strip_prefix(prefix.as_str())?
+                .strip_prefix('-')?
+                .parse()
+                .ok(),
+            None => id.as_u64(),
+        }
     }
 
     /// Whether a request with this id waits for its answer.
     #[cfg(feature = "http")]
     pub fn is_waiting(&self, id: &Value) -> bool {
-        id.as_u64().is_some_and(|id| {
+        self.number_of(id).is_some_and(|id| {
             self.waiting
                 .lock()
                 .expect("client request table poisoned")
@@ -153,7 +178,9 @@ impl PendingClientRequests {
             outbox,
             id: Some(id),
         };
-        outbox.send(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+        let wire_id = self.id_of(id);
+        outbox
+            .send(&json!({ "jsonrpc": "2.0", "id": wire_id, "method": method, "params": params }));
         let outcome = tokio::time::timeout(self.timeout, answer).await;
         let result = match outcome {
             Ok(Ok(Ok(result))) => Ok(result),
@@ -163,7 +190,7 @@ impl PendingClientRequests {
             }),
             Ok(Err(_)) => Err(ClientRequestError::Disconnected),
             Err(_) => {
-                tracing::warn!(method, id, "the client did not answer a request in time");
+                tracing::warn!(method, %wire_id, "the client did not answer a request in time");
                 return Err(ClientRequestError::TimedOut(self.timeout));
             }
         };
@@ -192,7 +219,7 @@ impl Drop for Abandoned<'_> {
             self.outbox.send(&json!({
                 "jsonrpc": "2.0",
                 "method": "notifications/cancelled",
-                "params": { "requestId": id, "reason": "The tool call that asked no longer needs the answer." },
+                "params": { "requestId": self.requests.id_of(id), "reason": "The tool call that asked no longer needs the answer." },
             }));
         }
     }
@@ -497,6 +524,8 @@ pub(crate) fn read_roots(answer: Value) -> Result<Vec<Root>, ClientRequestError>
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(feature = "http")]
+    use std::sync::Arc;
 
     #[test]
     fn request_state_round_trips_and_is_bound_to_its_tool() {
@@ -529,6 +558,27 @@ mod tests {
         assert_eq!(result["inputRequests"]["input-1"]["method"], "roots/list");
         let state = result["requestState"].as_str().unwrap();
         assert_eq!(decode_state("greet", state).unwrap().len(), 1);
+    }
+
+    #[cfg(feature = "http")]
+    #[tokio::test]
+    async fn a_prefixed_copy_answers_only_its_own_ids() {
+        let requests = Arc::new(PendingClientRequests::new(Duration::from_secs(5)));
+        requests.prefix_ids("c0py".into());
+        let (outbox, mut lines) = Outbox::channel();
+        let asking = Arc::clone(&requests);
+        let asked =
+            tokio::spawn(async move { asking.request(&outbox, "roots/list", json!({})).await });
+        let sent: Value = serde_json::from_slice(&lines.recv().await.unwrap()).unwrap();
+        assert_eq!(sent["id"], "c0py-1");
+        // Another copy's id, or the bare number, is not this copy's request.
+        for other in [json!(1), json!("other-1"), json!("c0py-x"), json!("c0py1")] {
+            assert!(!requests.is_waiting(&other), "{other}");
+            assert!(!requests.resolve(&other, Ok(json!({}))), "{other}");
+        }
+        assert!(requests.is_waiting(&json!("c0py-1")));
+        assert!(requests.resolve(&json!("c0py-1"), Ok(json!({"roots": []}))));
+        assert_eq!(asked.await.unwrap().unwrap(), json!({"roots": []}));
     }
 
     #[test]

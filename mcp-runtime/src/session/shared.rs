@@ -65,10 +65,11 @@ impl Session {
         self.task_owner = TaskOwner(record.task_owner.clone()).into();
     }
 
-    /// Numbers this session's requests to the client from `first` on: instances of a fleet
-    /// each start somewhere else, so a client's answer names the request of exactly one.
-    pub fn number_client_requests_from(&self, first: u64) {
-        self.client_requests().number_from(first);
+    /// Puts `prefix` before the ids of this session's requests to the client: each
+    /// instance's copy of a session has its own, so a client's answer names the request of
+    /// exactly one.
+    pub fn prefix_client_requests(&self, prefix: String) {
+        self.client_requests().prefix_ids(prefix);
     }
 
     /// Whether a tool of this instance waits for the client's answer with this id.

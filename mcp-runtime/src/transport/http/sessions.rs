@@ -445,9 +445,8 @@ impl Sessions {
     fn join_fleet(&self, fleet: &Arc<Fleet>, id: &str, session: &HttpSession) {
         let mut protocol = session.protocol.lock().expect("session poisoned");
         protocol.set_background(fleet.standalone_outbox(id));
-        // Ids of requests to the client: 2^32 apart per copy, at random.
-        let first = u64::from_str_radix(&random_id()[..5], 16).unwrap_or(0) << 32 | 1;
-        protocol.number_client_requests_from(first);
+        // Ids of requests to the client: strings, after 64 random bits of this copy's.
+        protocol.prefix_client_requests(random_id()[..16].to_owned());
     }
 
     /// Registers a session whose `initialize` succeeded, under a new random id (in a
