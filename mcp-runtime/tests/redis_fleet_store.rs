@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
 use mcp_runtime::fleet::{
-    FleetStore, RedisFleetStore, RedisLink, SessionRecord, StreamBounds, StreamEvent, StreamKey,
-    StreamOrigin,
+    FleetStore, RedisFleetStore, RedisLink, SessionChange, SessionRecord, StreamBounds,
+    StreamEvent, StreamKey, StreamOrigin,
 };
 use mcp_runtime::testing::RedisServer;
 use serde_json::json;
@@ -65,6 +65,54 @@ async fn sessions_are_created_loaded_saved_and_removed() {
     // Saving an ended session does not bring it back.
     other.save_session("s1", &record, IDLE).await.unwrap();
     assert_eq!(one.load_session("s1", IDLE).await.unwrap(), None);
+}
+
+#[tokio::test]
+async fn changes_two_instances_make_to_one_session_at_once_are_all_kept() {
+    let redis = RedisServer::start();
+    let (one, other) = (store(&redis, "c:"), store(&redis, "c:"));
+    let mut record = SessionRecord::new("2025-11-25", "connection:1");
+    record.subscriptions.insert("notes://kept".into());
+    record.subscriptions.insert("notes://dropped".into());
+    one.create_session("s", &record, IDLE).await.unwrap();
+    // What each instance's copy saw change, from the same record: with whole records
+    // saved, the last save would have lost the other's subscription.
+    let subscribed = |uri: &str| {
+        let mut after = record.clone();
+        after.subscriptions.insert(uri.into());
+        SessionChange::between(&record, &after)
+    };
+    let mut dropped = record.clone();
+    dropped.subscriptions.remove("notes://dropped");
+    dropped.log_level = Some("warning".into());
+    let (a, b, c) = (
+        subscribed("notes://a"),
+        subscribed("notes://b"),
+        SessionChange::between(&record, &dropped),
+    );
+    let changed = tokio::join!(
+        one.change_session("s", &a, IDLE),
+        other.change_session("s", &b, IDLE),
+        other.change_session("s", &c, IDLE),
+    );
+    changed.0.unwrap();
+    changed.1.unwrap();
+    changed.2.unwrap();
+    let loaded = one.load_session("s", IDLE).await.unwrap().unwrap();
+    let uris: Vec<&str> = loaded.subscriptions.iter().map(String::as_str).collect();
+    assert_eq!(uris, ["notes://a", "notes://b", "notes://kept"]);
+    assert_eq!(loaded.log_level.as_deref(), Some("warning"));
+    assert_eq!(loaded.protocol_version, "2025-11-25");
+
+    // An ended session stays ended, and its subscriptions go with it.
+    assert!(one.remove_session("s").await.unwrap());
+    other.change_session("s", &a, IDLE).await.unwrap();
+    assert_eq!(one.load_session("s", IDLE).await.unwrap(), None);
+    one.create_session("s", &SessionRecord::new("2025-11-25", "connection:2"), IDLE)
+        .await
+        .unwrap();
+    let fresh = one.load_session("s", IDLE).await.unwrap().unwrap();
+    assert!(fresh.subscriptions.is_empty(), "{fresh:?}");
 }
 
 #[tokio::test]

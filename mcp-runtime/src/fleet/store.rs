@@ -63,6 +63,57 @@ impl SessionRecord {
     }
 }
 
+/// What a request changed in a session's record: the subscriptions it added and removed,
+/// and the log level it set. Applied as a change, not by replacing the record, so that two
+/// instances changing one session at once both keep theirs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SessionChange {
+    /// Resource URIs subscribed to.
+    pub subscribe: Vec<String>,
+    /// Resource URIs unsubscribed from.
+    pub unsubscribe: Vec<String>,
+    /// The log level set, if one was.
+    pub log_level: Option<String>,
+}
+
+impl SessionChange {
+    /// What changed from `before` to `after`.
+    pub fn between(before: &SessionRecord, after: &SessionRecord) -> Self {
+        SessionChange {
+            subscribe: after
+                .subscriptions
+                .difference(&before.subscriptions)
+                .cloned()
+                .collect(),
+            unsubscribe: before
+                .subscriptions
+                .difference(&after.subscriptions)
+                .cloned()
+                .collect(),
+            log_level: (after.log_level != before.log_level)
+                .then(|| after.log_level.clone())
+                .flatten(),
+        }
+    }
+
+    /// Whether nothing changed.
+    pub fn is_empty(&self) -> bool {
+        self.subscribe.is_empty() && self.unsubscribe.is_empty() && self.log_level.is_none()
+    }
+
+    /// Makes the change to `record`.
+    pub fn apply(&self, record: &mut SessionRecord) {
+        record.subscriptions.extend(self.subscribe.iter().cloned());
+        for uri in &self.unsubscribe {
+            record.subscriptions.remove(uri);
+        }
+        if let Some(level) = &self.log_level {
+            record.log_level = Some(level.clone());
+        }
+    }
+}
+
 /// One resumable stream: a session's id and the stream's number in it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct StreamKey {
@@ -203,6 +254,25 @@ pub trait FleetStore: Send + Sync + 'static {
         record: &'a SessionRecord,
         idle: Duration,
     ) -> StoreFuture<'a, ()>;
+
+    /// Makes `change` to a live session's record (a session that ended stays ended). A
+    /// store that can makes it in one atomic step, so that changes two instances make to
+    /// one session at once are both kept; this default loads the record, changes it and
+    /// saves it, which can lose one of two concurrent changes.
+    fn change_session<'a>(
+        &'a self,
+        id: &'a str,
+        change: &'a SessionChange,
+        idle: Duration,
+    ) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            if let Some(mut record) = self.load_session(id, idle).await? {
+                change.apply(&mut record);
+                self.save_session(id, &record, idle).await?;
+            }
+            Ok(())
+        })
+    }
 
     /// Ends a session; false if there was none.
     fn remove_session<'a>(&'a self, id: &'a str) -> StoreFuture<'a, bool>;

@@ -4,7 +4,9 @@
 //! Keys (after the link's prefix):
 //!
 //! - `session:ID`: the session's record (JSON), expiring after the idle timeout, pushed
-//!   back on every use (`GETEX … PX`);
+//!   back on every use; its subscriptions and log level as they change live beside it, in
+//!   `session:ID:subscriptions` (a set) and `session:ID:level`, so that a change is one
+//!   atomic command and two instances changing one session at once both keep theirs;
 //! - `stream:SESSION:N:events`: a list of the stream's events, each `SEQ:DATA`, trimmed to
 //!   the newest `max_events` and `max_bytes` (the newest is always kept);
 //! - `stream:SESSION:N:meta`: a hash: `runner` (instance), `requests` (JSON ids), `ended`,
@@ -25,8 +27,8 @@ use tokio::sync::mpsc;
 
 use super::link::{LIVENESS, RedisLink};
 use crate::fleet::store::{
-    FleetMessages, FleetStore, SessionRecord, StoreError, StoreFuture, StreamBounds, StreamEvent,
-    StreamEvents, StreamKey, StreamOrigin,
+    FleetMessages, FleetStore, SessionChange, SessionRecord, StoreError, StoreFuture, StreamBounds,
+    StreamEvent, StreamEvents, StreamKey, StreamOrigin,
 };
 
 /// Appends events unless the stream ended (or, without an origin, is not known): atomic,
@@ -79,10 +81,39 @@ if not runner_dead(KEYS[3], KEYS[4], KEYS[5], ARGV[1], ARGV[2]) then return 0 en
 local args = {unpack(ARGV, 3)}
 "#;
 
-/// Replaces a session's record only while it is live.
-const SAVE: &str = r#"
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+/// Writes a session's record (KEYS 1, its subscriptions and level KEYS 2 and 3): ARGV 1 the
+/// JSON, 2 the idle timeout in ms, 3 the level (empty for none), the subscriptions after.
+/// The prelude `SAVE_IF_LIVE` leaves an ended session ended.
+const WRITE: &str = r#"
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('DEL', KEYS[2])
+for i = 4, #ARGV do redis.call('SADD', KEYS[2], ARGV[i]) end
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
+if ARGV[3] == '' then redis.call('DEL', KEYS[3]) else redis.call('SET', KEYS[3], ARGV[3], 'PX', ARGV[2]) end
+return 1
+"#;
+
+/// See [`WRITE`].
+const SAVE_IF_LIVE: &str = "if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end\n";
+
+/// A session's record with its subscriptions and level, marked used (ARGV 1 the idle
+/// timeout in ms); nil if it ended.
+const LOAD: &str = r#"
+local json = redis.call('GET', KEYS[1])
+if not json then return false end
+for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ARGV[1]) end
+return {json, redis.call('SMEMBERS', KEYS[2]), redis.call('GET', KEYS[3])}
+"#;
+
+/// Changes a live session: ARGV 1 the idle timeout in ms, 2 the level set (empty for none),
+/// 3 how many URIs to subscribe to; those URIs, then the ones to unsubscribe from.
+const CHANGE: &str = r#"
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local added = tonumber(ARGV[3])
+for i = 4, 3 + added do redis.call('SADD', KEYS[2], ARGV[i]) end
+for i = 4 + added, #ARGV do redis.call('SREM', KEYS[2], ARGV[i]) end
+if ARGV[2] ~= '' then redis.call('SET', KEYS[3], ARGV[2]) end
+for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ARGV[1]) end
 return 1
 "#;
 
@@ -96,7 +127,10 @@ pub struct RedisFleetStore {
     link: RedisLink,
     append: Script,
     append_if_dead: Script,
+    create: Script,
     save: Script,
+    load: Script,
+    change: Script,
 }
 
 fn millis(duration: Duration) -> u64 {
@@ -112,12 +146,48 @@ impl RedisFleetStore {
             link,
             append: Script::new(&format!("{APPEND_ANY}{APPEND}")),
             append_if_dead: Script::new(&format!("{LIVENESS}{APPEND_IF_DEAD}{APPEND}")),
-            save: Script::new(SAVE),
+            create: Script::new(WRITE),
+            save: Script::new(&format!("{SAVE_IF_LIVE}{WRITE}")),
+            load: Script::new(LOAD),
+            change: Script::new(CHANGE),
         }
     }
 
-    fn session_key(&self, id: &str) -> String {
-        self.link.key(format_args!("session:{id}"))
+    /// A session's keys: its record, its subscriptions and its log level.
+    fn session_keys(&self, id: &str) -> [String; 3] {
+        [
+            self.link.key(format_args!("session:{id}")),
+            self.link.key(format_args!("session:{id}:subscriptions")),
+            self.link.key(format_args!("session:{id}:level")),
+        ]
+    }
+
+    /// Writes a session's record with `script` (see [`WRITE`]).
+    async fn write_session(
+        &self,
+        script: &Script,
+        id: &str,
+        record: &SessionRecord,
+        idle: Duration,
+    ) -> Result<(), StoreError> {
+        let json = Self::encode(record)?;
+        let mut invocation = script.prepare_invoke();
+        for key in self.session_keys(id) {
+            invocation.key(key);
+        }
+        invocation
+            .arg(json)
+            .arg(millis(idle))
+            .arg(record.log_level.as_deref().unwrap_or(""));
+        for uri in &record.subscriptions {
+            invocation.arg(uri);
+        }
+        let mut connection = self.link.connection();
+        invocation
+            .invoke_async::<i64>(&mut connection)
+            .await
+            .map(drop)
+            .map_err(|error| self.link.unavailable(error))
     }
 
     fn stream_keys(&self, stream: &StreamKey) -> (String, String) {
@@ -144,18 +214,7 @@ impl FleetStore for RedisFleetStore {
         record: &'a SessionRecord,
         idle: Duration,
     ) -> StoreFuture<'a, ()> {
-        Box::pin(async move {
-            let json = Self::encode(record)?;
-            let mut connection = self.link.connection();
-            redis::cmd("SET")
-                .arg(self.session_key(id))
-                .arg(json)
-                .arg("PX")
-                .arg(millis(idle))
-                .query_async::<()>(&mut connection)
-                .await
-                .map_err(|error| self.link.unavailable(error))
-        })
+        Box::pin(self.write_session(&self.create, id, record, idle))
     }
 
     fn load_session<'a>(
@@ -164,19 +223,26 @@ impl FleetStore for RedisFleetStore {
         idle: Duration,
     ) -> StoreFuture<'a, Option<SessionRecord>> {
         Box::pin(async move {
+            let mut invocation = self.load.prepare_invoke();
+            for key in self.session_keys(id) {
+                invocation.key(key);
+            }
             let mut connection = self.link.connection();
-            let json: Option<String> = redis::cmd("GETEX")
-                .arg(self.session_key(id))
-                .arg("PX")
+            let loaded: Option<(String, Vec<String>, Option<String>)> = invocation
                 .arg(millis(idle))
-                .query_async(&mut connection)
+                .invoke_async(&mut connection)
                 .await
                 .map_err(|error| self.link.unavailable(error))?;
-            json.map(|json| {
-                serde_json::from_str(&json)
-                    .map_err(|error| StoreError(format!("a session record in Redis: {error}")))
-            })
-            .transpose()
+            let Some((json, subscriptions, level)) = loaded else {
+                return Ok(None);
+            };
+            let mut record: SessionRecord = serde_json::from_str(&json)
+                .map_err(|error| StoreError(format!("a session record in Redis: {error}")))?;
+            record.subscriptions = subscriptions.into_iter().collect();
+            if level.is_some() {
+                record.log_level = level;
+            }
+            Ok(Some(record))
         })
     }
 
@@ -186,13 +252,29 @@ impl FleetStore for RedisFleetStore {
         record: &'a SessionRecord,
         idle: Duration,
     ) -> StoreFuture<'a, ()> {
+        Box::pin(self.write_session(&self.save, id, record, idle))
+    }
+
+    fn change_session<'a>(
+        &'a self,
+        id: &'a str,
+        change: &'a SessionChange,
+        idle: Duration,
+    ) -> StoreFuture<'a, ()> {
         Box::pin(async move {
-            let json = Self::encode(record)?;
-            let mut connection = self.link.connection();
-            self.save
-                .key(self.session_key(id))
-                .arg(json)
+            let mut invocation = self.change.prepare_invoke();
+            for key in self.session_keys(id) {
+                invocation.key(key);
+            }
+            invocation
                 .arg(millis(idle))
+                .arg(change.log_level.as_deref().unwrap_or(""))
+                .arg(change.subscribe.len());
+            for uri in change.subscribe.iter().chain(&change.unsubscribe) {
+                invocation.arg(uri);
+            }
+            let mut connection = self.link.connection();
+            invocation
                 .invoke_async::<i64>(&mut connection)
                 .await
                 .map(drop)
@@ -202,13 +284,16 @@ impl FleetStore for RedisFleetStore {
 
     fn remove_session<'a>(&'a self, id: &'a str) -> StoreFuture<'a, bool> {
         Box::pin(async move {
+            let [record, subscriptions, level] = self.session_keys(id);
             let mut connection = self.link.connection();
-            redis::cmd("DEL")
-                .arg(self.session_key(id))
-                .query_async::<i64>(&mut connection)
+            let (removed, _): (i64, i64) = redis::pipe()
+                .atomic()
+                .del(record)
+                .del(&[subscriptions, level])
+                .query_async(&mut connection)
                 .await
-                .map(|removed| removed > 0)
-                .map_err(|error| self.link.unavailable(error))
+                .map_err(|error| self.link.unavailable(error))?;
+            Ok(removed > 0)
         })
     }
 

@@ -347,6 +347,9 @@ async fn post_handshake(
         && members
             .and_then(Members::method)
             .is_some_and(Session::changes_record);
+    let before = saves_record
+        .then(|| endpoint.sessions.record_before(&session))
+        .flatten();
     let (outbox, queued) = Outbox::channel();
     let (outcome, unknown_id) = {
         let mut protocol = session.protocol.lock().expect("session poisoned");
@@ -376,7 +379,7 @@ async fn post_handshake(
         Outcome::Reply(Reply::Ready(response)) => {
             if saves_record
                 && response.error_code().is_none()
-                && let Err(error) = endpoint.sessions.save(&session_id, &session).await
+                && let Err(error) = endpoint.sessions.save(&session_id, before, &session).await
             {
                 return refusal(
                     StatusCode::SERVICE_UNAVAILABLE,

@@ -12,7 +12,7 @@ use super::fleet::Fleet;
 use super::limits::Limits;
 use super::sse::{RETAIN_ENDED, RETAIN_ENDED_STREAMS, Replay};
 use crate::changes::{Change, next_change};
-use crate::fleet::{SessionRecord, StoreError};
+use crate::fleet::{SessionChange, SessionRecord, StoreError};
 use crate::protocol::outbox::Outbox;
 use crate::protocol::random_id::random_id;
 use crate::protocol::version::ProtocolVersion;
@@ -634,19 +634,33 @@ impl Sessions {
         }
     }
 
-    /// Saves a session's record after a request changed it, and tells the other instances.
-    pub async fn save(&self, id: &str, session: &HttpSession) -> Result<(), StoreError> {
-        let Some(fleet) = &self.fleet else {
+    /// A session's record before a request that may change it (see [`Sessions::save`]).
+    pub fn record_before(&self, session: &HttpSession) -> Option<SessionRecord> {
+        self.fleet.as_ref().and_then(|_| session.record())
+    }
+
+    /// Saves what a request changed in a session's record since `before`, as a change (two
+    /// instances changing one session at once both keep theirs), and tells the other
+    /// instances.
+    pub async fn save(
+        &self,
+        id: &str,
+        before: Option<SessionRecord>,
+        session: &HttpSession,
+    ) -> Result<(), StoreError> {
+        let (Some(fleet), Some(before), Some(after)) = (&self.fleet, before, session.record())
+        else {
             return Ok(());
         };
-        if let Some(record) = session.record() {
-            fleet
-                .store
-                .save_session(id, &record, self.idle_timeout)
-                .await?;
-            fleet.session_changed(id).await?;
+        let change = SessionChange::between(&before, &after);
+        if change.is_empty() {
+            return Ok(());
         }
-        Ok(())
+        fleet
+            .store
+            .change_session(id, &change, self.idle_timeout)
+            .await?;
+        fleet.session_changed(id).await
     }
 
     /// Shutdown: no answer to a tool's request to the client can arrive any more (calls in
