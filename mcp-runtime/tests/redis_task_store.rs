@@ -293,6 +293,46 @@ async fn a_task_whose_runner_died_fails_when_read() {
     assert!(next.as_ref().is_some_and(is_failed), "{next:?}");
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn tasks_of_a_dead_instance_do_not_hold_their_owner_at_the_limit() {
+    let redis = shared_redis();
+    let prefix = fresh_prefix();
+    // An instance that sends no heartbeat: it died with its owner's tasks running.
+    let ghost = RedisTaskStore::new(RedisLink::open(&redis.url(), &prefix).unwrap(), "ghost");
+    let owner = TaskOwner(unique("anonymous"));
+    let orphans: Vec<TaskRecord> = (0..3).map(|_| running_task(&owner)).collect();
+    for task in &orphans {
+        assert_eq!(
+            ghost.create(task.clone(), 3).await.unwrap(),
+            Created::Stored
+        );
+    }
+    // No one read them, so nothing failed them yet; creating one more fails them first.
+    let live = RedisTaskStore::connect(&redis.url(), &prefix)
+        .await
+        .unwrap();
+    assert_eq!(
+        live.create(running_task(&owner), 3).await.unwrap(),
+        Created::Stored
+    );
+    for task in &orphans {
+        let read = live.get(&task.id).await.unwrap().unwrap();
+        assert_eq!(read.status, TaskStatus::Failed, "{read:?}");
+        assert_eq!(read.status_message.as_deref(), Some(RUNNER_GONE));
+    }
+    // Tasks of a live instance still count.
+    for _ in 0..2 {
+        assert_eq!(
+            live.create(running_task(&owner), 3).await.unwrap(),
+            Created::Stored
+        );
+    }
+    assert_eq!(
+        live.create(running_task(&owner), 3).await.unwrap(),
+        Created::OwnerAtLimit(3)
+    );
+}
+
 /// Runs `call` and checks that it fails, within a few seconds.
 async fn fails_quickly<T: std::fmt::Debug>(
     what: &str,

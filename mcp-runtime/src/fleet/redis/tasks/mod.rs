@@ -363,6 +363,7 @@ impl RedisTaskStore {
         let expires_at = task.expires_at().map(millis);
         let unfinished = !task.status.is_terminal();
         let limit = u64::try_from(max_unfinished).unwrap_or(u64::MAX);
+        let mut orphans_settled = false;
         for _ in 0..ATTEMPTS {
             let now = millis(SystemTime::now());
             let mut connection = self.link().connection();
@@ -389,6 +390,11 @@ impl RedisTaskStore {
                 .map_err(|error| self.unavailable(error))?;
             match created {
                 1 => return Ok(Created::Stored),
+                // At the limit: tasks whose instance died count no more once they are
+                // failed, so a few crashes cannot block the owner for good.
+                0 if !orphans_settled && self.settle_owner(&task.owner).await? => {
+                    orphans_settled = true;
+                }
                 0 => return Ok(Created::OwnerAtLimit(max_unfinished)),
                 -1 => return Err(StoreError(format!("a task with id {} exists", task.id))),
                 // An expired task (or what is left of one) holds the id: it is free again.
@@ -398,6 +404,24 @@ impl RedisTaskStore {
             }
         }
         Err(self.contended(&task.id))
+    }
+
+    /// Fails the unfinished tasks of `owner` whose instance died (see [`Self::settle`]):
+    /// whether any did.
+    async fn settle_owner(&self, owner: &TaskOwner) -> Result<bool, StoreError> {
+        let mut connection = self.link().connection();
+        let running: Vec<String> = redis::cmd("SMEMBERS")
+            .arg(self.running_key(owner))
+            .query_async(&mut connection)
+            .await
+            .map_err(|error| self.unavailable(error))?;
+        let mut settled = false;
+        for id in running {
+            if let Some((record, _)) = self.load(&id).await? {
+                settled |= record.status.is_terminal();
+            }
+        }
+        Ok(settled)
     }
 
     async fn get_task(&self, id: &str) -> Result<Option<TaskRecord>, StoreError> {
