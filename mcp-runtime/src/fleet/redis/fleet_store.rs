@@ -21,7 +21,7 @@
 use std::time::Duration;
 
 use futures_util::StreamExt;
-use redis::Script;
+use redis::{Script, ScriptInvocation};
 use serde_json::Value;
 use tokio::sync::mpsc;
 
@@ -171,10 +171,7 @@ impl RedisFleetStore {
         idle: Duration,
     ) -> Result<(), StoreError> {
         let json = Self::encode(record)?;
-        let mut invocation = script.prepare_invoke();
-        for key in self.session_keys(id) {
-            invocation.key(key);
-        }
+        let mut invocation = self.on_session(script, id);
         invocation
             .arg(json)
             .arg(millis(idle))
@@ -182,6 +179,20 @@ impl RedisFleetStore {
         for uri in &record.subscriptions {
             invocation.arg(uri);
         }
+        self.run(invocation).await
+    }
+
+    /// `script` invoked on session `id`'s keys.
+    fn on_session<'s>(&self, script: &'s Script, id: &str) -> ScriptInvocation<'s> {
+        let mut invocation = script.prepare_invoke();
+        for key in self.session_keys(id) {
+            invocation.key(key);
+        }
+        invocation
+    }
+
+    /// Runs a script for what it does (its count is not read).
+    async fn run(&self, invocation: ScriptInvocation<'_>) -> Result<(), StoreError> {
         let mut connection = self.link.connection();
         invocation
             .invoke_async::<i64>(&mut connection)
@@ -223,10 +234,7 @@ impl FleetStore for RedisFleetStore {
         idle: Duration,
     ) -> StoreFuture<'a, Option<SessionRecord>> {
         Box::pin(async move {
-            let mut invocation = self.load.prepare_invoke();
-            for key in self.session_keys(id) {
-                invocation.key(key);
-            }
+            let mut invocation = self.on_session(&self.load, id);
             let mut connection = self.link.connection();
             let loaded: Option<(String, Vec<String>, Option<String>)> = invocation
                 .arg(millis(idle))
@@ -262,10 +270,7 @@ impl FleetStore for RedisFleetStore {
         idle: Duration,
     ) -> StoreFuture<'a, ()> {
         Box::pin(async move {
-            let mut invocation = self.change.prepare_invoke();
-            for key in self.session_keys(id) {
-                invocation.key(key);
-            }
+            let mut invocation = self.on_session(&self.change, id);
             invocation
                 .arg(millis(idle))
                 .arg(change.log_level.as_deref().unwrap_or(""))
@@ -273,12 +278,7 @@ impl FleetStore for RedisFleetStore {
             for uri in change.subscribe.iter().chain(&change.unsubscribe) {
                 invocation.arg(uri);
             }
-            let mut connection = self.link.connection();
-            invocation
-                .invoke_async::<i64>(&mut connection)
-                .await
-                .map(drop)
-                .map_err(|error| self.link.unavailable(error))
+            self.run(invocation).await
         })
     }
 
