@@ -170,7 +170,12 @@ impl RedisFleetStore {
         record: &SessionRecord,
         idle: Duration,
     ) -> Result<(), StoreError> {
-        let json = Self::encode(record)?;
+        // The subscriptions and level live in their own keys only (see `LOAD`).
+        let json = Self::encode(&SessionRecord {
+            subscriptions: Default::default(),
+            log_level: None,
+            ..record.clone()
+        })?;
         let mut invocation = self.on_session(script, id);
         invocation
             .arg(json)
