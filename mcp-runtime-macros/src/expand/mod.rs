@@ -17,12 +17,14 @@
 //!   from the steps above and their own fields (a resource's annotations and the checks
 //!   that its other parameters are extractors);
 //! - `unique_name`: the guard against two tools (or two prompts) of one name in one crate;
+//! - `linking`: the crate's dependencies of tools, which the runtime checks are linked in;
 //! - `tokens`: helpers the steps share.
 
 mod completions;
 mod hints;
 mod icons;
 mod invoke;
+mod linking;
 mod parameters;
 mod policy;
 mod prompt;
@@ -38,6 +40,7 @@ use syn::{Attribute, FnArg, ImplItem, ItemFn, ItemImpl, Signature};
 use self::hints::hints;
 use self::icons::icons;
 use self::invoke::{TOOL_RUNNERS, invoke, output_schema};
+use self::linking::dependency_check;
 use self::parameters::{Parameters, parameters};
 use self::policy::{layers, policy, tags};
 use self::runtime_path::runtime_path;
@@ -323,11 +326,13 @@ fn registration(tool: &Tool<'_>) -> TokenStream {
         descriptors,
         ..
     } = &parameters;
+    let dependency_check = dependency_check(&private);
 
     quote! {
         // `__mcp_` names cannot clash with the user's function or parameters.
         #default_fns
         #unique_name
+        #dependency_check
         #private::inventory::submit! {
             #private::ToolDescriptor {
                 name: #name,

@@ -8,6 +8,7 @@ use quote::quote;
 use super::completions::completions;
 use super::icons::icons;
 use super::invoke::{Runners, invoke};
+use super::linking::dependency_check;
 use super::parameters::parameters;
 use super::runtime_path::runtime_path;
 use super::tokens::{location, option};
@@ -40,11 +41,13 @@ pub fn registration(prompt: &Prompt<'_>) -> TokenStream {
     let location = location(&private, Span::call_site());
     let default_fns = &parameters.default_fns;
     let params = &parameters.descriptors;
+    let dependency_check = dependency_check(&private);
 
     quote! {
         // `__mcp_` names cannot clash with the user's function or parameters.
         #default_fns
         #unique_name
+        #dependency_check
         #private::inventory::submit! {
             #private::PromptDescriptor {
                 name: #name,

@@ -9,6 +9,7 @@ use syn::spanned::Spanned;
 use super::completions::completions;
 use super::icons::icons;
 use super::invoke::{Runners, invoke};
+use super::linking::dependency_check;
 use super::parameters::parameters;
 use super::runtime_path::runtime_path;
 use super::tokens::{location, option, respan};
@@ -50,8 +51,11 @@ pub fn registration(resource: &Resource<'_>) -> TokenStream {
         )
     });
 
+    let dependency_check = dependency_check(&private);
+
     quote! {
         #(#extractor_checks)*
+        #dependency_check
         #private::inventory::submit! {
             #private::ResourceDescriptor {
                 uri: #uri,

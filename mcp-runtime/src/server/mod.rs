@@ -9,6 +9,7 @@ pub(crate) mod cli;
 pub(crate) mod fleet;
 #[cfg(feature = "http")]
 pub(crate) mod http;
+pub(crate) mod linking;
 mod notices;
 mod stdio;
 mod tasks;
@@ -414,6 +415,9 @@ impl Server {
         self.prompts.prepare(&self.states)?;
         if self.warns_of_no_tools() {
             notices::warn(notices::NO_TOOLS);
+        }
+        for warning in linking::unlinked_dependencies() {
+            notices::warn(&warning);
         }
         tracing::debug!(tools = self.tools.catalog().len(), "tool catalog ready");
         let task_settings = self.tasks.settings(self.max_message_size);
