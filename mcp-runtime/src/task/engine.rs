@@ -21,6 +21,7 @@ use super::store::{
     TaskUpdate, Updated,
 };
 use super::wire;
+use crate::backoff::Backoff;
 use crate::context::RequestHandle;
 use crate::protocol::jsonrpc::{RpcError, code};
 use crate::protocol::outbox::Outbox;
@@ -38,10 +39,6 @@ pub const DEFAULT_MAX_TASKS_PER_OWNER: usize = 64;
 const PURGE_INTERVAL: Duration = Duration::from_secs(10);
 /// How long a finished task's last update is tried again while the store fails, at most.
 const FINAL_UPDATE_PATIENCE: Duration = Duration::from_secs(15 * 60);
-/// The first pause before trying the last update again; each next one doubles…
-const FINAL_UPDATE_RETRY: Duration = Duration::from_millis(250);
-/// …up to this.
-const FINAL_UPDATE_RETRY_MAX: Duration = Duration::from_secs(5);
 
 /// The server's task settings.
 #[derive(Clone, Debug)]
@@ -357,7 +354,7 @@ impl Tasks {
         // Kept here until the store takes it: a blip of the store at the task's end must not
         // lose its result (one outcome per running task, each within the size limit).
         let give_up_at = tokio::time::Instant::now() + FINAL_UPDATE_PATIENCE;
-        let mut pause = FINAL_UPDATE_RETRY;
+        let mut backoff = Backoff::new();
         loop {
             match self.store.update(&id, update.clone()).await {
                 Ok(Updated::Applied(record)) => return tell(&record),
@@ -368,14 +365,13 @@ impl Tasks {
                         tracing::error!(task = %id, %error, "cannot record how a task ended");
                         return;
                     }
-                    if pause == FINAL_UPDATE_RETRY {
+                    if backoff.is_fresh() {
                         tracing::warn!(task = %id, %error, "cannot record how a task ended yet; trying again");
                     }
                     tokio::select! {
-                        () = tokio::time::sleep(pause) => {}
+                        () = tokio::time::sleep(backoff.pause()) => {}
                         () = self.grace_over.cancelled() => {}
                     }
-                    pause = (pause * 2).min(FINAL_UPDATE_RETRY_MAX);
                 }
             }
         }

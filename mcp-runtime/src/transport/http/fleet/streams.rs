@@ -13,6 +13,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::membership::Fleet;
+use crate::backoff::Backoff;
 use crate::fleet::{StoreError, StreamBounds, StreamEvent, StreamKey, StreamOrigin};
 use crate::protocol::jsonrpc::code;
 use crate::transport::http::sse::{
@@ -21,11 +22,6 @@ use crate::transport::http::sse::{
 
 /// How often a resumed stream served from the store looks for new events.
 const POLL_EVERY: Duration = Duration::from_millis(50);
-/// The first pause before copying events to the store again after it failed; each next
-/// one doubles…
-const APPEND_RETRY: Duration = Duration::from_millis(250);
-/// …up to this.
-const APPEND_RETRY_MAX: Duration = Duration::from_secs(5);
 /// How often it checks, while no event comes, that the instance running its call lives.
 const CHECK_RUNNER_EVERY: Duration = Duration::from_secs(1);
 
@@ -63,7 +59,7 @@ impl Fleet {
                 // Kept and tried again until the store takes them (within the replay
                 // buffer's bounds, for as long as the stream would be kept): a blip of the
                 // store must not lose the response.
-                let mut pause = APPEND_RETRY;
+                let mut backoff = Backoff::new();
                 let give_up_at = Instant::now() + retain;
                 let last = loop {
                     let last = batch.iter().any(|event| event.last);
@@ -86,8 +82,7 @@ impl Fleet {
                                 failing = true;
                                 tracing::warn!(%error, "events of a response stream are not copied to the fleet's store yet; trying again");
                             }
-                            tokio::time::sleep(pause).await;
-                            pause = (pause * 2).min(APPEND_RETRY_MAX);
+                            tokio::time::sleep(backoff.pause()).await;
                             while let Ok(event) = queued.try_recv() {
                                 batch.push(event);
                             }
