@@ -1,10 +1,10 @@
 //! [`RedisLink`]: the connection to one Redis that the Redis stores share, and how their
 //! keys are named.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use redis::aio::{ConnectionManager, ConnectionManagerConfig, MultiplexedConnection};
 use redis::{AsyncConnectionConfig, Script};
 
 pub(crate) use crate::fleet::HEARTBEAT_TTL;
@@ -154,14 +154,27 @@ impl RedisLink {
     /// wait behind other commands, nor depend on the runtime that drives the shared
     /// connection.
     pub(crate) async fn heartbeat(&self, instance: &str, ttl: Duration) -> Result<(), StoreError> {
+        let mut connection = self.heartbeat_connection().await?;
+        self.beat_on(&mut connection, instance, ttl).await
+    }
+
+    /// A connection of its own, driven by the runtime this is called on.
+    async fn heartbeat_connection(&self) -> Result<MultiplexedConnection, StoreError> {
         let config = AsyncConnectionConfig::new()
             .set_connection_timeout(Some(CONNECTION_TIMEOUT))
             .set_response_timeout(Some(RESPONSE_TIMEOUT));
-        let mut connection = self
-            .client
+        self.client
             .get_multiplexed_async_connection_with_config(&config)
             .await
-            .map_err(|error| self.unavailable(error))?;
+            .map_err(|error| self.unavailable(error))
+    }
+
+    async fn beat_on(
+        &self,
+        connection: &mut MultiplexedConnection,
+        instance: &str,
+        ttl: Duration,
+    ) -> Result<(), StoreError> {
         let (pulse, calm) = self.pulse_keys();
         self.beat
             .key(self.instance_key(instance))
@@ -169,7 +182,7 @@ impl RedisLink {
             .key(calm)
             .arg(millis(ttl))
             .arg(millis(HEARTBEAT_GAP))
-            .invoke_async::<i64>(&mut connection)
+            .invoke_async::<i64>(connection)
             .await
             .map(drop)
             .map_err(|error| self.unavailable(error))
@@ -193,14 +206,30 @@ impl RedisLink {
     }
 
     /// Sends `instance`'s heartbeat for as long as the process runs, from a thread of its
-    /// own (see [`spawn_beats`]).
+    /// own (see [`spawn_beats`]), on a connection it keeps until a beat fails.
     pub(crate) fn spawn_heartbeat(&self, instance: Arc<str>) {
         let link = self.clone();
+        let kept: Arc<Mutex<Option<MultiplexedConnection>>> = Arc::default();
         spawn_beats(
             move || {
                 let link = link.clone();
                 let instance = Arc::clone(&instance);
-                async move { link.heartbeat(&instance, HEARTBEAT_TTL).await }
+                let kept = Arc::clone(&kept);
+                async move {
+                    let reused = kept
+                        .lock()
+                        .unwrap_or_else(|poison| poison.into_inner())
+                        .take();
+                    let mut connection = match reused {
+                        Some(connection) => connection,
+                        None => link.heartbeat_connection().await?,
+                    };
+                    // A failed connection is dropped: the next beat connects afresh.
+                    link.beat_on(&mut connection, &instance, HEARTBEAT_TTL)
+                        .await?;
+                    *kept.lock().unwrap_or_else(|poison| poison.into_inner()) = Some(connection);
+                    Ok(())
+                }
             },
             || true,
         );
