@@ -370,11 +370,14 @@ async fn sessions_outlive_an_instance_killed_and_restarted() {
     let started = Instant::now();
     let until = started + Duration::from_secs(6);
     let failures = Arc::new(Mutex::new(Vec::<String>::new()));
+    // Every call that failed and was retried, for the message when there are too many.
+    let retried_calls = Arc::new(Mutex::new(Vec::<String>::new()));
     let (gone, gone_seen) = tokio::sync::watch::channel(false);
     let mut loops = Vec::new();
     for number in 0..3 {
         let url = fleet.url();
         let failures = failures.clone();
+        let retried_calls = retried_calls.clone();
         let mut gone_seen = gone_seen.clone();
         loops.push(tokio::spawn(async move {
             let mut client = HttpClient::new(url, REVISION);
@@ -397,6 +400,10 @@ async fn sessions_outlive_an_instance_killed_and_restarted() {
                     Outcome::Failed(error) => {
                         // In flight on the killed instance: retried once, when it is gone.
                         retried += 1;
+                        retried_calls
+                            .lock()
+                            .await
+                            .push(format!("session {number} at {at:.2}s: {error}"));
                         let _ = tokio::time::timeout(
                             Duration::from_secs(5),
                             gone_seen.wait_for(|gone| *gone),
@@ -446,7 +453,9 @@ async fn sessions_outlive_an_instance_killed_and_restarted() {
     assert!(failures.is_empty(), "{failures:#?}");
     assert!(
         retries <= 3,
-        "{retries} calls failed; only those in flight on the dead instance (one per session at most) may"
+        "{retries} calls failed; only those in flight on the dead instance (one per session at \
+         most) may: {:#?}",
+        retried_calls.lock().await
     );
     for (number, client) in clients.iter_mut().enumerate() {
         for index in 0..3 {
