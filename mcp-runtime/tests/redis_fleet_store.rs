@@ -172,6 +172,51 @@ async fn stream_events_are_kept_in_order_trimmed_and_end_once() {
     assert!(!append(&runner, &key, Some(&origin), &[event(7)], bounds(4)).await);
 }
 
+/// A resumed stream reads from the newest event back, as far as the events after its
+/// cursor can reach: right also where events were dropped (numbers skipped) or trimmed.
+#[tokio::test]
+async fn events_after_a_cursor_are_read_from_the_newest_back() {
+    let redis = RedisServer::start();
+    let store = store(&redis, "a:");
+    let key = stream("s", 8);
+    let origin = StreamOrigin::new("i", json!([1]));
+    let gapped: Vec<StreamEvent> = [0, 1, 5, 6, 10].into_iter().map(event).collect();
+    assert!(append(&store, &key, Some(&origin), &gapped, bounds(4)).await);
+    let after = |cursor| {
+        let store = &store;
+        let key = &key;
+        async move {
+            let read = store.read_events(key, cursor).await.unwrap().unwrap();
+            read.events
+                .iter()
+                .map(|(seq, _)| *seq)
+                .collect::<Vec<u64>>()
+        }
+    };
+    assert_eq!(after(None).await, [1, 5, 6, 10], "the newest 4 are kept");
+    assert_eq!(after(Some(0)).await, [1, 5, 6, 10]);
+    assert_eq!(after(Some(1)).await, [5, 6, 10]);
+    assert_eq!(after(Some(5)).await, [6, 10]);
+    assert_eq!(after(Some(7)).await, [10]);
+    assert_eq!(after(Some(10)).await, Vec::<u64>::new());
+    assert_eq!(after(Some(99)).await, Vec::<u64>::new());
+    // A stream's last event is kept even when numbered below the newest (an error for a dead
+    // runner, numbered after the reader's cursor).
+    assert!(
+        append(
+            &store,
+            &key,
+            None,
+            &[StreamEvent::new(7, "end", true)],
+            bounds(4)
+        )
+        .await
+    );
+    let read = store.read_events(&key, Some(6)).await.unwrap().unwrap();
+    assert!(read.ended);
+    assert_eq!(read.events.last(), Some(&(7, "end".to_owned())));
+}
+
 /// Event `seq`, not the last.
 fn event(seq: u64) -> StreamEvent {
     StreamEvent::new(seq, format!("event {seq}: with a colon"), false)

@@ -70,6 +70,23 @@ redis.call('PEXPIRE', KEYS[2], args[3])
 return 1
 "#;
 
+/// A stream's events after ARGV 1 (all when empty), with its runner, requests and whether
+/// it ended; nil for a stream not kept. Read from the newest back only as far as the
+/// events not yet delivered can reach: no more of them are kept than the sequence numbers
+/// after ARGV 1 (some may have been dropped), so a reader that keeps up reads only what
+/// is new, not the whole list on every poll.
+const READ: &str = r#"
+local meta = redis.call('HMGET', KEYS[2], 'runner', 'requests', 'ended', 'seq')
+if not meta[1] or not meta[2] then return false end
+local first = 0
+if ARGV[1] ~= '' then
+  local newer = tonumber(meta[4] or '-1') - tonumber(ARGV[1])
+  if newer <= 0 then return {{}, meta[1], meta[2], meta[3] or ''} end
+  first = -newer
+end
+return {redis.call('LRANGE', KEYS[1], first, -1), meta[1], meta[2], meta[3] or ''}
+"#;
+
 /// The prelude of an append by the stream's runner, or of any other but a dead runner's end.
 const APPEND_ANY: &str = "local args = ARGV\n";
 
@@ -127,6 +144,7 @@ pub struct RedisFleetStore {
     link: RedisLink,
     append: Script,
     append_if_dead: Script,
+    read: Script,
     create: Script,
     save: Script,
     load: Script,
@@ -146,6 +164,7 @@ impl RedisFleetStore {
             link,
             append: Script::new(&format!("{APPEND_ANY}{APPEND}")),
             append_if_dead: Script::new(&format!("{LIVENESS}{APPEND_IF_DEAD}{APPEND}")),
+            read: Script::new(READ),
             create: Script::new(WRITE),
             save: Script::new(&format!("{SAVE_IF_LIVE}{WRITE}")),
             load: Script::new(LOAD),
@@ -334,22 +353,15 @@ impl FleetStore for RedisFleetStore {
         Box::pin(async move {
             let (events, meta) = self.stream_keys(stream);
             let mut connection = self.link.connection();
-            let (lines, fields): (Vec<String>, Vec<Option<String>>) = redis::pipe()
-                .cmd("LRANGE")
-                .arg(&events)
-                .arg(0)
-                .arg(-1)
-                .cmd("HMGET")
-                .arg(&meta)
-                .arg("runner")
-                .arg("requests")
-                .arg("ended")
-                .query_async(&mut connection)
+            let read: Option<(Vec<String>, String, String, String)> = self
+                .read
+                .key(&events)
+                .key(&meta)
+                .arg(after.map_or_else(String::new, |after| after.to_string()))
+                .invoke_async(&mut connection)
                 .await
                 .map_err(|error| self.link.unavailable(error))?;
-            let [Some(runner), Some(requests), ended] = <[Option<String>; 3]>::try_from(fields)
-                .map_err(|_| StoreError("a stream's state in Redis is malformed".into()))?
-            else {
+            let Some((lines, runner, requests, ended)) = read else {
                 return Ok(None);
             };
             let events = lines
@@ -363,7 +375,7 @@ impl FleetStore for RedisFleetStore {
             let requests = serde_json::from_str(&requests).unwrap_or(Value::Null);
             Ok(Some(StreamEvents::new(
                 events,
-                ended.as_deref() == Some("1"),
+                ended == "1",
                 runner,
                 requests,
             )))
