@@ -333,6 +333,44 @@ async fn tasks_of_a_dead_instance_do_not_hold_their_owner_at_the_limit() {
     );
 }
 
+/// Tasks of a dead instance that nobody reads are failed by any instance's purge: they no
+/// longer count against their owner, and their keys expire with their ttl.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn tasks_of_a_dead_instance_are_failed_in_the_background() {
+    let redis = shared_redis();
+    let prefix = fresh_prefix();
+    let ghost = RedisTaskStore::new(RedisLink::open(&redis.url(), &prefix).unwrap(), "ghost");
+    let owner = TaskOwner(unique("anonymous"));
+    let orphans: Vec<TaskRecord> = (0..3).map(|_| running_task(&owner)).collect();
+    for task in &orphans {
+        assert_eq!(
+            ghost.create(task.clone(), 3).await.unwrap(),
+            Created::Stored
+        );
+    }
+    let live = RedisTaskStore::connect(&redis.url(), &prefix)
+        .await
+        .unwrap();
+    let mine = running_task(&TaskOwner(unique("other")));
+    assert_eq!(live.create(mine.clone(), 3).await.unwrap(), Created::Stored);
+    live.purge_expired(now()).await.unwrap();
+    // Read by the ghost's own store, which never fails its own tasks: what is stored.
+    for task in &orphans {
+        let stored = ghost.get(&task.id).await.unwrap().unwrap();
+        assert_eq!(stored.status, TaskStatus::Failed, "{stored:?}");
+        assert_eq!(stored.status_message.as_deref(), Some(RUNNER_GONE));
+    }
+    // The live instance's task runs on, and the owner may create tasks again.
+    assert_eq!(
+        live.get(&mine.id).await.unwrap().unwrap().status,
+        TaskStatus::Working
+    );
+    assert_eq!(
+        ghost.create(running_task(&owner), 3).await.unwrap(),
+        Created::Stored
+    );
+}
+
 /// Runs `call` and checks that it fails, within a few seconds.
 async fn fails_quickly<T: std::fmt::Debug>(
     what: &str,

@@ -13,6 +13,9 @@
 //! - `tasks:owner:OWNER`: a sorted set of the owner's task ids by number: `list` walks it,
 //!   and a number is the position a page ends at;
 //! - `tasks:running:OWNER`: the set of the owner's unfinished task ids: `create` counts it;
+//! - `tasks:runs:INSTANCE`: the set of the unfinished task ids an instance runs, and
+//!   `tasks:runners`, the set of instances with such tasks: `purge_expired` walks them to
+//!   fail the tasks of dead instances that nobody reads ([`sweep`]);
 //! - `tasks:expiring`: a sorted set of finished task ids by `expires_at`: `purge_expired`
 //!   walks it, also for tasks whose hash Redis already dropped;
 //! - `tasks:owners`: a hash from task id to owner, to find a forgotten task's index entries;
@@ -39,6 +42,7 @@ use crate::task::store::{
 
 mod record;
 mod scripts;
+mod sweep;
 mod watch;
 
 use record::{decode, encode, millis, now, runner_gone};
@@ -72,9 +76,11 @@ const PURGE_BATCH: usize = 100;
 ///
 /// Each task is recorded as run by the instance that created it. A task still `working` or
 /// `input_required` whose instance stopped sending heartbeats (see
-/// [`RedisLink`]) while Redis was reachable is failed by the first store that reads it
-/// (a heartbeat that lapsed during an outage of Redis, or in the few seconds after one,
-/// proves nothing), with the status message
+/// [`RedisLink`]) while Redis was reachable is failed by the first store that reads it, or
+/// by the next `purge_expired` of any instance if nobody does (every 10 s by each server),
+/// so that it no longer counts against its owner's limit (a heartbeat that lapsed during
+/// an outage of Redis, or in the few seconds after one, proves nothing), with the status
+/// message
 /// "The server instance running the task stopped before it finished." (and an internal
 /// error saying so): its result will never come.
 ///
@@ -91,6 +97,7 @@ struct Inner {
     create: Script,
     write: Script,
     forget: Script,
+    forget_runner: Script,
     hub: Arc<watch::Hub>,
     stop: CancellationToken,
     // Ends the subscription once the store and all its watch streams are dropped.
@@ -137,6 +144,7 @@ impl RedisTaskStore {
                 create: Script::new(scripts::CREATE),
                 write: Script::new(&format!("{LIVENESS}{}", scripts::WRITE)),
                 forget: Script::new(scripts::FORGET),
+                forget_runner: Script::new(scripts::FORGET_RUNNER),
                 hub: Arc::default(),
                 _stop_on_drop: stop.clone().drop_guard(),
                 stop,
@@ -178,6 +186,11 @@ impl RedisTaskStore {
 
     fn running_key(&self, owner: &TaskOwner) -> String {
         self.link().key(format_args!("tasks:running:{}", owner.0))
+    }
+
+    /// The set of the unfinished tasks `instance` runs.
+    fn runs_key(&self, instance: &str) -> String {
+        self.link().key(format_args!("tasks:runs:{instance}"))
     }
 
     fn channel(&self) -> String {
@@ -290,6 +303,7 @@ impl RedisTaskStore {
             .key(heartbeat)
             .key(pulse)
             .key(calm)
+            .key(self.runs_key(read.runner.as_deref().unwrap_or(&self.inner.instance)))
             .arg(&read.version)
             .arg(encode(record)?)
             .arg(flag(finishes))
@@ -376,6 +390,8 @@ impl RedisTaskStore {
                 .key(self.owner_key(&task.owner))
                 .key(self.link().key("tasks:seq"))
                 .key(self.link().key("tasks:expiring"))
+                .key(self.runs_key(&self.inner.instance))
+                .key(self.link().key("tasks:runners"))
                 .arg(&task.id)
                 .arg(&record)
                 .arg(&task.owner.0)
@@ -626,6 +642,7 @@ impl RedisTaskStore {
             }
             // Entries that cannot go (none should) would otherwise be read again forever.
             if !full || !progress {
+                self.sweep().await?;
                 return Ok(purged);
             }
         }

@@ -6,7 +6,8 @@
 /// counting and storing in one step is what keeps concurrent creates within the limit.
 ///
 /// KEYS: 1 the task, 2 the owners of tasks, 3 the owner's unfinished tasks, 4 the owner's
-/// tasks by number, 5 the sequence, 6 the expiring tasks.
+/// tasks by number, 5 the sequence, 6 the expiring tasks, 7 the runner's unfinished tasks,
+/// 8 the instances that run tasks.
 /// ARGV: 1 id, 2 record, 3 owner, 4 runner, 5 `1` if unfinished, 6 limit, 7 now (ms),
 /// 8 when it expires (ms) or empty, 9 when its hash goes (ms).
 ///
@@ -25,7 +26,11 @@ redis.call('HSET', KEYS[1], 'record', ARGV[2], 'version', 1, 'seq', seq,
   'owner', ARGV[3], 'runner', ARGV[4])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
 redis.call('ZADD', KEYS[4], seq, ARGV[1])
-if ARGV[5] == '1' then redis.call('SADD', KEYS[3], ARGV[1]) end
+if ARGV[5] == '1' then
+  redis.call('SADD', KEYS[3], ARGV[1])
+  redis.call('SADD', KEYS[7], ARGV[1])
+  redis.call('SADD', KEYS[8], ARGV[4])
+end
 if ARGV[8] ~= '' then
   redis.call('HSET', KEYS[1], 'expires_at', ARGV[8])
   redis.call('ZADD', KEYS[6], ARGV[8], ARGV[1])
@@ -41,7 +46,7 @@ return 1
 /// back.
 ///
 /// KEYS: 1 the task, 2 its owner's unfinished tasks, 3 the expiring tasks, 4 a heartbeat,
-/// 5 the fleet's pulse, 6 the end of its last gap.
+/// 5 the fleet's pulse, 6 the end of its last gap, 7 its runner's unfinished tasks.
 /// ARGV: 1 version read, 2 record, 3 `1` if it finishes now, 4 when it expires (ms) or
 /// empty, 5 when its hash goes (ms), 6 now (ms), 7 id, 8 channel, 9 `1` if the heartbeat
 /// must be missing, 10 the gap, 11 the grace period (ms).
@@ -58,7 +63,10 @@ if ARGV[9] == '1' and not runner_dead(KEYS[4], KEYS[5], KEYS[6], ARGV[10], ARGV[
 end
 redis.call('HSET', KEYS[1], 'record', ARGV[2])
 redis.call('HINCRBY', KEYS[1], 'version', 1)
-if ARGV[3] == '1' then redis.call('SREM', KEYS[2], ARGV[7]) end
+if ARGV[3] == '1' then
+  redis.call('SREM', KEYS[2], ARGV[7])
+  redis.call('SREM', KEYS[7], ARGV[7])
+end
 if ARGV[4] ~= '' then
   redis.call('HSET', KEYS[1], 'expires_at', ARGV[4])
   redis.call('ZADD', KEYS[3], ARGV[4], ARGV[7])
@@ -66,6 +74,14 @@ if ARGV[4] ~= '' then
 end
 redis.call('PUBLISH', ARGV[8], ARGV[7])
 return 1
+"#;
+
+/// Forgets an instance (ARGV 1) that runs no task any more (KEYS 1, its unfinished tasks)
+/// from the instances that run tasks (KEYS 2): checked and done in one step, so that a task
+/// it created meanwhile keeps it there.
+pub(super) const FORGET_RUNNER: &str = r#"
+if redis.call('SCARD', KEYS[1]) > 0 then return 0 end
+return redis.call('SREM', KEYS[2], ARGV[1])
 "#;
 
 /// Forgets a task that expired as of now, or whose record Redis already dropped: its hash
