@@ -333,6 +333,23 @@ async fn tasks_of_a_dead_instance_do_not_hold_their_owner_at_the_limit() {
     );
 }
 
+/// The store's clock is Redis's, measured by each heartbeat: on one machine, within a few
+/// milliseconds of the local clock (a unit or sign slip would be seconds or years off).
+#[tokio::test]
+async fn the_store_keeps_time_by_redis() {
+    let redis = shared_redis();
+    let store = RedisTaskStore::connect(&redis.url(), &fresh_prefix())
+        .await
+        .unwrap();
+    let local = SystemTime::now();
+    let by_redis = store.now();
+    let apart = by_redis
+        .duration_since(local)
+        .or_else(|early| Ok::<_, ()>(early.duration()))
+        .unwrap();
+    assert!(apart < Duration::from_millis(500), "{apart:?} apart");
+}
+
 /// Tasks of a dead instance that nobody reads are failed by any instance's purge: they no
 /// longer count against their owner, and their keys expire with their ttl.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, Once};
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 use futures_util::StreamExt as _;
 use serde_json::{Map, Value, json};
@@ -148,7 +148,7 @@ impl Tasks {
         tool: &str,
         requested_ttl: Option<Duration>,
     ) -> TaskRecord {
-        let now = SystemTime::now();
+        let now = self.store.now();
         let ttl = requested_ttl.map_or(self.settings.max_ttl, |ttl| ttl.min(self.settings.max_ttl));
         TaskRecord {
             id: random_id(),
@@ -461,7 +461,7 @@ impl Tasks {
                     tokio::select! {
                         () = stopping.cancelled() => break,
                         _ = ticks.tick() => {
-                            if let Err(error) = store.purge_expired(SystemTime::now()).await {
+                            if let Err(error) = store.purge_expired(store.now()).await {
                                 tracing::warn!(%error, "cannot purge expired tasks");
                             }
                         }

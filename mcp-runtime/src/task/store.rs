@@ -327,4 +327,11 @@ pub trait TaskStore: Send + Sync + 'static {
     /// Forgets every task expired as of `now`; returns how many. The runtime calls it
     /// periodically.
     fn purge_expired(&self, now: SystemTime) -> StoreFuture<'_, usize>;
+
+    /// The time by the store's clock: the runtime stamps new tasks with it and purges by
+    /// it. A store that instances share gives them one clock (the Redis store gives
+    /// Redis's), so that a task expires at one time whichever instance looks.
+    fn now(&self) -> SystemTime {
+        SystemTime::now()
+    }
 }

@@ -1,8 +1,9 @@
 //! [`RedisLink`]: the connection to one Redis that the Redis stores share, and how their
 //! keys are named.
 
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use redis::aio::{ConnectionManager, ConnectionManagerConfig, MultiplexedConnection};
 use redis::{AsyncConnectionConfig, Script};
@@ -34,6 +35,7 @@ end
 
 /// A heartbeat: marks the instance (KEYS 1) alive for ARGV 1 ms, and keeps the fleet's
 /// pulse (KEYS 2) and the end of its last gap (KEYS 3, ARGV 2 the gap in ms) up to date.
+/// Returns Redis's time (ms), which sets the link's clock.
 const BEAT: &str = r#"
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
@@ -45,7 +47,7 @@ elseif now - tonumber(pulse) > tonumber(ARGV[2]) then
 end
 redis.call('SET', KEYS[2], now)
 redis.call('SET', KEYS[1], 1, 'PX', ARGV[1])
-return 1
+return now
 "#;
 
 /// No heartbeat from any instance for this long means the store was unreachable (or
@@ -60,6 +62,8 @@ const HEARTBEAT_GRACE: Duration = Duration::from_secs(6);
 const RESPONSE_TIMEOUT: Duration = Duration::from_secs(2);
 /// How long connecting may take.
 const CONNECTION_TIMEOUT: Duration = Duration::from_secs(1);
+/// The longest heartbeat round trip whose answer still sets the clock.
+const CLOCK_ROUND_TRIP: Duration = Duration::from_millis(100);
 
 /// A connection to Redis (reconnecting by itself after a failure) and the key prefix that
 /// keeps one server's keys apart from another's in the same Redis.
@@ -71,6 +75,8 @@ pub struct RedisLink {
     url: Arc<str>,
     beat: Script,
     alive: Script,
+    /// Redis's clock less this machine's, in ms, as the last heartbeat measured it.
+    clock_offset: Arc<AtomicI64>,
 }
 
 impl std::fmt::Debug for RedisLink {
@@ -102,6 +108,7 @@ impl RedisLink {
             prefix: Arc::from(prefix),
             url: Arc::from(url),
             beat: Script::new(BEAT),
+            clock_offset: Arc::default(),
             alive: Script::new(&format!(
                 "{LIVENESS}\nif runner_dead(KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2]) then return 0 end\nreturn 1"
             )),
@@ -176,7 +183,9 @@ impl RedisLink {
         ttl: Duration,
     ) -> Result<(), StoreError> {
         let (pulse, calm) = self.pulse_keys();
-        self.beat
+        let sent = (Instant::now(), SystemTime::now());
+        let redis_now = self
+            .beat
             .key(self.instance_key(instance))
             .key(pulse)
             .key(calm)
@@ -184,8 +193,29 @@ impl RedisLink {
             .arg(millis(HEARTBEAT_GAP))
             .invoke_async::<i64>(connection)
             .await
-            .map(drop)
-            .map_err(|error| self.unavailable(error))
+            .map_err(|error| self.unavailable(error))?;
+        let round_trip = sent.0.elapsed();
+        // A slow answer says little about when Redis read its clock.
+        if round_trip <= CLOCK_ROUND_TRIP {
+            let local = epoch_millis(sent.1 + round_trip / 2);
+            self.clock_offset
+                .store(redis_now.saturating_sub(local), Ordering::Relaxed);
+        }
+        Ok(())
+    }
+
+    /// The time by Redis's clock, as this machine's clock and the last heartbeat's
+    /// measure of the difference say (this machine's until a heartbeat measured it): the
+    /// instances of a fleet agree on when a task expires even if their clocks do not.
+    pub(crate) fn now(&self) -> SystemTime {
+        let offset = self.clock_offset.load(Ordering::Relaxed);
+        let local = SystemTime::now();
+        let shift = Duration::from_millis(offset.unsigned_abs());
+        if offset >= 0 {
+            local + shift
+        } else {
+            local.checked_sub(shift).unwrap_or(local)
+        }
     }
 
     /// Whether `instance` may be alive: false only once its heartbeat lapsed while the
@@ -246,4 +276,11 @@ fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis())
         .unwrap_or(u64::MAX)
         .max(1)
+}
+
+/// `time` in milliseconds since the epoch (0 before it).
+fn epoch_millis(time: SystemTime) -> i64 {
+    time.duration_since(UNIX_EPOCH).map_or(0, |since| {
+        i64::try_from(since.as_millis()).unwrap_or(i64::MAX)
+    })
 }

@@ -45,7 +45,7 @@ mod scripts;
 mod sweep;
 mod watch;
 
-use record::{decode, encode, millis, now, runner_gone};
+use record::{decode, encode, millis, runner_gone, whole_millis};
 
 /// How long a finished task's hash stays in Redis at least after the change that finished
 /// it, even if its ttl has passed: long enough for every watcher to read that change (a
@@ -253,7 +253,7 @@ impl RedisTaskStore {
                 return Ok(Some((loaded.record, true)));
             }
             let mut failed = loaded.record.clone();
-            failed.apply(runner_gone(), now())?;
+            failed.apply(runner_gone(), self.now())?;
             let runner = runner.to_owned();
             match self.write(id, &loaded, &failed, Some(&runner)).await? {
                 Written::Done => {
@@ -285,7 +285,7 @@ impl RedisTaskStore {
         record: &TaskRecord,
         dead_runner: Option<&str>,
     ) -> Result<Written, StoreError> {
-        let now = millis(SystemTime::now());
+        let now = millis(self.now());
         let expires_at = record.expires_at().map(millis);
         let finishes = record.status.is_terminal() && !read.record.status.is_terminal();
         let heartbeat = self
@@ -379,7 +379,7 @@ impl RedisTaskStore {
         let limit = u64::try_from(max_unfinished).unwrap_or(u64::MAX);
         let mut orphans_settled = false;
         for _ in 0..ATTEMPTS {
-            let now = millis(SystemTime::now());
+            let now = millis(self.now());
             let mut connection = self.link().connection();
             let created: i64 = self
                 .inner
@@ -445,7 +445,7 @@ impl RedisTaskStore {
             .load(id)
             .await?
             .map(|(record, _)| record)
-            .filter(|record| !record.is_expired(SystemTime::now())))
+            .filter(|record| !record.is_expired(self.now())))
     }
 
     async fn update_task(&self, id: &str, update: TaskUpdate) -> Result<Updated, StoreError> {
@@ -453,7 +453,7 @@ impl RedisTaskStore {
             let Some(read) = self.read(id).await? else {
                 return Ok(Updated::Unknown);
             };
-            let now = now();
+            let now = self.now();
             if read.record.is_expired(now) {
                 return Ok(Updated::Unknown);
             }
@@ -486,7 +486,7 @@ impl RedisTaskStore {
         // One below the largest, so the task past the page can be counted.
         let limit = limit.clamp(1, usize::MAX - 1);
         let index = self.owner_key(owner);
-        let now = SystemTime::now();
+        let now = self.now();
         let mut found: Vec<(u64, Loaded)> = Vec::new();
         // One task more than the page: whether another page follows. Tasks of the index
         // that are gone or expired are skipped, so read on until enough are found.
@@ -602,7 +602,7 @@ impl RedisTaskStore {
         let Some((record, elsewhere)) = self.load(id).await? else {
             return Ok(None);
         };
-        if record.is_expired(SystemTime::now()) {
+        if record.is_expired(self.now()) {
             return Ok(None);
         }
         Ok(Some(watch::changes(
@@ -711,6 +711,10 @@ impl watch::Reload for RedisTaskStore {
     ) -> impl Future<Output = Result<Option<(TaskRecord, bool)>, StoreError>> + Send {
         self.load(id)
     }
+
+    fn now(&self) -> SystemTime {
+        TaskStore::now(self)
+    }
 }
 
 impl TaskStore for RedisTaskStore {
@@ -741,5 +745,10 @@ impl TaskStore for RedisTaskStore {
 
     fn purge_expired(&self, now: SystemTime) -> StoreFuture<'_, usize> {
         Box::pin(self.purge(now))
+    }
+
+    /// Redis's clock (see [`RedisLink`]), in whole milliseconds.
+    fn now(&self) -> SystemTime {
+        whole_millis(self.link().now())
     }
 }

@@ -102,10 +102,10 @@ fn duration_millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// Now, in whole milliseconds: what the store keeps, so a record an update returns is the
-/// record a later read finds.
-pub(super) fn now() -> SystemTime {
-    time_at(millis(SystemTime::now()))
+/// `time` in whole milliseconds: what the store keeps, so a record an update returns is
+/// the record a later read finds.
+pub(super) fn whole_millis(time: SystemTime) -> SystemTime {
+    time_at(millis(time))
 }
 
 /// The update that fails a task whose runner stopped.

@@ -34,6 +34,9 @@ pub(super) trait Reload: Send + Sync + 'static {
         &self,
         id: &str,
     ) -> impl Future<Output = Result<Option<(TaskRecord, bool)>, StoreError>> + Send;
+
+    /// The store's clock, which says when a task expires.
+    fn now(&self) -> SystemTime;
 }
 
 /// The watchers of one store, by task id.
@@ -239,7 +242,7 @@ impl<S: Reload> Watcher<S> {
                 Ok(Some((record, elsewhere))) => {
                     self.failing = false;
                     self.elsewhere = elsewhere;
-                    let expired = record.is_expired(SystemTime::now());
+                    let expired = record.is_expired(self.store.now());
                     if self.last.as_ref() != Some(&record) {
                         // An expired task is forgotten: its last state is told, then the
                         // stream ends (Redis drops it soon, whoever purges).
@@ -266,7 +269,7 @@ impl<S: Reload> Watcher<S> {
             .last
             .as_ref()
             .and_then(TaskRecord::expires_at)
-            .map(|at| at.duration_since(SystemTime::now()).unwrap_or_default());
+            .map(|at| at.duration_since(self.store.now()).unwrap_or_default());
         let recheck = self.elsewhere.then_some(RECHECK_EVERY);
         let timer = match (expiry, recheck) {
             (Some(a), Some(b)) => Some(a.min(b)),
