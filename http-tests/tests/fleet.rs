@@ -416,6 +416,45 @@ async fn a_call_stream_dropped_on_one_instance_resumes_on_another() {
     );
 }
 
+/// A stream resumed on one instance, then again on another: the second resumption takes it
+/// over and gets the response, and the first connection ends without it, as a resumption
+/// replaces the one before in memory (rather than both reading the store until their
+/// clients are found gone).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_stream_resumed_again_elsewhere_ends_the_earlier_resumption() {
+    let fleet = Fleet::start(tasks(), 3);
+    let mut client = HttpClient::new(fleet.instance_url(0), REVISION);
+    client.initialize(json!({})).await;
+    let (id, mut stream) = start_report(&mut client, "Q3", 10, 200).await;
+    let mut seen = Vec::new();
+    while progress_of(&seen).is_empty() {
+        seen.push(stream.next().await.expect("progress"));
+    }
+    let last = stream.ids.last().expect("event ids").clone();
+    drop(stream);
+    client.url = fleet.instance_url(1);
+    let first = client.resume(&last).await;
+    assert_eq!(
+        first.status(),
+        StatusCode::OK,
+        "resuming {last} on instance 1"
+    );
+    let mut first = EventStream::new(first, REVISION);
+    let event = first
+        .next()
+        .await
+        .expect("an event on the first resumption");
+    assert!(!is_response(&event), "{event}");
+    let last = first.ids.last().expect("event ids").clone();
+    client.url = fleet.instance_url(2);
+    let (_, response, _) = resume_until_response(&client, &last, Duration::from_secs(5)).await;
+    assert!(is_response_to(&response, &id), "{response}");
+    let rest = tokio::time::timeout(Duration::from_secs(5), read_all(&mut first))
+        .await
+        .expect("the first resumption ends");
+    assert!(!rest.iter().any(is_response), "{rest:?}");
+}
+
 /// Resumes a stream from `last` at `client.url` and reads it until a response comes, within
 /// `within` per message (silence, or the stream's end before a response, fails). Returns the
 /// messages before the response, the response, and the stream.

@@ -202,6 +202,9 @@ pub struct StreamEvents {
     pub runner: String,
     /// The JSON-RPC ids of the requests the stream answers (an array).
     pub requests: Value,
+    /// The reader that last claimed the stream (see
+    /// [`claim_stream`](FleetStore::claim_stream)), if the store keeps it.
+    pub reader: Option<String>,
 }
 
 impl StreamEvents {
@@ -212,7 +215,14 @@ impl StreamEvents {
             ended,
             runner,
             requests,
+            reader: None,
         }
+    }
+
+    /// The same, with the reader that last claimed the stream.
+    pub fn with_reader(mut self, reader: Option<String>) -> Self {
+        self.reader = reader;
+        self
     }
 }
 
@@ -300,6 +310,16 @@ pub trait FleetStore: Send + Sync + 'static {
         stream: &'a StreamKey,
         after: Option<u64>,
     ) -> StoreFuture<'a, Option<StreamEvents>>;
+
+    /// Makes `reader` the stream's reader: a client that resumes a stream again (on any
+    /// instance) takes it over from the connection that read it before, whose reader sees
+    /// another's id in [`StreamEvents::reader`] and ends. False if the stream is not kept.
+    /// This default keeps no reader: an earlier reader then ends only when its client is
+    /// found gone.
+    fn claim_stream<'a>(&'a self, stream: &'a StreamKey, reader: &'a str) -> StoreFuture<'a, bool> {
+        let _ = (stream, reader);
+        Box::pin(async { Ok(true) })
+    }
 
     /// Marks `instance` alive for `ttl`; instances call this well within it.
     fn heartbeat<'a>(&'a self, instance: &'a str, ttl: Duration) -> StoreFuture<'a, ()>;

@@ -10,7 +10,8 @@
 //! - `stream:SESSION:N:events`: a list of the stream's events, each `SEQ:DATA`, trimmed to
 //!   the newest `max_events` and `max_bytes` (the newest is always kept);
 //! - `stream:SESSION:N:meta`: a hash: `runner` (instance), `requests` (JSON ids), `ended`,
-//!   `bytes` (the size of the events kept), `seq` (the newest event's number);
+//!   `bytes` (the size of the events kept), `seq` (the newest event's number), `reader`
+//!   (the connection that resumed it last);
 //! - `instance:ID`: present while the instance sends heartbeats;
 //! - `fleet:pulse` and `fleet:calm`: when (by Redis's clock, in ms) the last heartbeat of any
 //!   instance came, and when the last gap in them ended: an instance whose key lapsed is
@@ -76,15 +77,22 @@ return 1
 /// after ARGV 1 (some may have been dropped), so a reader that keeps up reads only what
 /// is new, not the whole list on every poll.
 const READ: &str = r#"
-local meta = redis.call('HMGET', KEYS[2], 'runner', 'requests', 'ended', 'seq')
+local meta = redis.call('HMGET', KEYS[2], 'runner', 'requests', 'ended', 'seq', 'reader')
 if not meta[1] or not meta[2] then return false end
 local first = 0
 if ARGV[1] ~= '' then
   local newer = tonumber(meta[4] or '-1') - tonumber(ARGV[1])
-  if newer <= 0 then return {{}, meta[1], meta[2], meta[3] or ''} end
+  if newer <= 0 then return {{}, meta[1], meta[2], meta[3] or '', meta[5] or ''} end
   first = -newer
 end
-return {redis.call('LRANGE', KEYS[1], first, -1), meta[1], meta[2], meta[3] or ''}
+return {redis.call('LRANGE', KEYS[1], first, -1), meta[1], meta[2], meta[3] or '', meta[5] or ''}
+"#;
+
+/// Makes ARGV 1 the reader of a kept stream (KEYS 1, its meta hash).
+const CLAIM: &str = r#"
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'reader', ARGV[1])
+return 1
 "#;
 
 /// The prelude of an append by the stream's runner, or of any other but a dead runner's end.
@@ -145,6 +153,7 @@ pub struct RedisFleetStore {
     append: Script,
     append_if_dead: Script,
     read: Script,
+    claim: Script,
     create: Script,
     save: Script,
     load: Script,
@@ -165,6 +174,7 @@ impl RedisFleetStore {
             append: Script::new(&format!("{APPEND_ANY}{APPEND}")),
             append_if_dead: Script::new(&format!("{LIVENESS}{APPEND_IF_DEAD}{APPEND}")),
             read: Script::new(READ),
+            claim: Script::new(CLAIM),
             create: Script::new(WRITE),
             save: Script::new(&format!("{SAVE_IF_LIVE}{WRITE}")),
             load: Script::new(LOAD),
@@ -353,7 +363,7 @@ impl FleetStore for RedisFleetStore {
         Box::pin(async move {
             let (events, meta) = self.stream_keys(stream);
             let mut connection = self.link.connection();
-            let read: Option<(Vec<String>, String, String, String)> = self
+            let read: Option<(Vec<String>, String, String, String, String)> = self
                 .read
                 .key(&events)
                 .key(&meta)
@@ -361,7 +371,7 @@ impl FleetStore for RedisFleetStore {
                 .invoke_async(&mut connection)
                 .await
                 .map_err(|error| self.link.unavailable(error))?;
-            let Some((lines, runner, requests, ended)) = read else {
+            let Some((lines, runner, requests, ended, reader)) = read else {
                 return Ok(None);
             };
             let events = lines
@@ -373,12 +383,25 @@ impl FleetStore for RedisFleetStore {
                 .filter(|(seq, _)| after.is_none_or(|after| *seq > after))
                 .collect();
             let requests = serde_json::from_str(&requests).unwrap_or(Value::Null);
-            Ok(Some(StreamEvents::new(
-                events,
-                ended == "1",
-                runner,
-                requests,
-            )))
+            Ok(Some(
+                StreamEvents::new(events, ended == "1", runner, requests)
+                    .with_reader(Some(reader).filter(|reader| !reader.is_empty())),
+            ))
+        })
+    }
+
+    fn claim_stream<'a>(&'a self, stream: &'a StreamKey, reader: &'a str) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            let (_, meta) = self.stream_keys(stream);
+            let mut connection = self.link.connection();
+            let claimed: i64 = self
+                .claim
+                .key(&meta)
+                .arg(reader)
+                .invoke_async(&mut connection)
+                .await
+                .map_err(|error| self.link.unavailable(error))?;
+            Ok(claimed == 1)
         })
     }
 

@@ -16,7 +16,7 @@ use tokio_util::sync::CancellationToken;
 use super::auth::AnyPrincipal;
 use super::body::read_body;
 use super::checks::{PROTOCOL_VERSION, check_stateless_headers, header_text, is_stateless};
-use super::fleet::{Fleet, FleetEndpoint, remote_stream};
+use super::fleet::{Fleet, FleetEndpoint, claim_here, remote_stream};
 use super::guard::Guard;
 use super::limits::{Limits, RETRY_AFTER_SECONDS};
 use super::response::{
@@ -714,7 +714,7 @@ async fn open_stream(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap) 
         if let (None, Some(fleet)) = (session.stream(number), &endpoint.fleet) {
             // A stream of a call another instance runs (or ran).
             let until = session.ended.clone();
-            match remote_stream(fleet, session_id, number, seq, until, retry).await {
+            match remote_stream(fleet, session_id.clone(), number, seq, until, retry).await {
                 Ok(Some(response)) => return response,
                 Ok(None) => {}
                 Err(error) => {
@@ -737,6 +737,9 @@ async fn open_stream(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap) 
             return StatusCode::NO_CONTENT.into_response();
         }
         let standalone = Arc::ptr_eq(&replay, &session.standalone());
+        if let (Some(fleet), false) = (&endpoint.fleet, standalone) {
+            claim_here(fleet, &session_id, number).await;
+        }
         let polling = endpoint.streams.polling.filter(|_| polls && !standalone);
         return replay.respond(Some(seq), Some(session.ended.clone()), polling, retry);
     }

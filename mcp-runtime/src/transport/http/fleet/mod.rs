@@ -16,7 +16,7 @@ use crate::session::ServerCore;
 use membership::{ChangeNote, Note};
 
 pub(crate) use membership::Fleet;
-pub(crate) use streams::remote_stream;
+pub(crate) use streams::{claim_here, remote_stream};
 
 /// The endpoint, as the fleet's work sees it: the server and the sessions the other
 /// instances' notes reach. That work stops once the endpoint is gone.

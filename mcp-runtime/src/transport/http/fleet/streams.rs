@@ -16,6 +16,7 @@ use super::membership::Fleet;
 use crate::backoff::Backoff;
 use crate::fleet::{StoreError, StreamBounds, StreamEvent, StreamKey, StreamOrigin};
 use crate::protocol::jsonrpc::code;
+use crate::protocol::random_id::random_id;
 use crate::transport::http::sse::{
     KEEP_ALIVE, REPLAY_BYTES, REPLAY_EVENTS, RETAIN_ENDED, Replay, frame, framed_response,
 };
@@ -149,6 +150,9 @@ pub(crate) async fn remote_stream(
     retry: Option<Duration>,
 ) -> Result<Option<Response>, StoreError> {
     let stream = StreamKey { session, number };
+    // Claimed before the first read, so a reader that started earlier sees it at its next.
+    let reader = random_id();
+    fleet.store.claim_stream(&stream, &reader).await?;
     let Some(first) = fleet.store.read_events(&stream, Some(after)).await? else {
         return Ok(None);
     };
@@ -162,6 +166,7 @@ pub(crate) async fn remote_stream(
         let mut reader = RemoteReader {
             fleet,
             stream,
+            reader,
             cursor: after,
             retry,
             frames,
@@ -181,9 +186,23 @@ pub(crate) async fn remote_stream(
     Ok(Some(response))
 }
 
+/// A resumption served here, from memory, still claims the stream in the store, so that a
+/// reader of it on another instance (where the client resumed it before) ends.
+pub(crate) async fn claim_here(fleet: &Fleet, session: &str, number: u64) {
+    let stream = StreamKey {
+        session: session.to_owned(),
+        number,
+    };
+    if let Err(error) = fleet.store.claim_stream(&stream, &random_id()).await {
+        tracing::debug!(%error, "a resumed stream could not be claimed in the fleet's store");
+    }
+}
+
 struct RemoteReader {
     fleet: Arc<Fleet>,
     stream: StreamKey,
+    /// This connection's claim on the stream: another's means a newer resumption took it.
+    reader: String,
     /// The last event delivered.
     cursor: u64,
     retry: Option<Duration>,
@@ -225,6 +244,15 @@ impl RemoteReader {
                     continue;
                 }
             };
+            if read
+                .reader
+                .as_ref()
+                .is_some_and(|other| *other != self.reader)
+            {
+                // The client resumed the stream again, here or elsewhere: that connection
+                // reads it now, as a resumption replaces the one before in memory.
+                return;
+            }
             let got_events = !read.events.is_empty();
             for (seq, data) in &read.events {
                 let frame = frame((self.stream.number, *seq), self.retry.take(), data);
