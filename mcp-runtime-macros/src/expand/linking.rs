@@ -229,8 +229,10 @@ fn lib_name(dir: &Path, package: &str) -> String {
         .unwrap_or_else(|| package.replace('-', "_"))
 }
 
-/// Whether a Rust file under `dir` mentions one of the attributes.
+/// Whether a Rust file of the library under `dir` (its `src/`, not `src/bin/`, whose
+/// binaries a dependent never links) mentions one of the attributes.
 fn uses_attributes(dir: &Path) -> bool {
+    let binaries = dir.join("bin");
     let mut pending = vec![dir.to_path_buf()];
     let mut scanned = 0;
     while let Some(dir) = pending.pop() {
@@ -240,7 +242,9 @@ fn uses_attributes(dir: &Path) -> bool {
         for entry in entries.flatten() {
             let path = entry.path();
             if path.is_dir() {
-                pending.push(path);
+                if path != binaries {
+                    pending.push(path);
+                }
             } else if path.extension().is_some_and(|extension| extension == "rs") {
                 scanned += 1;
                 if scanned > MAX_SCANNED_FILES {
