@@ -6,8 +6,9 @@
 #                          (a full lock; installed with --no-deps, then `pip check`)
 #   interop/node/node_modules  `npm ci` from node/package-lock.json: @modelcontextprotocol/sdk,
 #                          @modelcontextprotocol/client, @modelcontextprotocol/inspector,
-#                          @modelcontextprotocol/conformance, @modelcontextprotocol/ext-tasks, and
-#                          the `node` package (a Node 22 binary for the Inspector, which needs
+#                          @modelcontextprotocol/conformance, @modelcontextprotocol/ext-tasks,
+#                          @anthropic-ai/mcpb (MCPB bundles: validate, pack), and the `node`
+#                          package (a Node 22 binary for the Inspector, which needs
 #                          Node >= 22.19)
 #
 # Needs: python3 (>= 3.10; the lock was made on 3.11) with venv, npm (any Node >= 20), and the
@@ -79,7 +80,8 @@ setup_node() {
     @modelcontextprotocol/ext-tasks/dist/client/index.js \
     @modelcontextprotocol/inspector/clients/launcher/build/index.js \
     @modelcontextprotocol/inspector/clients/cli/build/index.js \
-    @modelcontextprotocol/conformance/dist/index.js; do
+    @modelcontextprotocol/conformance/dist/index.js \
+    @anthropic-ai/mcpb/dist/cli/cli.js; do
     [ -f "$node_dir/node_modules/$f" ] || die "node_modules/$f missing after npm ci"
   done
   "$node22" "$node_dir/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js" --version >/dev/null \
@@ -88,7 +90,9 @@ setup_node() {
     for (const p of ["sdk", "client", "inspector", "conformance", "ext-tasks"]) {
       const v = JSON.parse(require("fs").readFileSync(`node_modules/@modelcontextprotocol/${p}/package.json`)).version;
       process.stdout.write(`@modelcontextprotocol/${p} ${v}  `);
-    }')"
+    }
+    const mcpb = JSON.parse(require("fs").readFileSync("node_modules/@anthropic-ai/mcpb/package.json"));
+    process.stdout.write(`@anthropic-ai/mcpb ${mcpb.version}`);')"
   echo "$want" >"$stamp"
 }
 
