@@ -36,7 +36,10 @@ impl Server {
     /// the binary into a command-line client of its own tools instead:
     /// `MCP_CLI="call add a=1 b=2" ./calculator` runs the command through this server
     /// in memory, prints the answer and exits the process (status 1 if the call failed,
-    /// 2 for a usage error). `MCP_CLI=help` lists the commands.
+    /// 2 for a usage error). `MCP_CLI='install claude-desktop' ./calculator` writes the
+    /// binary into a host's configuration instead (also `cursor`, `vscode`, `claude-code`), and
+    /// `server-json` and `mcpb-manifest` describe it for the MCP Registry and an MCPB bundle
+    /// ([`manual::cli`](crate::manual::cli)). `MCP_CLI=help` lists the commands.
     pub async fn serve_stdio(self) -> Result<(), Error> {
         install_stderr_logging(&self);
         #[cfg(feature = "cli")]

@@ -7,9 +7,16 @@
 //! `Server` — state, limits, title — exactly as when a host launches it. The command then
 //! runs as an in-process client of that server over an in-memory pipe, through the same
 //! JSON-RPC path a remote client takes, so a bad argument gets the error a client would see.
+//!
+//! The same way the binary describes itself for distribution: `install <host>` writes it into
+//! a host's configuration (`install.rs`, merged by `ordered_json.rs`), `server-json` and
+//! `mcpb-manifest` print what the MCP Registry and an MCPB bundle need (`publish.rs`).
 
 mod call;
+mod install;
+mod ordered_json;
 mod output;
+mod publish;
 mod task;
 mod words;
 
@@ -127,6 +134,44 @@ enum Command {
     Complete(CompleteTarget),
     /// List the protocol revisions this server speaks.
     Revisions,
+    /// Write this server into an MCP host's configuration: this binary's absolute path, the
+    /// arguments it was started with, and --env; merged into the file, never over it.
+    #[command(
+        after_help = "Hosts and files: claude-desktop (claude_desktop_config.json in Claude's \
+        configuration directory), cursor (~/.cursor/mcp.json; --project DIR: \
+        DIR/.cursor/mcp.json), vscode (the user's Code/User/mcp.json; --project DIR: \
+        DIR/.vscode/mcp.json), claude-code (.mcp.json in --project DIR, default the current \
+        directory). A file that is not plain JSON (comments, say) is refused and left as it \
+        is; an entry of the same name is replaced only with --force.\n\n\
+        Example: MCP_CLI='install claude-desktop --env LOG=debug' ./files /srv/docs"
+    )]
+    Install(install::InstallArgs),
+    /// Print a server.json for the MCP Registry (a cargo package, over stdio).
+    #[command(
+        after_help = "The registry checks that the crate is yours by an `mcp-name: <name>` \
+        line in the crate's README on crates.io, as visible text (crates.io drops HTML \
+        comments).\n\n\
+        Example: MCP_CLI='server-json --repository https://github.com/ann/weather \
+        --description \"Forecasts\"' ./weather > server.json"
+    )]
+    ServerJson(publish::ServerJsonArgs),
+    /// Print the manifest.json of an MCPB bundle that holds this binary as server/<binary>,
+    /// with the tools and prompts the server lists.
+    #[command(
+        after_help = "Example: MCP_CLI='mcpb-manifest --author \"Ann\"' ./weather > \
+        bundle/manifest.json; cp weather bundle/server/; mcpb pack bundle"
+    )]
+    McpbManifest(publish::McpbArgs),
+}
+
+impl Command {
+    /// Whether the command describes the server (and so needs what `initialize` says of it).
+    fn describes_the_server(&self) -> bool {
+        matches!(
+            self,
+            Command::Install(_) | Command::ServerJson(_) | Command::McpbManifest(_)
+        )
+    }
 }
 
 /// What `complete` completes.
@@ -210,8 +255,14 @@ pub(crate) async fn run(server: Server, command: &str) -> i32 {
     } else {
         server
     };
+    // The server's name and version come with `initialize`, which stateless revisions skip.
+    let revision = if cli.command.describes_the_server() && cli.revision.is_stateless() {
+        ProtocolVersion::LATEST_HANDSHAKE
+    } else {
+        cli.revision
+    };
     let introduction = Introduction {
-        revision: cli.revision,
+        revision,
         capabilities: json!({}),
         client_info: json!({ "name": "mcp-cli", "version": env!("CARGO_PKG_VERSION") }),
     };
@@ -306,8 +357,23 @@ async fn execute(client: &ClientCore, command: Command) -> Result<i32, ResponseE
         }
         Command::Complete(target) => return complete(client, target).await,
         Command::Revisions => print_revisions(),
+        Command::Install(arguments) => return Ok(install::install(arguments, &about(client).name)),
+        Command::ServerJson(arguments) => match publish::server_json(&about(client), &arguments) {
+            Ok(json) => say!("{}", pretty(&json)),
+            Err(problem) => {
+                eprintln!("error: {problem}");
+                return Ok(USAGE);
+            }
+        },
+        Command::McpbManifest(arguments) => {
+            return publish::mcpb_manifest(client, &about(client), arguments).await;
+        }
     }
     Ok(0)
+}
+
+fn about(client: &ClientCore) -> publish::About {
+    publish::About::from_initialize(client.initialize_result())
 }
 
 /// A list the server may not offer at all: a method it does not know lists nothing.
