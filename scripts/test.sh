@@ -10,6 +10,8 @@
 #      interop/README.md; the http example is tested over HTTP in step 1);
 #   3. the official conformance suite against the conformance example over Streamable HTTP,
 #      checked against interop/conformance-baseline.yml.
+#      Also an MCPB bundle of the calculator, validated and packed by @anthropic-ai/mcpb
+#      (interop/mcpb_run.sh);
 #   4. a fleet (interop/fleet_run.sh): instances sharing one Redis behind nginx round robin, no
 #      sticky routing, driven by the conformance suite, the SDK clients and the tasks clients.
 # Installs the pinned interop clients first (interop/setup.sh; a no-op when up to date).
@@ -41,6 +43,10 @@ bash interop/http_run.sh interop/expectations/conformance.json -- "$bin/conforma
 bash interop/http_run.sh interop/expectations/fixture.json -- "$bin/fixture" --sse-polling-ms 250
 # Tasks (2025-11-25 and the 2026-07-28 extension) with the 1.x SDK and ext-tasks, over stdio and HTTP.
 bash interop/tasks_run.sh "$bin/tasks"
+# An MCPB bundle of the calculator: its manifest from MCP_CLI=mcpb-manifest, checked by the official
+# `mcpb validate` and `mcpb pack`, and run from the unpacked bundle; the primitives server's manifest
+# (prompts) through `mcpb validate`.
+bash interop/mcpb_run.sh "$bin/calculator" "$bin/primitives"
 
 bash interop/conformance_suite.sh "$bin/conformance"
 
