@@ -293,12 +293,13 @@ async fn a_task_whose_runner_died_fails_when_read() {
     assert!(next.as_ref().is_some_and(is_failed), "{next:?}");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn tasks_of_a_dead_instance_do_not_hold_their_owner_at_the_limit() {
-    let redis = shared_redis();
-    let prefix = fresh_prefix();
-    // An instance that sends no heartbeat: it died with its owner's tasks running.
-    let ghost = RedisTaskStore::new(RedisLink::open(&redis.url(), &prefix).unwrap(), "ghost");
+/// An instance that sends no heartbeat, as if it died with three tasks of one owner running
+/// (the owner's limit): the store, the owner and the tasks.
+async fn orphans_of_a_ghost(
+    redis: &RedisServer,
+    prefix: &str,
+) -> (RedisTaskStore, TaskOwner, Vec<TaskRecord>) {
+    let ghost = RedisTaskStore::new(RedisLink::open(&redis.url(), prefix).unwrap(), "ghost");
     let owner = TaskOwner(unique("anonymous"));
     let orphans: Vec<TaskRecord> = (0..3).map(|_| running_task(&owner)).collect();
     for task in &orphans {
@@ -307,6 +308,14 @@ async fn tasks_of_a_dead_instance_do_not_hold_their_owner_at_the_limit() {
             Created::Stored
         );
     }
+    (ghost, owner, orphans)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn tasks_of_a_dead_instance_do_not_hold_their_owner_at_the_limit() {
+    let redis = shared_redis();
+    let prefix = fresh_prefix();
+    let (_ghost, owner, orphans) = orphans_of_a_ghost(&redis, &prefix).await;
     // No one read them, so nothing failed them yet; creating one more fails them first.
     let live = RedisTaskStore::connect(&redis.url(), &prefix)
         .await
@@ -356,15 +365,7 @@ async fn the_store_keeps_time_by_redis() {
 async fn tasks_of_a_dead_instance_are_failed_in_the_background() {
     let redis = shared_redis();
     let prefix = fresh_prefix();
-    let ghost = RedisTaskStore::new(RedisLink::open(&redis.url(), &prefix).unwrap(), "ghost");
-    let owner = TaskOwner(unique("anonymous"));
-    let orphans: Vec<TaskRecord> = (0..3).map(|_| running_task(&owner)).collect();
-    for task in &orphans {
-        assert_eq!(
-            ghost.create(task.clone(), 3).await.unwrap(),
-            Created::Stored
-        );
-    }
+    let (ghost, owner, orphans) = orphans_of_a_ghost(&redis, &prefix).await;
     let live = RedisTaskStore::connect(&redis.url(), &prefix)
         .await
         .unwrap();
