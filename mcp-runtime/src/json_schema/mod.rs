@@ -4,6 +4,8 @@
 //! the flat form schema of an elicitation. Tool schemas (`tool::schema`) and requests to the client (`context`) both
 //! build on it, which is why it stands apart from either.
 
+pub(crate) mod validate;
+
 use schemars::generate::{SchemaGenerator, SchemaSettings};
 use schemars::transform::{Transform, transform_subschemas};
 use serde_json::{Map, Value};
