@@ -72,6 +72,10 @@ pub const TASKS_EXTENSION: &str = crate::client::TASKS_EXTENSION;
 mod ports;
 pub use ports::free_loopback_port;
 
+// The runtime's own check of a value against a JSON Schema.
+mod schema;
+pub use schema::{SchemaProblem, schema_problems};
+
 // Checked-in JSON snapshots.
 mod snapshots;
 use snapshots::compare_snapshot;

@@ -2,7 +2,7 @@
 //! JSON text sent, and the tool's own shape says how they are read.
 //!
 //! The general path parses them into a `serde_json::Map`, drops the `null`s of optional
-//! parameters, checks the map against the tool's `inputSchema` (`jsonschema`), then
+//! parameters, checks the map against the tool's `inputSchema` (`json_schema::validate`), then
 //! decodes each parameter from its member. A tool whose every argument is of a type whose
 //! serde decoding accepts exactly what its generated schema accepts — text, booleans,
 //! numbers, and lists and options of them ([`kind_of_type`]) — has its arguments decoded
@@ -516,7 +516,7 @@ mod tests {
             arguments.remove("v");
         }
         let arguments = Value::Object(arguments);
-        if !jsonschema::draft202012::new(&schema)
+        if !crate::json_schema::validate::Schema::compile(&schema)
             .ok()?
             .is_valid(&arguments)
         {

@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 
 use crate::error::Error;
 use crate::icon::{Icon, IconDescriptor, icons_json};
+use crate::json_schema::validate::Schema;
 use crate::middleware::{ServerLayers, SharedLayer, ToolFacts};
 use crate::protocol::cursor;
 use crate::protocol::jsonrpc::RpcError;
@@ -93,7 +94,7 @@ pub(crate) struct CatalogTool {
     /// The layers its calls go through (the server's, its tags', its own), made on its
     /// first call.
     layers: OnceLock<Arc<[SharedLayer]>>,
-    validator: OnceLock<Result<jsonschema::Validator, String>>,
+    validator: OnceLock<Result<Schema, String>>,
     /// Whether its calls' arguments are decoded straight into its parameters, decided on
     /// its first call.
     typed: OnceLock<Option<ArgumentShape>>,
@@ -303,7 +304,7 @@ impl CatalogTool {
     /// every offending argument, so a model can fix its call.
     pub fn validate_arguments(&self, arguments: &Value) -> Result<(), String> {
         let validator = self.validator.get_or_init(|| {
-            jsonschema::draft202012::new(&schema::validation_schema(self.input_schema()))
+            Schema::compile(&schema::validation_schema(self.input_schema()))
                 .map_err(|error| error.to_string())
         });
         let validator = match validator {
@@ -316,7 +317,7 @@ impl CatalogTool {
         if validator.is_valid(arguments) {
             return Ok(());
         }
-        let problems = problems::describe_all(validator.iter_errors(arguments));
+        let problems = problems::describe_all(&validator.errors(arguments));
         if problems.is_empty() {
             Ok(())
         } else {

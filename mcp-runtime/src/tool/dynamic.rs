@@ -9,6 +9,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use crate::context::Context;
+use crate::json_schema::validate::Schema;
 use crate::middleware::{Layer, SharedLayer};
 use crate::task::TaskSupport;
 use crate::tool::descriptor::ToolPolicy;
@@ -217,7 +218,7 @@ impl DynamicTool {
                 "the input schema must be an object schema (`\"type\": \"object\"`)".into(),
             );
         }
-        jsonschema::draft202012::new(&self.input_schema)
+        Schema::compile(&self.input_schema)
             .map_err(|error| format!("the input schema is not a valid JSON Schema: {error}"))?;
         if let Some(output) = &self.output_schema {
             if output.get("type").and_then(Value::as_str) != Some("object") {
@@ -225,7 +226,7 @@ impl DynamicTool {
                     "the output schema must be an object schema (`\"type\": \"object\"`)".into(),
                 );
             }
-            jsonschema::draft202012::new(output).map_err(|error| {
+            Schema::compile(output).map_err(|error| {
                 format!("the output schema is not a valid JSON Schema: {error}")
             })?;
         }

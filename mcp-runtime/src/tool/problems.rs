@@ -4,17 +4,16 @@
 //! (required) ``, `` `isbn`: not a parameter of this tool `` — rather than in the
 //! validator's own voice (`"author" is a required property`).
 
-use jsonschema::ValidationError;
-use jsonschema::error::ValidationErrorKind;
+use crate::json_schema::validate::{ErrorKind, ValidationError};
 
 /// The problems `error` stands for, one a field (an unexpected-properties error names
 /// several).
-pub(crate) fn describe(error: &ValidationError<'_>) -> Vec<String> {
-    let pointer = error.instance_path().to_string();
+pub(crate) fn describe(error: &ValidationError) -> Vec<String> {
+    let pointer = error.instance_path();
     // The instance path is a JSON pointer; people read fields joined by dots.
     let parent = pointer
         .strip_prefix('/')
-        .unwrap_or(&pointer)
+        .unwrap_or(pointer)
         .replace('/', ".");
     let field = |name: &str| {
         if parent.is_empty() {
@@ -24,14 +23,9 @@ pub(crate) fn describe(error: &ValidationError<'_>) -> Vec<String> {
         }
     };
     match error.kind() {
-        ValidationErrorKind::Required { property } => {
-            let name = property
-                .as_str()
-                .map_or_else(|| property.to_string(), str::to_owned);
-            vec![format!("`{}`: missing (required)", field(&name))]
-        }
-        ValidationErrorKind::AdditionalProperties { unexpected }
-        | ValidationErrorKind::UnevaluatedProperties { unexpected } => unexpected
+        ErrorKind::Required(name) => vec![format!("`{}`: missing (required)", field(name))],
+        ErrorKind::AdditionalProperties(unexpected)
+        | ErrorKind::UnevaluatedProperties(unexpected) => unexpected
             .iter()
             .map(|name| {
                 if parent.is_empty() {
@@ -47,9 +41,10 @@ pub(crate) fn describe(error: &ValidationError<'_>) -> Vec<String> {
 }
 
 /// The problems of every error, in the validator's order, joined as one message.
-pub(crate) fn describe_all<'a>(errors: impl Iterator<Item = ValidationError<'a>>) -> String {
+pub(crate) fn describe_all(errors: &[ValidationError]) -> String {
     errors
-        .flat_map(|error| describe(&error))
+        .iter()
+        .flat_map(describe)
         .collect::<Vec<_>>()
         .join("; ")
 }
@@ -57,12 +52,13 @@ pub(crate) fn describe_all<'a>(errors: impl Iterator<Item = ValidationError<'a>>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json_schema::validate::Schema;
     use serde_json::{Value, json};
 
     /// The message for `arguments` checked against `schema`, as a call's refusal words it.
     fn problems(schema: &Value, arguments: &Value) -> String {
-        let validator = jsonschema::draft202012::new(schema).expect("a valid schema");
-        describe_all(validator.iter_errors(arguments))
+        let schema = Schema::compile(schema).expect("a valid schema");
+        describe_all(&schema.errors(arguments))
     }
 
     fn book_schema() -> Value {
