@@ -3,7 +3,9 @@
 //! the applicator and validation vocabularies, `$ref` within one document, and
 //! `unevaluatedProperties`/`unevaluatedItems`; `format` is an annotation, as `jsonschema`
 //! leaves it under 2020-12, and remote references are refused. Its errors are worded as
-//! `jsonschema` 0.61 words them, which the tests of `tests/differential.rs` hold it to.
+//! `jsonschema` 0.61 words them: `tests/` holds it to the official test suite and to
+//! `jsonschema`'s errors, and `mcp-tests`' `schema_agreement` to them on every published
+//! schema.
 
 mod check;
 mod compile;
