@@ -73,7 +73,7 @@ impl Rng {
     }
 
     fn chance(&mut self) -> bool {
-        self.next() % 2 == 0
+        self.next().is_multiple_of(2)
     }
 }
 
