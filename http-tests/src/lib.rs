@@ -253,9 +253,11 @@ impl HttpClient {
         if self.revision == STATELESS_REVISION {
             let method = body["method"].as_str().expect("a method");
             headers.insert("mcp-method", HeaderValue::from_str(method).expect("ASCII"));
-            // `Mcp-Name`: the tool's or prompt's name, or the URI a `resources/read` reads.
+            // `Mcp-Name`: the tool's or prompt's name, the URI a `resources/read` reads, or
+            // the task a `tasks/*` request is about.
             let named = match method {
                 "resources/read" => body.pointer("/params/uri"),
+                "tasks/get" | "tasks/update" | "tasks/cancel" => body.pointer("/params/taskId"),
                 _ => body.pointer("/params/name"),
             };
             if let Some(name) = named.and_then(Value::as_str) {

@@ -191,6 +191,36 @@ async fn a_stateless_task_belongs_to_its_principal() {
     .await;
     assert_eq!(refused.error_code(), Some(-32602), "{:?}", refused.messages);
 
+    // `Mcp-Name` must name the task (the extension routes on it).
+    let mut body = http.request_body("tasks/get", json!({ "taskId": id }));
+    body["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] =
+        json!({ "extensions": { EXTENSION: {} } });
+    let mut headers = http.request_headers(&body);
+    headers.insert("mcp-name", HeaderValue::from_static("another-task"));
+    headers.insert(
+        "authorization",
+        HeaderValue::from_static("Bearer ada-token"),
+    );
+    let mismatched = http.post_with(headers, &body).await;
+    assert_eq!(mismatched.status, reqwest::StatusCode::BAD_REQUEST);
+    assert_eq!(
+        mismatched.error_code(),
+        Some(-32020),
+        "{:?}",
+        mismatched.messages
+    );
+    // A client that did not declare the extension is told it must.
+    let mut undeclared = http.request_body("tasks/get", json!({ "taskId": id }));
+    undeclared["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] = json!({});
+    let mut headers = http.request_headers(&undeclared);
+    headers.insert(
+        "authorization",
+        HeaderValue::from_static("Bearer ada-token"),
+    );
+    let refused = http.post_with(headers, &undeclared).await;
+    assert_eq!(refused.status, reqwest::StatusCode::BAD_REQUEST);
+    assert_eq!(refused.error_code(), Some(-32021), "{:?}", refused.messages);
+
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
         let got =

@@ -195,9 +195,18 @@ async fn a_cancelled_task_stops_and_has_no_result() {
         let error = client.task_result(&task.task_id).await.unwrap_err();
         assert_eq!(error.code, ResponseError::INVALID_PARAMS, "{revision}");
         assert!(error.message.contains("cancelled"), "{revision}: {error}");
-        // A task that has ended cannot be cancelled again.
-        let again = client.cancel_task(&task.task_id).await.unwrap_err();
-        assert_eq!(again.code, ResponseError::INVALID_PARAMS, "{revision}");
+        // A task that has ended cannot be cancelled again: refused under 2025-11-25,
+        // acknowledged under 2026-07-28 (where cancelling is only a request), unchanged.
+        match client.cancel_task(&task.task_id).await {
+            Err(again) => {
+                assert_eq!(revision, ProtocolVersion::V2025_11_25, "{again}");
+                assert_eq!(again.code, ResponseError::INVALID_PARAMS);
+            }
+            Ok(again) => {
+                assert_eq!(revision, ProtocolVersion::V2026_07_28);
+                assert_eq!(again.status, TaskStatus::Cancelled);
+            }
+        }
     }
 }
 

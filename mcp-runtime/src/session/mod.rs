@@ -472,7 +472,10 @@ impl Session {
             (Era::Stateless(version), "tasks/get" | "tasks/update" | "tasks/cancel")
                 if self.offers_tasks() =>
             {
-                self.task_method(era, version, method, params.into_map(), related)
+                match tasks::require_extension(method, params.meta()) {
+                    Ok(()) => self.task_method(era, version, method, params.into_map(), related),
+                    Err(error) => Answer::Ready(Err(error)),
+                }
             }
             (Era::Handshake(_), "logging/setLevel") => {
                 self.set_log_level(&params.into_map()).into()

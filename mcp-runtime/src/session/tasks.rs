@@ -63,16 +63,9 @@ impl Session {
                 (TaskSupport::Optional | TaskSupport::Required, true) => {
                     Ok(Some(TaskRequest { ttl: None }))
                 }
-                (TaskSupport::Required, false) => Err(RpcError::new(
-                    code::MISSING_REQUIRED_CLIENT_CAPABILITY,
-                    format!(
-                        "Missing required client capability: tool `{tool}` runs only as a task, \
-                         and the client did not declare the `{EXTENSION}` extension."
-                    ),
-                )
-                .with_data(json!({
-                    "requiredCapabilities": { "extensions": { EXTENSION: {} } }
-                }))),
+                (TaskSupport::Required, false) => Err(missing_extension(format!(
+                    "tool `{tool}` runs only as a task"
+                ))),
             };
         }
         // Older revisions never see a task: their calls run as they always have.
@@ -248,6 +241,31 @@ impl Session {
     }
 }
 
+/// 2026-07-28: `tasks/get`, `tasks/update` and `tasks/cancel` are for clients that declared
+/// the extension, which the extension says to tell the others with -32021.
+pub(super) fn require_extension(method: &str, meta: Option<&RequestMeta>) -> Result<(), RpcError> {
+    if client_declares_tasks(meta) {
+        return Ok(());
+    }
+    Err(missing_extension(format!(
+        "`{method}` is one of the extension's methods"
+    )))
+}
+
+/// -32021 naming the tasks extension, with `why` the request needs it.
+fn missing_extension(why: String) -> RpcError {
+    RpcError::new(
+        code::MISSING_REQUIRED_CLIENT_CAPABILITY,
+        format!(
+            "Missing required client capability: {why}, and the client did not declare the \
+             `{EXTENSION}` extension."
+        ),
+    )
+    .with_data(json!({
+        "requiredCapabilities": { "extensions": { EXTENSION: {} } }
+    }))
+}
+
 /// Whether a 2026-07-28 request's client declared the tasks extension.
 fn client_declares_tasks(meta: Option<&RequestMeta>) -> bool {
     meta.and_then(|meta| meta.get(meta::CLIENT_CAPABILITIES))
@@ -402,7 +420,8 @@ pub(super) mod methods {
         Ok(Value::Object(result))
     }
 
-    /// `tasks/cancel`: stops a running task; a finished one stays as it ended.
+    /// `tasks/cancel`: stops a running task; a finished one stays as it ended (refused under
+    /// 2025-11-25; acknowledged under 2026-07-28, whose cancellation is only a request).
     pub async fn cancel(
         core: Arc<ServerCore>,
         owner: TaskOwner,
@@ -419,6 +438,7 @@ pub(super) mod methods {
             } else {
                 Value::Object(wire::task_object(&record))
             }),
+            Updated::Refused(_) if version.is_stateless() => Ok(json!({})),
             Updated::Refused(record) => Err(RpcError::invalid_params(format!(
                 "Invalid params: task `{id}` cannot be cancelled: it has already {}.",
                 finished_word(record.status)
@@ -444,24 +464,17 @@ pub(super) mod methods {
                 "Invalid params: `inputResponses.{key}` must be an object."
             )));
         }
-        // An answer to nothing the task asks would sit in the store until the task ends.
+        // Answers to nothing the task asks are ignored, as the extension says (kept, they
+        // would sit in the store until the task ends).
         let record = core.tasks.get_owned(&owner, id).await?;
-        if !record.status.is_terminal()
-            && let Some(key) = responses
-                .keys()
-                .find(|key| !record.input_requests.contains_key(*key))
-        {
-            let asked: Vec<&str> = record.input_requests.keys().map(String::as_str).collect();
-            return Err(RpcError::invalid_params(format!(
-                "Invalid params: task `{id}` asks nothing under `{key}` (it waits for: {}).",
-                if asked.is_empty() {
-                    "nothing".to_owned()
-                } else {
-                    asked.join(", ")
-                }
-            )));
+        let mut responses = responses.clone();
+        if !record.status.is_terminal() {
+            responses.retain(|key, _| record.input_requests.contains_key(key));
+            if responses.is_empty() {
+                return Ok(json!({}));
+            }
         }
-        let update = TaskUpdate::InputResponses(responses.clone());
+        let update = TaskUpdate::InputResponses(responses);
         match core.tasks.update_owned(&owner, id, update).await? {
             Updated::Applied(_) => Ok(json!({})),
             Updated::Refused(record) => Err(RpcError::invalid_params(format!(

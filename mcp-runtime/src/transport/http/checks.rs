@@ -100,6 +100,10 @@ pub(super) fn check_stateless_headers(
     let named = match method {
         "tools/call" | "prompts/get" => params.and_then(|params| params.string("name")),
         "resources/read" => params.and_then(|params| params.string("uri")),
+        // The tasks extension routes a task's requests on its id.
+        "tasks/get" | "tasks/update" | "tasks/cancel" => {
+            params.and_then(|params| params.string("taskId"))
+        }
         _ => None,
     };
     if let Some(name) = named {
