@@ -417,6 +417,19 @@ async fn stateless_requests_stand_alone_and_their_headers_must_match() {
     let unknown = client.request("resources/list", json!({})).await;
     assert_eq!(unknown.status, StatusCode::NOT_FOUND);
     assert_eq!(unknown.error_code(), Some(-32601));
+    // Methods 2026-07-28 removed are unknown there too (SEP-2575), `initialize` included:
+    // its `_meta` names the stateless revision, which has no handshake.
+    for removed in [
+        "initialize",
+        "ping",
+        "logging/setLevel",
+        "resources/subscribe",
+        "resources/unsubscribe",
+    ] {
+        let reply = client.request(removed, json!({})).await;
+        assert_eq!(reply.status, StatusCode::NOT_FOUND, "{removed}");
+        assert_eq!(reply.error_code(), Some(-32601), "{removed}");
+    }
 
     let mut no_meta = json!({ "jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": {} });
     let reply = client

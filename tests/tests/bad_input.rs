@@ -529,6 +529,23 @@ fn table() -> Vec<Case> {
             },
         ),
         case(
+            "`initialize` naming 2026-07-28 in `_meta` (removed in that revision)",
+            |era| request(era, "initialize", json!({})),
+            |era| match era {
+                // Without a `protocolVersion` a handshake-era `initialize` changes nothing.
+                Era::Handshake(_) => error(
+                    Some(json!(1)),
+                    -32602,
+                    "Invalid params: `initialize` needs a `protocolVersion` string.",
+                ),
+                Era::Stateless => error(
+                    Some(json!(1)),
+                    -32601,
+                    "Method not found: `initialize` is not part of protocol revision 2026-07-28.",
+                ),
+            },
+        ),
+        case(
             "`params` an array",
             |_| {
                 b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":[1]}\n"
