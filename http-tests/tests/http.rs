@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use mcp_http_tests::{HttpClient, progress_of};
 use mcp_runtime::{
-    AuthRejection, Context, Elicitation, LogLevel, Principal, ProtectedResource, Server, ToolSet,
-    bearer_token, mcp_tool,
+    AuthRejection, Context, Elicitation, LogLevel, Principal, ProtectedResource, SamplingRequest,
+    Server, ToolError, ToolSet, bearer_token, mcp_tool,
 };
 use reqwest::StatusCode;
 use reqwest::header::HeaderValue;
@@ -54,6 +54,15 @@ async fn greet(ctx: Context) -> Result<String, String> {
         Ok(_) => Ok("no name given".to_owned()),
         Err(error) => Err(format!("could not ask: {error}")),
     }
+}
+
+/// Ask the client's model for a summary: nothing to do without one.
+#[mcp_tool]
+async fn summarise(text: String, ctx: Context) -> Result<String, ToolError> {
+    let summary = ctx
+        .sample(SamplingRequest::new(50).user(format!("Summarise: {text}")))
+        .await?;
+    Ok(summary.text().unwrap_or_default().to_owned())
 }
 
 /// Log that it started, then take a while, then finish.
@@ -430,6 +439,20 @@ async fn stateless_requests_stand_alone_and_their_headers_must_match() {
         assert_eq!(reply.status, StatusCode::NOT_FOUND, "{removed}");
         assert_eq!(reply.error_code(), Some(-32601), "{removed}");
     }
+
+    // A call that needs a capability the request did not declare: 400 + -32021.
+    let needs_sampling = client
+        .request(
+            "tools/call",
+            json!({ "name": "summarise", "arguments": { "text": "x" } }),
+        )
+        .await;
+    assert_eq!(needs_sampling.status, StatusCode::BAD_REQUEST);
+    assert_eq!(needs_sampling.error_code(), Some(-32021));
+    assert_eq!(
+        needs_sampling.response()["error"]["data"]["requiredCapabilities"],
+        json!({ "sampling": {} })
+    );
 
     let mut no_meta = json!({ "jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": {} });
     let reply = client

@@ -28,6 +28,7 @@ use crate::content::ContentBody;
 use crate::context::client_requests::InputRound;
 use crate::context::{RequestHandle, log_layer};
 use crate::middleware::{LayerFuture, SharedLayer, ToolRequest, run_chain};
+use crate::protocol::jsonrpc::{RpcError, code};
 use crate::protocol::version::ProtocolVersion;
 use crate::tool::arguments::ToolArguments;
 use crate::tool::catalog::CatalogTool;
@@ -364,6 +365,11 @@ impl ResultShaping {
         if let (true, Some(round)) = (result.awaits_input, &self.round) {
             return Body::Json(round.input_required_result());
         }
+        // Only a plain 2026-07-28 call (one with a round) answers a missing capability with
+        // -32021; a task has already been answered, and older revisions have no such error.
+        if let (Some(capability), Some(_)) = (result.missing_capability, &self.round) {
+            return Body::Failure(missing_capability(capability));
+        }
         let result = if self.mask_errors {
             mask(&self.name, result)
         } else {
@@ -512,6 +518,20 @@ fn panicked(name: &str, panic: Box<dyn std::any::Any + Send>) -> CallToolResult 
             CallToolResult::error(format!("Tool `{name}` failed: it panicked."))
         }
     }
+}
+
+/// -32021: the call needs a client capability the request did not declare.
+fn missing_capability(capability: &str) -> RpcError {
+    let mut required = serde_json::Map::new();
+    required.insert(capability.to_owned(), serde_json::json!({}));
+    RpcError::new(
+        code::MISSING_REQUIRED_CLIENT_CAPABILITY,
+        format!(
+            "Missing required client capability: the call needs `{capability}`, which the \
+             request's client capabilities do not declare."
+        ),
+    )
+    .with_data(serde_json::json!({ "requiredCapabilities": required }))
 }
 
 /// The answer to a call stopped at its time limit.

@@ -27,6 +27,10 @@ pub struct CallToolResult {
     /// 2026-07-28: the call stopped to wait for input the client has not given; the
     /// client gets `input_required`, not this result. Set by the runtime only.
     pub(crate) awaits_input: bool,
+    /// The client capability whose absence the tool gave up on (a [`ToolError`] made from
+    /// [`ClientRequestError::Unsupported`](crate::ClientRequestError::Unsupported)): under
+    /// 2026-07-28 the call is answered -32021 naming it.
+    pub(crate) missing_capability: Option<&'static str>,
 }
 
 impl CallToolResult {
@@ -38,6 +42,7 @@ impl CallToolResult {
             is_error: false,
             private_error: false,
             awaits_input: false,
+            missing_capability: None,
         }
     }
 
@@ -49,6 +54,7 @@ impl CallToolResult {
             is_error: true,
             private_error: false,
             awaits_input: false,
+            missing_capability: None,
         }
     }
 
@@ -68,6 +74,7 @@ impl CallToolResult {
             is_error: false,
             private_error: false,
             awaits_input: false,
+            missing_capability: None,
         }
     }
 }
@@ -173,9 +180,10 @@ where
         match self {
             Ok(value) => value.into_call_tool_result(),
             Err(error) => {
-                let public = (&error as &dyn std::any::Any).is::<ToolError>();
+                let public = (&error as &dyn std::any::Any).downcast_ref::<ToolError>();
                 let mut result = CallToolResult::error(error.to_string());
-                result.private_error = !public;
+                result.private_error = public.is_none();
+                result.missing_capability = public.and_then(|error| error.missing_capability);
                 result
             }
         }
@@ -206,24 +214,36 @@ where
 ///     Ok(format!("user {id}"))
 /// }
 /// ```
+///
+/// A `ToolError` made from [`ClientRequestError::Unsupported`](crate::ClientRequestError::Unsupported)
+/// (`ctx.sample(..).await?` when the client did not declare `sampling`) remembers the missing
+/// capability: under 2026-07-28 the call is then answered with the JSON-RPC error -32021 that
+/// names it, as that revision asks of a request that needs an undeclared capability; in
+/// earlier revisions it is the usual `isError` result.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct ToolError(String);
+pub struct ToolError {
+    message: String,
+    missing_capability: Option<&'static str>,
+}
 
 impl ToolError {
     /// An error with this message for the client.
     pub fn new(message: impl Into<String>) -> Self {
-        ToolError(message.into())
+        ToolError {
+            message: message.into(),
+            missing_capability: None,
+        }
     }
 
     /// The message.
     pub fn message(&self) -> &str {
-        &self.0
+        &self.message
     }
 }
 
 impl Display for ToolError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.message)
     }
 }
 
@@ -231,20 +251,27 @@ impl std::error::Error for ToolError {}
 
 impl From<String> for ToolError {
     fn from(message: String) -> Self {
-        ToolError(message)
+        ToolError::new(message)
     }
 }
 
 impl From<&str> for ToolError {
     fn from(message: &str) -> Self {
-        ToolError(message.to_owned())
+        ToolError::new(message)
     }
 }
 
 /// So `ctx.elicit(..).await?` works in a tool returning `Result<_, ToolError>`.
 impl From<crate::ClientRequestError> for ToolError {
     fn from(error: crate::ClientRequestError) -> Self {
-        ToolError(error.to_string())
+        let missing_capability = match &error {
+            crate::ClientRequestError::Unsupported { capability, .. } => Some(*capability),
+            _ => None,
+        };
+        ToolError {
+            message: error.to_string(),
+            missing_capability,
+        }
     }
 }
 

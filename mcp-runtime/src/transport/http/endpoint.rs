@@ -259,7 +259,15 @@ async fn post_stateless(
             match calls.run_or_spawn(reply, &outbox, session.unknown_id(), true) {
                 // Nothing else on its stream: the response goes out alone, as it would
                 // once its call's task had sent it, without that task or the stream.
-                Some(done) if queued.is_empty() => respond_done(headers, done.into_response()),
+                Some(done) if queued.is_empty() => {
+                    let response = done.into_response();
+                    // An error found once the call ran (-32021, say) still gets its status.
+                    if response.error_code().is_some() {
+                        response_json(stateless_status(&response), response)
+                    } else {
+                        respond_done(headers, response)
+                    }
+                }
                 Some(done) => {
                     // Progress or log messages go before it, on the stream.
                     outbox.send_response(done.into_response());
