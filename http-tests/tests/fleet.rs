@@ -118,7 +118,7 @@ async fn a_session_through_nginx_is_served_by_every_instance() {
         .as_array()
         .unwrap_or_else(|| panic!("tools: {:?}", list.messages))
         .len();
-    assert_eq!(tools, 14, "{:?}", list.messages);
+    assert_eq!(tools, 34, "{:?}", list.messages);
     // SSE polling closes a `test_reconnection` call's stream after 300 ms, the call taking
     // 450 ms: the client resumes it through nginx, on another instance than the one running
     // it, and gets the response there.

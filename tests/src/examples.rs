@@ -23,12 +23,23 @@ pub fn listing(program: &str, args: &[&str], revision: &str) -> Value {
 }
 
 /// The example's `tools/list` matches the checked-in `snapshot` (`MCP_SNAPSHOTS=overwrite`
-/// refreshes it), and the stateless revision lists the very same tools.
+/// refreshes it), and the stateless revision lists the very same tools, but for
+/// `execution.taskSupport`, which that revision does not have (its tasks are an extension).
 #[track_caller]
 pub fn assert_listing_matches(program: &str, args: &[&str], snapshot: impl AsRef<Path>) {
     let newest = listing(program, args, "2025-11-25");
     assert_json_snapshot(snapshot, &newest);
-    assert_eq!(listing(program, args, "2026-07-28"), newest, "{program}");
+    let mut without_execution = newest.clone();
+    for tool in without_execution.as_array_mut().into_iter().flatten() {
+        if let Some(tool) = tool.as_object_mut() {
+            tool.remove("execution");
+        }
+    }
+    assert_eq!(
+        listing(program, args, "2026-07-28"),
+        without_execution,
+        "{program}"
+    );
 }
 
 /// Runs `program` with its own `args` as a command-line client of its tools:

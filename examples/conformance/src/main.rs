@@ -3,12 +3,16 @@
 //!
 //! Served over stdio, or over Streamable HTTP with `--http ADDR` (the suite speaks only
 //! HTTP: `interop/conformance_suite.sh` runs it; there the server closes call streams after
-//! 300 ms, "SSE polling", and clients resume them). All 14 fixture tools are here: the sampling
-//! and elicitation ones ask the client during the call (under 2026-07-28 through an
-//! `input_required` round), and `json_schema_2020_12_tool` is a [`DynamicTool`] with a
-//! hand-written 2020-12 input schema.
+//! 300 ms, "SSE polling", and clients resume them). The fixtures of the handshake-era scenarios
+//! are here: the sampling and elicitation ones ask the client during the call (under
+//! 2026-07-28 through an `input_required` round), and `json_schema_2020_12_tool` is a
+//! [`DynamicTool`] with a hand-written 2020-12 input schema. Those of the 2026-07-28
+//! scenarios are in `stateless` and `input_rounds`, those of the tasks extension in `tasks`.
 
+mod input_rounds;
 mod primitives;
+mod stateless;
+mod tasks;
 
 use std::time::Duration;
 
@@ -270,20 +274,35 @@ async fn test_elicitation_sep1330_enums(ctx: Context) -> Result<String, String> 
     ))
 }
 
-/// `json_schema_2020_12_tool`: its input schema uses 2020-12 keywords (`$schema`, `$defs`,
-/// `$ref`, `additionalProperties`) and is listed exactly as written, so it is registered at
-/// run time with a hand-written schema rather than derived by `#[mcp_tool]`.
+/// `json_schema_2020_12_tool`: its input schema uses 2020-12 keywords (`$schema`, `$defs`
+/// with an `$anchor`, `$ref`, `allOf`/`anyOf`, `if`/`then`/`else`, `additionalProperties`) and
+/// is listed exactly as written, so it is registered at run time with a hand-written schema
+/// rather than derived by `#[mcp_tool]`.
 fn json_schema_2020_12_tool() -> DynamicTool {
     let schema = json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",
         "$defs": {
             "address": {
+                "$anchor": "addressDef",
                 "type": "object",
                 "properties": {"street": {"type": "string"}, "city": {"type": "string"}},
             },
         },
-        "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
+        "properties": {
+            "name": {"type": "string"},
+            "address": {"$ref": "#/$defs/address"},
+            "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+            "phone": {"type": "string"},
+            "email": {"type": "string"},
+        },
+        "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+        "if": {
+            "properties": {"contactMethod": {"const": "phone"}},
+            "required": ["contactMethod"],
+        },
+        "then": {"required": ["phone"]},
+        "else": {"required": ["email"]},
         "additionalProperties": false,
     });
     DynamicTool::new(
@@ -305,7 +324,10 @@ fn json_schema_2020_12_tool() -> DynamicTool {
 #[tokio::main]
 async fn main() -> Result<(), mcp_runtime::Error> {
     let server = Server::new("mcp-conformance-test-server", env!("CARGO_PKG_VERSION"));
-    server.tool_set().add(json_schema_2020_12_tool())?;
+    let (tools, prompts) = (server.tool_set(), server.prompt_set());
+    tools.add(json_schema_2020_12_tool())?;
+    // The list-change triggers of the `server-stateless` scenario change these sets.
+    let server = server.state(tools).state(prompts);
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.as_slice() {
         [] => server.serve_stdio().await,

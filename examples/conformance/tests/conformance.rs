@@ -364,18 +364,36 @@ fn json_schema_2020_12_tool_is_listed_verbatim() {
         assert_eq!(
             tool["inputSchema"],
             json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
-                   "$defs": {"address": {"type": "object", "properties": {"street": {"type": "string"}, "city": {"type": "string"}}}},
-                   "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
+                   "$defs": {"address": {"$anchor": "addressDef", "type": "object",
+                                         "properties": {"street": {"type": "string"}, "city": {"type": "string"}}}},
+                   "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"},
+                                  "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+                                  "phone": {"type": "string"}, "email": {"type": "string"}},
+                   "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+                   "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+                   "then": {"required": ["phone"]},
+                   "else": {"required": ["email"]},
                    "additionalProperties": false})
         );
         let result = client.request(
             "tools/call",
-            json!({"name": "json_schema_2020_12_tool", "arguments": {"name": "Ada", "address": {"city": "London"}}}),
+            json!({"name": "json_schema_2020_12_tool",
+                   "arguments": {"name": "Ada", "email": "ada@example.com", "address": {"city": "London"}}}),
         )["result"]
             .clone();
         assert_eq!(
             first_text(&result),
-            r#"JSON Schema 2020-12 tool called with: {"address":{"city":"London"},"name":"Ada"}"#
+            r#"JSON Schema 2020-12 tool called with: {"address":{"city":"London"},"email":"ada@example.com","name":"Ada"}"#
+        );
+        // `if`/`then`: a phone contact needs a phone number.
+        let rejected = client.request(
+            "tools/call",
+            json!({"name": "json_schema_2020_12_tool",
+                   "arguments": {"contactMethod": "phone", "email": "ada@example.com"}}),
+        );
+        assert!(
+            rejected["result"]["isError"] == true || rejected.get("error").is_some(),
+            "{rejected}"
         );
         // `additionalProperties: false` holds: arguments are validated against the schema.
         let rejected = client.request(
@@ -387,4 +405,102 @@ fn json_schema_2020_12_tool_is_listed_verbatim() {
             "{rejected}"
         );
     }
+}
+
+/// A 2026-07-28 `tools/call` from a client that declares `capabilities`.
+fn stateless_call(client: &mut StdioClient, capabilities: Value, params: Value) -> Value {
+    let mut meta = stateless_meta();
+    meta["io.modelcontextprotocol/clientCapabilities"] = capabilities;
+    let mut params = params;
+    params["_meta"] = meta;
+    client.request("tools/call", params)
+}
+
+#[test]
+fn a_missing_capability_is_refused_with_32021_under_2026_07_28_only() {
+    let mut client = StdioClient::spawn(env!("CARGO_BIN_EXE_conformance"), &[]);
+    client.check_against("2026-07-28");
+    let refused = stateless_call(
+        &mut client,
+        json!({}),
+        json!({"name": "test_missing_capability", "arguments": {}}),
+    );
+    assert_eq!(refused["error"]["code"], -32021, "{refused}");
+    assert_eq!(
+        refused["error"]["data"],
+        json!({"requiredCapabilities": {"sampling": {}}})
+    );
+    // Declared, the call asks for it as an input round.
+    let asked = stateless_call(
+        &mut client,
+        json!({"sampling": {}}),
+        json!({"name": "test_missing_capability", "arguments": {}}),
+    );
+    assert_eq!(asked["result"]["resultType"], "input_required", "{asked}");
+
+    // In the handshake era the same error is the tool's own result.
+    let mut client = server("2025-11-25");
+    let result = call(&mut client, "test_missing_capability");
+    assert_eq!(result["isError"], true, "{result}");
+}
+
+#[test]
+fn input_rounds_fixtures_ask_and_finish() {
+    let mut client = StdioClient::spawn(env!("CARGO_BIN_EXE_conformance"), &[]);
+    client.check_against("2026-07-28");
+    let all = json!({"elicitation": {}, "sampling": {}, "roots": {}});
+    let name = json!({"action": "accept", "content": {"name": "Alice"}});
+    let first = stateless_call(
+        &mut client,
+        all.clone(),
+        json!({"name": "test_input_required_result_multiple_inputs", "arguments": {}}),
+    )["result"]
+        .clone();
+    let methods: Vec<&str> = first["inputRequests"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|request| request["method"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        methods,
+        ["elicitation/create", "sampling/createMessage", "roots/list"],
+        "{first}"
+    );
+    let done = stateless_call(
+        &mut client,
+        all.clone(),
+        json!({"name": "test_input_required_result_multiple_inputs", "arguments": {},
+               "inputResponses": {"input-0": name,
+                                  "input-1": {"role": "assistant", "content": {"type": "text", "text": "Hi"}, "model": "m"},
+                                  "input-2": {"roots": [{"uri": "file:///tmp"}]}},
+               "requestState": first["requestState"]}),
+    )["result"]
+        .clone();
+    assert_eq!(first_text(&done), "Hi Alice! (1 roots)");
+
+    // Only what the client declared is asked: sampling when elicitation is not.
+    let sampled = stateless_call(
+        &mut client,
+        json!({"sampling": {}}),
+        json!({"name": "test_input_required_result_capabilities", "arguments": {}}),
+    )["result"]
+        .clone();
+    let requests = sampled["inputRequests"].as_object().unwrap();
+    assert!(
+        requests
+            .values()
+            .all(|request| request["method"] == "sampling/createMessage"),
+        "{sampled}"
+    );
+
+    // The prompt asks too.
+    let mut meta = stateless_meta();
+    meta["io.modelcontextprotocol/clientCapabilities"] = all;
+    let prompt = client.request(
+        "prompts/get",
+        json!({"name": "test_input_required_result_prompt", "_meta": meta}),
+    )["result"]
+        .clone();
+    assert_eq!(prompt["resultType"], "input_required", "{prompt}");
 }
