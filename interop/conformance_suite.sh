@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Run the official MCP conformance suite (@modelcontextprotocol/conformance, pinned in
-# node/package.json; every server scenario, `--suite all`) against the conformance fixture
-# server over Streamable HTTP, checked against the expected-failures baseline
-# interop/conformance-baseline.yml: exits non-zero on any failure not in the baseline, and on
-# any baseline entry that now passes.
+# node/package.json) against the conformance fixture server over Streamable HTTP, three times:
+# every server scenario (`--suite all`, each at its own wire revision), then exactly what the
+# 2025-11-25 and the 2026-07-28 revisions require (`--requirements`, each at that revision's
+# wire). Each run is checked against the one expected-failures baseline
+# interop/conformance-baseline.yml (entries for scenarios a run does not run are ignored):
+# exits non-zero on any failure not in the baseline, and on any baseline entry that now passes.
 #
 #   interop/conformance_suite.sh PATH/TO/conformance
 #   interop/conformance_suite.sh --url http://HOST:PORT/mcp
@@ -49,16 +51,16 @@ if [ -z "$url" ]; then
   url="http://127.0.0.1:$port/mcp"
 fi
 
-echo "== conformance suite against $url"
-"$node22" "$suite" server --url "$url" --suite all \
-  --expected-failures "$here/conformance-baseline.yml" | grep -v '^Running client scenario'
-status=${PIPESTATUS[0]}
-if [ "$status" -ne 0 ]; then
-  if [ -n "$pid" ]; then
-    echo "conformance suite: FAILED (server log follows)" >&2
-    cat "$log" >&2
-  else
-    echo "conformance suite: FAILED" >&2
-  fi
+status=0
+for run in "--suite all" "--requirements 2025-11-25" "--requirements 2026-07-28"; do
+  echo "== conformance suite ($run) against $url"
+  # shellcheck disable=SC2086 # $run is two words on purpose
+  "$node22" "$suite" server --url "$url" $run \
+    --expected-failures "$here/conformance-baseline.yml" | grep -v '^Running client scenario'
+  [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "conformance suite ($run): FAILED" >&2; status=1; }
+done
+if [ "$status" -ne 0 ] && [ -n "$pid" ]; then
+  echo "conformance suite: FAILED (server log follows)" >&2
+  cat "$log" >&2
 fi
 exit "$status"

@@ -10,7 +10,8 @@
 #                          127.0.0.1:PORT --redis redis://127.0.0.1:RPORT/`, nginx in front;
 #   the tasks fleet        the same with the tasks fixture (its own redis-server);
 # then runs, each against the fleet's nginx URL:
-#   1. the official conformance suite, `--suite all`, checked against conformance-baseline.yml
+#   1. the official conformance suite: `--suite all`, `--requirements 2025-11-25` and
+#      `--requirements 2026-07-28`, each checked against conformance-baseline.yml
 #      (conformance_suite.sh --url);
 #   2. the Python SDK and both TypeScript SDKs over Streamable HTTP, every era, with
 #      expectations/conformance.json (http_run.sh --url): handshake-era sessions whose requests
@@ -226,7 +227,7 @@ start_fleet tasks "$tasks" || { show_logs tasks; exit 1; }
 tasks_url="$fleet_url"
 echo "tasks fleet: $tasks_url"
 
-step "conformance suite (--suite all) through nginx" conformance \
+step "conformance suite (all; 2025-11-25 and 2026-07-28 requirements) through nginx" conformance \
   bash "$here/conformance_suite.sh" --url "$conformance_url"
 step "Python and TypeScript SDKs over Streamable HTTP through nginx" conformance \
   bash "$here/http_run.sh" --url "$conformance_url" "$here/expectations/conformance.json"
