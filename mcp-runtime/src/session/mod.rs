@@ -474,7 +474,7 @@ impl Session {
             (Era::Stateless(version), "tasks/get" | "tasks/update" | "tasks/cancel")
                 if self.offers_tasks() =>
             {
-                match tasks::require_extension(method, params.meta()) {
+                match Self::require_tasks_extension(method, params.meta()) {
                     Ok(()) => self.task_method(era, version, method, params.into_map(), related),
                     Err(error) => Answer::Ready(Err(error)),
                 }

@@ -39,6 +39,20 @@ pub(super) struct TaskRequest {
 }
 
 impl Session {
+    /// 2026-07-28: `tasks/get`, `tasks/update` and `tasks/cancel` are for clients that declared
+    /// the extension, which the extension says to tell the others with -32021.
+    pub(super) fn require_tasks_extension(
+        method: &str,
+        meta: Option<&RequestMeta>,
+    ) -> Result<(), RpcError> {
+        if client_declares_tasks(meta) {
+            return Ok(());
+        }
+        Err(missing_extension(format!(
+            "`{method}` is one of the extension's methods"
+        )))
+    }
+
     /// Whether this server runs any tool as a task (then it declares tasks).
     pub(super) fn offers_tasks(&self) -> bool {
         self.core.tools.offers_tasks()
@@ -239,17 +253,6 @@ impl Session {
             Body::Json(json!({ "task": wire::task_object(record) }))
         }
     }
-}
-
-/// 2026-07-28: `tasks/get`, `tasks/update` and `tasks/cancel` are for clients that declared
-/// the extension, which the extension says to tell the others with -32021.
-pub(super) fn require_extension(method: &str, meta: Option<&RequestMeta>) -> Result<(), RpcError> {
-    if client_declares_tasks(meta) {
-        return Ok(());
-    }
-    Err(missing_extension(format!(
-        "`{method}` is one of the extension's methods"
-    )))
 }
 
 /// -32021 naming the tasks extension, with `why` the request needs it.

@@ -7,10 +7,9 @@ use std::collections::HashMap;
 use regex_lite::Regex;
 use serde_json::{Map, Number, Value};
 
-use super::MAX_DEPTH;
 use super::check;
 use super::error::SchemaError;
-use super::refs::{Index, escape};
+use super::refs::{Index, MAX_DEPTH, escape};
 use super::types::Types;
 
 pub(super) type NodeId = usize;

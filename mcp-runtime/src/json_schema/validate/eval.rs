@@ -5,10 +5,9 @@
 
 use serde_json::Value;
 
-use super::MAX_DEPTH;
 use super::compile::{Bound, Keyword, Node, NodeId};
 use super::error::{self, ErrorKind, ValidationError};
-use super::refs::escape;
+use super::refs::{MAX_DEPTH, escape};
 use super::types::{compare, equal, is_multiple_of};
 
 /// Where errors go: `None` when only the verdict matters, so evaluation stops at the

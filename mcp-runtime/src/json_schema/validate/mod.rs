@@ -24,10 +24,6 @@ pub(crate) use error::{ErrorKind, SchemaError, ValidationError};
 use compile::{Compiler, Node, NodeId};
 use eval::Eval;
 
-/// How deep a schema may nest, and how many subschemas deep an evaluation may go, so
-/// neither can exhaust the stack.
-const MAX_DEPTH: usize = 256;
-
 /// A schema compiled once, to check any number of values against.
 pub(crate) struct Schema {
     nodes: Vec<Node>,

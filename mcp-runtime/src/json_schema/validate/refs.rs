@@ -6,6 +6,11 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
+/// How deep a schema may nest, and how many subschemas deep an evaluation may go, so
+/// neither can exhaust the stack. Here, in the leaf every step reads, so none reaches back
+/// to the module's root for it.
+pub(super) const MAX_DEPTH: usize = 256;
+
 /// The base URI of a document without `$id`, as `jsonschema` uses.
 pub(super) const DEFAULT_BASE: &str = "json-schema:///";
 
@@ -66,7 +71,7 @@ impl Index {
         let Value::Object(object) = schema else {
             return;
         };
-        if depth > super::MAX_DEPTH {
+        if depth > MAX_DEPTH {
             return;
         }
         let base = match object.get("$id").and_then(Value::as_str) {
