@@ -20,7 +20,8 @@ use super::fleet::{Fleet, FleetEndpoint, claim_here, remote_stream};
 use super::guard::Guard;
 use super::limits::{Limits, RETRY_AFTER_SECONDS};
 use super::response::{
-    bad_request, error_response, json_response, refusal, response_json, response_line,
+    bad_request, error_response, json_response, method_not_allowed, refusal, response_json,
+    response_line,
 };
 use super::scopes::{required_scopes, scope_refusal};
 use super::sessions::{HttpSession, NotOpened, Sessions};
@@ -662,17 +663,6 @@ async fn respond_resumably(
         settings.polling.filter(|_| polls),
         polls.then_some(settings.retry),
     )
-}
-
-fn method_not_allowed(message: &str) -> Response {
-    let mut response = error_response(
-        StatusCode::METHOD_NOT_ALLOWED,
-        &RpcError::new(code::INVALID_REQUEST, message),
-    );
-    response
-        .headers_mut()
-        .insert(header::ALLOW, HeaderValue::from_static("GET, POST, DELETE"));
-    response
 }
 
 fn speaks_stateless(headers: &HeaderMap) -> bool {

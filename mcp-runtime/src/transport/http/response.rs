@@ -24,6 +24,18 @@ pub(crate) fn too_large(limit: usize) -> Response {
     error_response(StatusCode::PAYLOAD_TOO_LARGE, &error)
 }
 
+/// 405 for a method the endpoint does not take, naming those it does.
+pub(crate) fn method_not_allowed(message: &str) -> Response {
+    let mut response = error_response(
+        StatusCode::METHOD_NOT_ALLOWED,
+        &RpcError::new(crate::protocol::jsonrpc::code::INVALID_REQUEST, message),
+    );
+    response
+        .headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static("GET, POST, DELETE"));
+    response
+}
+
 /// A JSON-RPC error without an id, with status 400.
 pub(crate) fn bad_request(code: i64, message: impl Into<String>) -> Response {
     error_response(StatusCode::BAD_REQUEST, &RpcError::new(code, message))
