@@ -25,6 +25,7 @@ mod bounds;
 mod call;
 mod completion;
 mod core;
+mod params;
 mod prompts;
 mod reply;
 mod request_log;
@@ -72,24 +73,6 @@ pub(crate) use core::{ServerCore, ServerInfo};
 use core::{server_info_json, supported_versions};
 use reply::{Answer, envelope};
 pub(crate) use reply::{Done, Outcome, PendingResponse, Reply};
-
-/// The string member `key` of a request's params; `missing` says what the method needs when
-/// it is absent.
-fn required_string<'a>(
-    params: &'a Map<String, Value>,
-    key: &str,
-    missing: &str,
-) -> Result<&'a str, RpcError> {
-    match params.get(key) {
-        Some(Value::String(text)) => Ok(text),
-        Some(_) => Err(RpcError::invalid_params(format!(
-            "Invalid params: `{key}` must be a string."
-        ))),
-        None => Err(RpcError::invalid_params(format!(
-            "Invalid params: {missing}"
-        ))),
-    }
-}
 
 /// The revision a request is served under.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,9 +5,10 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 
 use super::body::Body;
+use super::params::required_string;
 use super::reply::Answer;
 use super::served::Served;
-use super::{Era, Session, required_string};
+use super::{Era, Session};
 use crate::prompt::message::PromptOutcome;
 use crate::protocol::jsonrpc::{RequestId, RpcError};
 use crate::protocol::meta::RequestMeta;

@@ -7,9 +7,10 @@ use serde_json::{Map, Value, json};
 
 use super::body::Body;
 use super::bounds::MAX_SUBSCRIPTIONS;
+use super::params::required_string;
 use super::reply::Answer;
 use super::served::Served;
-use super::{Era, Session, required_string};
+use super::{Era, Session};
 use crate::protocol::jsonrpc::{RequestId, RpcError, code};
 use crate::protocol::meta::RequestMeta;
 use crate::protocol::outbox::Outbox;

@@ -16,8 +16,9 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use super::body::Body;
+use super::params::required_string;
 use super::reply::Answer;
-use super::{Era, Session, required_string};
+use super::{Era, Session};
 use crate::context::{ClientLink, RequestHandle};
 use crate::protocol::jsonrpc::{RpcError, code};
 use crate::protocol::meta::{self, RequestMeta};
