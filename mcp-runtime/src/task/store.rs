@@ -178,7 +178,20 @@ impl TaskRecord {
                 self.status_message = message;
                 self.input_requests.extend(requests);
             }
-            TaskUpdate::InputResponses(responses) => self.input_responses.extend(responses),
+            TaskUpdate::InputResponses(responses) => {
+                // An answered request waits no more: a client polling right after its
+                // `tasks/update` sees only what is still asked, and `working` once nothing is,
+                // whichever instance it asks and however soon the tool takes the answer.
+                for (key, answer) in responses {
+                    if self.input_requests.remove(&key).is_some() {
+                        self.input_responses.insert(key, answer);
+                    }
+                }
+                if self.status == TaskStatus::InputRequired && self.input_requests.is_empty() {
+                    self.status = TaskStatus::Working;
+                    self.status_message = None;
+                }
+            }
             TaskUpdate::InputTaken(keys) => {
                 for key in &keys {
                     self.input_responses.remove(key);
@@ -227,8 +240,9 @@ pub enum TaskUpdate {
         /// The new status message.
         message: Option<String>,
     },
-    /// The client answered (2026-07-28 `tasks/update`): these added to `input_responses`.
-    /// The status does not change; the running tool takes the answers.
+    /// The client answered (2026-07-28 `tasks/update`): each answer to a request still in
+    /// `input_requests` moves it from there to `input_responses` (others are ignored); the
+    /// task is `working` once no request is left. The running tool takes the answers.
     InputResponses(Map<String, Value>),
     /// The running tool took these answers: removed from `input_responses`, and their
     /// requests from `input_requests`.

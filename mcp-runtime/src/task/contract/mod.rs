@@ -271,7 +271,8 @@ async fn finished_tasks_refuse_updates(store: &impl TaskStore) {
 }
 
 async fn input_round(store: &impl TaskStore) {
-    let rule = "InputRequired sets its status and adds requests, InputResponses adds answers, \
+    let rule = "InputRequired sets its status and adds requests, InputResponses moves answered \
+                requests to the answers (working once none is left, answers to nothing ignored), \
                 InputTaken removes both, Working sets its status and clears the requests";
     let new = task(&fresh_owner());
     create(store, &new, rule).await;
@@ -286,21 +287,26 @@ async fn input_round(store: &impl TaskStore) {
         (TaskUpdate::InputRequired { requests: map(&[("a", a.clone())]), message: message("1") },
             asking, message("1"), map(&[("a", a.clone())]), map(&[])),
         (TaskUpdate::InputRequired { requests: map(&[("b", b.clone())]), message: None },
-            asking, None, map(&[("a", a.clone()), ("b", b.clone())]), map(&[])),
+            asking, None, map(&[("a", a), ("b", b.clone())]), map(&[])),
         (TaskUpdate::InputResponses(map(&[("a", yes.clone())])),
-            asking, None, map(&[("a", a), ("b", b.clone())]), map(&[("a", yes.clone())])),
+            asking, None, map(&[("b", b.clone())]), map(&[("a", yes.clone())])),
         (TaskUpdate::InputTaken(vec!["a".to_owned()]),
             asking, None, map(&[("b", b.clone())]), map(&[])),
+        // The last request answered: nothing waits on the client any more.
         (TaskUpdate::InputResponses(map(&[("b", yes.clone())])),
-            asking, None, map(&[("b", b)]), map(&[("b", yes.clone())])),
-        // `Working` clears the requests, not answers the tool has yet to take.
+            working, None, map(&[]), map(&[("b", yes.clone())])),
         (TaskUpdate::Working { message: message("2") },
             working, message("2"), map(&[]), map(&[("b", yes.clone())])),
-        // A running task takes answers whatever its status.
-        (TaskUpdate::InputResponses(map(&[("late", yes.clone())])),
-            working, message("2"), map(&[]), map(&[("b", yes.clone()), ("late", yes)])),
-        (TaskUpdate::InputTaken(vec!["b".to_owned(), "late".to_owned()]),
-            working, message("2"), map(&[]), map(&[])),
+        // An answer to nothing asked (again, or never) is not kept.
+        (TaskUpdate::InputResponses(map(&[("b", json!({})), ("late", yes.clone())])),
+            working, message("2"), map(&[]), map(&[("b", yes)])),
+        (TaskUpdate::InputRequired { requests: map(&[("c", b.clone())]), message: None },
+            asking, None, map(&[("c", b)]), map(&[("b", json!({ "action": "accept" }))])),
+        (TaskUpdate::InputTaken(vec!["b".to_owned()]),
+            asking, None, map(&[("c", json!({ "method": "sampling/createMessage", "params": {} }))]), map(&[])),
+        // `Working` clears the requests.
+        (TaskUpdate::Working { message: None },
+            working, None, map(&[]), map(&[])),
     ];
     for (update, status, message, requests, responses) in steps {
         let described = format!("{update:?}");
