@@ -430,6 +430,9 @@ pub struct ParamOptions {
     /// `#[mcp(complete = languages)]`: the function completing a prompt argument or a
     /// template variable (the model refuses it elsewhere).
     pub complete: Option<Path>,
+    /// `#[mcp(header = "Region")]`: the tool argument is mirrored into the HTTP header
+    /// `Mcp-Param-Region` (the model refuses it elsewhere).
+    pub header: Option<LitStr>,
 }
 
 /// `#[mcp(default = expr)]` or `#[mcp(default)]`.
@@ -442,7 +445,7 @@ pub struct DefaultValue {
 }
 
 /// Every option `#[mcp(...)]` on a parameter accepts.
-const PARAM_OPTIONS: [&str; 3] = ["default", "rename", "complete"];
+const PARAM_OPTIONS: [&str; 4] = ["default", "rename", "complete", "header"];
 
 /// Whether an attribute is a parameter's `#[mcp(...)]` (stripped from the function: it
 /// means nothing to rustc).
@@ -463,7 +466,8 @@ impl ParamOptions {
                             error.span(),
                             format!(
                                 "{error}; write `#[mcp(default = value)]`, `#[mcp(default)]`, \
-                                 `#[mcp(rename = \"name\")]` or `#[mcp(complete = function)]`"
+                                 `#[mcp(rename = \"name\")]`, `#[mcp(complete = function)]` or \
+                                 `#[mcp(header = \"Name\")]`"
                             ),
                         ));
                         continue;
@@ -483,6 +487,10 @@ impl ParamOptions {
             "rename" => {
                 let name = string_value(&meta, errors);
                 set(&mut self.rename, name, &meta, errors);
+            }
+            "header" => {
+                let name = string_value(&meta, errors);
+                set(&mut self.header, name, &meta, errors);
             }
             "complete" => {
                 let function = match &meta {

@@ -5,6 +5,7 @@
 //! found is recorded; the model keeps whatever is valid. It holds values, not tokens:
 //! `expand` decides how they are spelled in the generated code.
 
+mod header;
 pub mod prompt;
 pub mod resource;
 
@@ -38,6 +39,8 @@ pub struct Param<'a> {
     rename: Option<LitStr>,
     /// `#[mcp(complete = f)]`: kept by resources and prompts, refused by tools.
     pub complete: Option<syn::Path>,
+    /// `#[mcp(header = "Region")]`: kept by tools, refused by resources and prompts.
+    pub header: Option<LitStr>,
 }
 
 impl Param<'_> {
@@ -117,6 +120,11 @@ impl<'a> Function<'a> {
             }
         }
         check_unique_names(&params, errors);
+        let headers: Vec<_> = params
+            .iter()
+            .filter_map(|param| Some((param.name.as_str(), param.header.as_ref()?)))
+            .collect();
+        header::check_unique(&headers, errors);
         describe_from_arguments_section(&mut params, docs.arguments, signature, errors);
         let self_ty = match place {
             Place::Free => None,
@@ -565,7 +573,11 @@ fn param<'a>(kind: Kind, typed: &'a syn::PatType, errors: &mut Errors) -> Option
         default,
         rename,
         complete,
+        header,
     } = ParamOptions::parse(&typed.attrs, errors);
+    let extractor = server_supplied(&typed.ty);
+    let header =
+        header.filter(|header| header::checked(kind, name, &typed.ty, extractor, header, errors));
     let rename = rename.filter(|rename| checked_rename(name, &typed.ty, rename, errors));
     let complete =
         complete.filter(|complete| checked_complete(kind, name, &typed.ty, complete, errors));
@@ -601,6 +613,7 @@ fn param<'a>(kind: Kind, typed: &'a syn::PatType, errors: &mut Errors) -> Option
         optional,
         default,
         complete,
+        header,
     })
 }
 

@@ -80,6 +80,17 @@ pub enum Error {
         /// What is missing, and how to fix it.
         problem: String,
     },
+    /// A tool mirrors a parameter into a header (`#[mcp(header = ...)]`) that clients
+    /// cannot take (a number, an object, an array).
+    #[error("tool `{tool}` (defined at {location}) cannot be served: {problem}")]
+    InvalidHeader {
+        /// The tool.
+        tool: String,
+        /// Where the tool is defined.
+        location: SourceLocation,
+        /// What is wrong, and how to fix it.
+        problem: String,
+    },
     /// A tool added at run time ([`DynamicTool`](crate::DynamicTool)) was refused.
     #[error("tool `{name}` cannot be added: {problem}")]
     InvalidTool {

@@ -1,6 +1,7 @@
 //! The diagnostic fixtures of the suite's `server-stateless` scenario (SEP-2575): a tool that
 //! needs a capability the client did not declare, one that asks for input mid-call, one that
-//! logs, and two that change the tool and prompt lists for `subscriptions/listen` streams.
+//! logs, and two that change the tool and prompt lists for `subscriptions/listen` streams;
+//! and a tool with an argument mirrored into an HTTP header (SEP-2243, `http-custom-header-*`).
 
 use std::time::Duration;
 
@@ -15,6 +16,18 @@ use serde_json::json;
 /// of a fleet, which has its own lists) ever sees them.
 const CHANGING_TOOL: &str = "test_list_changed_tool";
 const CHANGING_PROMPT: &str = "test_list_changed_prompt";
+
+/// Runs a query in a region, which a gateway can route on without reading the body
+#[mcp_tool(read_only)]
+async fn test_custom_header(
+    /// The region to run the query in, sent as the `Mcp-Param-Region` header too.
+    #[mcp(header = "Region")]
+    region: String,
+    /// The query.
+    query: String,
+) -> String {
+    format!("ran `{query}` in {region}")
+}
 
 /// Tests that a request needing an undeclared client capability is refused (SEP-2575)
 #[mcp_tool]

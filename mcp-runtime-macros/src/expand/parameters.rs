@@ -6,8 +6,8 @@
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
-use syn::Type;
 use syn::spanned::Spanned;
+use syn::{LitStr, Type};
 
 use super::tokens::{option, respan, without_self};
 use crate::attr::DefaultValue;
@@ -93,6 +93,7 @@ fn receiver(function: &Function<'_>, private: &TokenStream) -> Option<(TokenStre
             description: ::core::option::Option::None,
             required: true,
             default: ::core::option::Option::None,
+            header: ::core::option::Option::None,
             schema: #schema,
             check: #check,
             typed: #private::TypedParam::RECEIVER,
@@ -144,6 +145,7 @@ fn descriptor(
 ) -> TokenStream {
     let name = &param.name;
     let description = option(param.description.as_deref());
+    let header = option(param.header.as_ref().map(LitStr::value).as_deref());
     let required = param.required();
     let span = param.ty.span();
     let ty = without_self(param.ty, function.self_ty);
@@ -162,6 +164,7 @@ fn descriptor(
             description: #description,
             required: #required,
             default: #default,
+            header: #header,
             schema: #schema,
             check: #check,
             typed: #typed,

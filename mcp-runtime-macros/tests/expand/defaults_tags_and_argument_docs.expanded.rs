@@ -43,6 +43,7 @@ const __mcp_tool_search__needs_mcp_tools_on_its_impl_block: () = {
                     description: ::core::option::Option::Some("What to look for."),
                     required: true,
                     default: ::core::option::Option::None,
+                    header: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<String>,
                     check: ::mcp_runtime::__private::param_check::<String>,
                     typed: ::mcp_runtime::__private::TypedParam::of::<String>(),
@@ -54,6 +55,7 @@ const __mcp_tool_search__needs_mcp_tools_on_its_impl_block: () = {
                     default: ::core::option::Option::Some(|| ::mcp_runtime::__private::default_json::<
                         u32,
                     >(__mcp_default_1())),
+                    header: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<u32>,
                     check: ::mcp_runtime::__private::param_check::<u32>,
                     typed: ::mcp_runtime::__private::TypedParam::of::<u32>(),
@@ -65,6 +67,7 @@ const __mcp_tool_search__needs_mcp_tools_on_its_impl_block: () = {
                     default: ::core::option::Option::Some(|| ::mcp_runtime::__private::default_json::<
                         bool,
                     >(__mcp_default_2())),
+                    header: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<bool>,
                     check: ::mcp_runtime::__private::param_check::<bool>,
                     typed: ::mcp_runtime::__private::TypedParam::of::<bool>(),
@@ -74,6 +77,7 @@ const __mcp_tool_search__needs_mcp_tools_on_its_impl_block: () = {
                     description: ::core::option::Option::None,
                     required: true,
                     default: ::core::option::Option::None,
+                    header: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<Context>,
                     check: ::mcp_runtime::__private::param_check::<Context>,
                     typed: ::mcp_runtime::__private::TypedParam::of::<Context>(),

@@ -33,6 +33,7 @@ const __mcp_tool_invoke__needs_mcp_tools_on_its_impl_block: () = {
                     description: ::core::option::Option::None,
                     required: true,
                     default: ::core::option::Option::None,
+                    header: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<Arguments>,
                     check: ::mcp_runtime::__private::param_check::<Arguments>,
                     typed: ::mcp_runtime::__private::TypedParam::of::<Arguments>(),

@@ -23,6 +23,7 @@ const __mcp_prompt_greeting__must_be_a_free_function_outside_any_impl_block: () 
                     description: ::core::option::Option::None,
                     required: true,
                     default: ::core::option::Option::None,
+                    header: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<String>,
                     check: ::mcp_runtime::__private::param_check::<String>,
                     typed: ::mcp_runtime::__private::TypedParam::of::<String>(),

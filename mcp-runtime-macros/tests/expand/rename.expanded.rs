@@ -35,6 +35,7 @@ const __mcp_tool_convert__needs_mcp_tools_on_its_impl_block: () = {
                     description: ::core::option::Option::None,
                     required: true,
                     default: ::core::option::Option::None,
+                    header: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<f64>,
                     check: ::mcp_runtime::__private::param_check::<f64>,
                     typed: ::mcp_runtime::__private::TypedParam::of::<f64>(),
@@ -44,6 +45,7 @@ const __mcp_tool_convert__needs_mcp_tools_on_its_impl_block: () = {
                     description: ::core::option::Option::Some("The unit to convert to."),
                     required: false,
                     default: ::core::option::Option::None,
+                    header: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<Option<String>>,
                     check: ::mcp_runtime::__private::param_check::<Option<String>>,
                     typed: ::mcp_runtime::__private::TypedParam::of::<Option<String>>(),
@@ -55,6 +57,7 @@ const __mcp_tool_convert__needs_mcp_tools_on_its_impl_block: () = {
                     default: ::core::option::Option::Some(|| ::mcp_runtime::__private::default_json::<
                         u32,
                     >(__mcp_default_2())),
+                    header: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<u32>,
                     check: ::mcp_runtime::__private::param_check::<u32>,
                     typed: ::mcp_runtime::__private::TypedParam::of::<u32>(),

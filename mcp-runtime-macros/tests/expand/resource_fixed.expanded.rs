@@ -28,6 +28,7 @@ const __mcp_resource_today__must_be_a_free_function_outside_any_impl_block: () =
                     description: ::core::option::Option::None,
                     required: true,
                     default: ::core::option::Option::None,
+                    header: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<State<Database>>,
                     check: ::mcp_runtime::__private::param_check::<State<Database>>,
                     typed: ::mcp_runtime::__private::TypedParam::of::<State<Database>>(),

@@ -35,6 +35,7 @@ const __mcp_tool_write_note__needs_mcp_tools_on_its_impl_block: () = {
                     description: ::core::option::Option::Some("The note."),
                     required: true,
                     default: ::core::option::Option::None,
+                    header: ::core::option::Option::None,
                     schema: ::mcp_runtime::__private::param_schema::<String>,
                     check: ::mcp_runtime::__private::param_check::<String>,
                     typed: ::mcp_runtime::__private::TypedParam::of::<String>(),

@@ -23,6 +23,7 @@ use crate::tool::arguments::{ArgumentKind, ArgumentShape, ToolArguments};
 use crate::tool::descriptor::{ToolDescriptor, ToolPolicy};
 use crate::tool::dynamic::DynamicTool;
 use crate::tool::extract::{CallContext, ParamDescriptor, States, ToolCall};
+use crate::tool::header::{self, HeaderParam};
 use crate::tool::hints::ToolHints;
 use crate::tool::invoke::ToolFuture;
 use crate::tool::rate::Limiter;
@@ -95,6 +96,8 @@ pub(crate) struct CatalogTool {
     /// first call.
     layers: OnceLock<Arc<[SharedLayer]>>,
     validator: OnceLock<Result<Schema, String>>,
+    /// The parameters mirrored into HTTP headers (`x-mcp-header`), read from `inputSchema`.
+    headers: OnceLock<Result<Vec<HeaderParam>, String>>,
     /// Whether its calls' arguments are decoded straight into its parameters, decided on
     /// its first call.
     typed: OnceLock<Option<ArgumentShape>>,
@@ -116,6 +119,7 @@ impl CatalogTool {
             schemas: OnceLock::new(),
             layers: OnceLock::new(),
             validator: OnceLock::new(),
+            headers: OnceLock::new(),
             typed: OnceLock::new(),
             listings: Default::default(),
         }
@@ -189,6 +193,32 @@ impl CatalogTool {
             }
             ToolSource::Dynamic(tool) => crate::access::required(&[], &tool.scopes),
         }
+    }
+
+    /// Whether its `inputSchema` mirrors parameters into headers, told without building it
+    /// for a static tool.
+    fn mirrors_headers(&self) -> bool {
+        match &self.source {
+            ToolSource::Static(descriptor) => {
+                descriptor.params.iter().any(|param| param.header.is_some())
+            }
+            ToolSource::Dynamic(_) => !self.header_params().is_empty(),
+        }
+    }
+
+    /// The parameters its calls mirror into `Mcp-Param-*` headers over HTTP, or why its
+    /// annotations are invalid.
+    pub fn checked_header_params(&self) -> Result<&[HeaderParam], &str> {
+        self.headers
+            .get_or_init(|| header::header_params(self.input_schema()))
+            .as_deref()
+            .map_err(String::as_str)
+    }
+
+    /// The parameters its calls mirror into headers (none if the annotations are invalid,
+    /// which start-up and [`DynamicTool`] refuse).
+    pub fn header_params(&self) -> &[HeaderParam] {
+        self.checked_header_params().unwrap_or_default()
     }
 
     /// Whether calling it needs any scope.
@@ -432,6 +462,9 @@ pub(crate) struct Catalog {
     tools: Vec<Arc<CatalogTool>>,
     /// Whether any tool requires scopes.
     scoped: bool,
+    /// Whether any tool mirrors a parameter into a header.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    mirrored: bool,
 }
 
 impl Catalog {
@@ -439,7 +472,12 @@ impl Catalog {
     pub fn new(mut tools: Vec<Arc<CatalogTool>>) -> Self {
         tools.sort_by(|a, b| a.name().cmp(b.name()));
         let scoped = tools.iter().any(|tool| tool.needs_scopes());
-        Catalog { tools, scoped }
+        let mirrored = tools.iter().any(|tool| tool.mirrors_headers());
+        Catalog {
+            tools,
+            scoped,
+            mirrored,
+        }
     }
 
     /// Catalog entries for every `#[mcp_tool]` linked in, refusing duplicate names
@@ -485,6 +523,27 @@ impl Catalog {
         Ok(())
     }
 
+    /// Refuses a tool whose `x-mcp-header` annotations clients would refuse (a parameter
+    /// that is not a string, an integer or a boolean): the macro checks the rest.
+    pub fn check_headers(tools: &[Arc<CatalogTool>]) -> Result<(), Error> {
+        for tool in tools {
+            let ToolSource::Static(descriptor) = &tool.source else {
+                continue;
+            };
+            if !tool.mirrors_headers() {
+                continue;
+            }
+            if let Err(problem) = tool.checked_header_params() {
+                return Err(Error::InvalidHeader {
+                    tool: descriptor.name.to_owned(),
+                    location: descriptor.location,
+                    problem: problem.to_owned(),
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// Whether both hold exactly the same tools.
     pub fn same_tools(&self, other: &Catalog) -> bool {
         self.tools.len() == other.tools.len()
@@ -506,6 +565,12 @@ impl Catalog {
     /// Whether any tool requires scopes (`scopes = [...]`).
     pub fn has_scoped_tools(&self) -> bool {
         self.scoped
+    }
+
+    /// Whether any tool mirrors a parameter into a header (`x-mcp-header`).
+    #[cfg(feature = "http")]
+    pub fn has_mirrored_headers(&self) -> bool {
+        self.mirrored
     }
 
     /// Every tool, sorted by name.

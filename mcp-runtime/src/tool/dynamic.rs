@@ -220,6 +220,7 @@ impl DynamicTool {
         }
         Schema::compile(&self.input_schema)
             .map_err(|error| format!("the input schema is not a valid JSON Schema: {error}"))?;
+        crate::tool::header::header_params(&self.input_schema)?;
         if let Some(output) = &self.output_schema {
             if output.get("type").and_then(Value::as_str) != Some("object") {
                 return Err(

@@ -45,6 +45,9 @@ pub struct ParamDescriptor {
     /// `#[mcp(default = ...)]`: the default as JSON, published as the property's `default`
     /// (called when the listing is built; `Null` if it does not serialize, then left out).
     pub default: Option<fn() -> serde_json::Value>,
+    /// `#[mcp(header = "Region")]`: the header the value is mirrored into over HTTP,
+    /// `Mcp-Param-Region`, published as the property's `x-mcp-header`.
+    pub header: Option<&'static str>,
     /// The argument's JSON schema; `None` for an extractor, which stays out of the schema.
     pub schema: fn(&mut SchemaGenerator) -> Option<Schema>,
     /// The start-up check of an extractor (e.g. that its state is registered).

@@ -10,7 +10,8 @@
 //!   of arguments against `inputSchema` words what it refuses;
 //! - `arguments`: a call's arguments decoded for its tool, straight into its parameters
 //!   where their types allow it; `extract`: parameters from arguments and from the server
-//!   ([`Extract`](crate::Extract)), and their descriptors;
+//!   ([`Extract`](crate::Extract)), and their descriptors; `header`: parameters mirrored
+//!   into HTTP headers (`x-mcp-header`);
 //! - `invoke` and `blocking`: calling the user's function, async or on a thread of its own;
 //! - `result` and `shape`: what a tool returns, and how a result is written per revision;
 //! - `rate`: rate values and their limiters.
@@ -24,6 +25,7 @@ pub(crate) mod catalog;
 pub(crate) mod descriptor;
 pub(crate) mod dynamic;
 pub(crate) mod extract;
+pub(crate) mod header;
 pub(crate) mod hints;
 pub(crate) mod invoke;
 pub(crate) mod problems;

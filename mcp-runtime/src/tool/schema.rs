@@ -18,6 +18,7 @@ use serde_json::{Map, Value, json};
 use crate::json_schema::{IntegerBounds, RemoveNull, StandardFormats, generator};
 use crate::tool::descriptor::ToolDescriptor;
 use crate::tool::extract::ParamDescriptor;
+use crate::tool::header;
 
 /// The property that holds a non-object structured output.
 pub(crate) const WRAPPED_OUTPUT_KEY: &str = "result";
@@ -43,6 +44,9 @@ pub(crate) fn input_schema(params: &[ParamDescriptor]) -> Value {
                 && !default.is_null()
             {
                 fields.insert("default".into(), default);
+            }
+            if let Some(header) = param.header {
+                fields.insert(header::KEYWORD.into(), header.into());
             }
         }
         properties.insert(param.name.into(), schema);
@@ -261,6 +265,7 @@ mod tests {
             description: Some("doc"),
             required,
             default: None,
+            header: None,
             schema,
             check: |_| Ok(()),
             typed: crate::tool::extract::TypedParam::RECEIVER,

@@ -126,6 +126,7 @@ impl ToolSet {
         if state.statics.is_none() {
             let statics = Catalog::static_tools(registered_tools())?;
             Catalog::check_extractors(&statics, states)?;
+            Catalog::check_headers(&statics)?;
             if let Some(clash) = statics
                 .iter()
                 .find(|tool| state.dynamic.contains_key(tool.name()))
@@ -351,6 +352,46 @@ mod tests {
         DynamicTool::new(name, serde_json::json!({"type": "object"}), |_, _| async {
             ""
         })
+    }
+
+    #[cfg(feature = "http")]
+    #[test]
+    fn a_tool_mirroring_what_a_header_cannot_carry_is_refused() {
+        let tools = ToolSet::new();
+        let with = |name: &str, property: serde_json::Value| {
+            let schema = serde_json::json!({ "type": "object", "properties": { "p": property } });
+            DynamicTool::new(name, schema, |_, _| async { "" })
+        };
+        let error = tools
+            .add(with(
+                "scored",
+                serde_json::json!({ "type": "number", "x-mcp-header": "Score" }),
+            ))
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("string, integer or boolean"), "{error}");
+        let error = tools
+            .add(with(
+                "spaced",
+                serde_json::json!({ "type": "string", "x-mcp-header": "A B" }),
+            ))
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("must be a header name"), "{error}");
+        tools.add(echo("plain")).unwrap();
+        tools.prepare(&States::default()).unwrap();
+        assert!(tools.catalog().get("plain").is_some());
+        assert!(!tools.catalog().has_mirrored_headers());
+        tools
+            .add(with(
+                "routed",
+                serde_json::json!({ "type": "string", "x-mcp-header": "Region" }),
+            ))
+            .unwrap();
+        let catalog = tools.catalog();
+        assert!(catalog.has_mirrored_headers());
+        let routed = catalog.get("routed").unwrap();
+        assert_eq!(routed.header_params()[0].header(), "Mcp-Param-Region");
     }
 
     #[test]

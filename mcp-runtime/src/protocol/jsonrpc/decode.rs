@@ -252,6 +252,14 @@ impl Params<'_> {
             _ => self.others.get(key).and_then(Value::as_str),
         }
     }
+
+    /// `arguments` as a `Value` (parsed again when kept raw, so only for what needs it).
+    pub fn arguments_value(&self) -> Option<Cow<'_, Value>> {
+        match self.arguments.as_ref()? {
+            Arguments::Raw(raw) => serde_json::from_str(raw.get()).ok().map(Cow::Owned),
+            Arguments::Value(value) => Some(Cow::Borrowed(value)),
+        }
+    }
 }
 
 #[cfg(feature = "http")]

@@ -1,6 +1,6 @@
 //! What the endpoint checks of a POST once its body is decoded, before a session answers
 //! it: whether it speaks the stateless revision, whether its 2026-07-28 routing headers
-//! agree with the body.
+//! (`Mcp-Method`, `Mcp-Name`, a tool's `Mcp-Param-*`) agree with the body.
 
 use axum::http::header::AsHeaderName;
 use axum::http::{HeaderMap, HeaderName, StatusCode};
@@ -11,6 +11,8 @@ use super::response::{bad_request, refusal};
 use crate::protocol::jsonrpc::{Decoded, Members, RpcError, code};
 use crate::protocol::meta;
 use crate::protocol::version::ProtocolVersion;
+use crate::session::ServerCore;
+use crate::tool::header;
 
 // Names made once: a lookup by `&str` parses the name each time.
 pub(super) const PROTOCOL_VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
@@ -70,33 +72,36 @@ pub(super) fn check_stateless_headers(
             id,
         ));
     };
-    let expect = |header: HeaderName, wanted: &str| -> Result<(), Response> {
-        match header_text(headers, &header) {
-            Some(sent) if sent == wanted => Ok(()),
-            Some(sent) => Err(refusal(
-                StatusCode::BAD_REQUEST,
-                &RpcError::new(
-                    HEADER_MISMATCH,
-                    format!(
-                        "Header mismatch: the {header} header says `{sent}`, the body `{wanted}`."
-                    ),
-                ),
-                id,
-            )),
-            None => Err(refusal(
-                StatusCode::BAD_REQUEST,
-                &RpcError::new(
-                    HEADER_MISMATCH,
-                    format!(
-                        "Header mismatch: the {header} header is required (the body says `{wanted}`)."
-                    ),
-                ),
-                id,
-            )),
+    let mismatch = |message: String| {
+        refusal(
+            StatusCode::BAD_REQUEST,
+            &RpcError::new(HEADER_MISMATCH, format!("Header mismatch: {message}")),
+            id,
+        )
+    };
+    let expect = |header: HeaderName, wanted: &str, encoded: bool| -> Result<(), Response> {
+        let Some(sent) = header_text(headers, &header) else {
+            return Err(mismatch(format!(
+                "the {header} header is required (the body says `{wanted}`)."
+            )));
+        };
+        // `Mcp-Name` carries a name or URI that is not plain ASCII Base64-encoded.
+        let decoded = if encoded {
+            header::decode(sent)
+                .map_err(|problem| mismatch(format!("the {header} header: {problem}.")))?
+        } else {
+            sent.into()
+        };
+        if decoded == wanted {
+            Ok(())
+        } else {
+            Err(mismatch(format!(
+                "the {header} header says `{sent}`, the body `{wanted}`."
+            )))
         }
     };
-    expect(PROTOCOL_VERSION, meta_version)?;
-    expect(METHOD, method)?;
+    expect(PROTOCOL_VERSION, meta_version, false)?;
+    expect(METHOD, method, false)?;
     let named = match method {
         "tools/call" | "prompts/get" => params.and_then(|params| params.string("name")),
         "resources/read" => params.and_then(|params| params.string("uri")),
@@ -107,7 +112,78 @@ pub(super) fn check_stateless_headers(
         _ => None,
     };
     if let Some(name) = named {
-        expect(NAME, name)?;
+        expect(NAME, name, true)?;
+    }
+    Ok(())
+}
+
+/// 2026-07-28: each parameter the called tool mirrors into a header (`x-mcp-header`) must
+/// be sent as `Mcp-Param-{name}` and say what the body says (-32020 otherwise); a value
+/// absent or `null` in the body has no header.
+#[allow(clippy::result_large_err)]
+pub(super) fn check_param_headers(
+    core: &ServerCore,
+    headers: &HeaderMap,
+    message: Option<&Members<'_>>,
+) -> Result<(), Response> {
+    let Some(message) = message.filter(|message| message.method() == Some("tools/call")) else {
+        return Ok(());
+    };
+    let catalog = core.tools.catalog();
+    if !catalog.has_mirrored_headers() {
+        // The common server: no tool mirrors a parameter, so no lookup per call.
+        return Ok(());
+    }
+    let Some(params) = message.params() else {
+        return Ok(());
+    };
+    let Some(tool) = params.string("name").and_then(|name| catalog.get(name)) else {
+        return Ok(());
+    };
+    let mirrored = tool.header_params();
+    if mirrored.is_empty() {
+        return Ok(());
+    }
+    let arguments = params.arguments_value();
+    for param in mirrored {
+        let name = param.header();
+        let value = arguments
+            .as_deref()
+            .and_then(|arguments| param.value(arguments));
+        let mut sent = headers.get_all(name.as_str()).iter();
+        let problem = match (sent.next(), sent.next(), value) {
+            (None, _, None) => None,
+            (None, _, Some(value)) => Some(format!(
+                "the {name} header is required: the tool mirrors `{}` into it, and the body \
+                 gives it {value}.",
+                param.path.join(".")
+            )),
+            (Some(_), Some(_), _) => Some(format!("the {name} header is sent more than once.")),
+            (Some(raw), None, value) => match raw.to_str() {
+                Err(_) => Some(format!(
+                    "the {name} header holds characters a header value cannot (send them \
+                     Base64-encoded, `=?base64?...?=`)."
+                )),
+                Ok(raw) => match (header::decode(raw), value) {
+                    (Err(problem), _) => Some(format!("the {name} header: {problem}.")),
+                    (Ok(_), None) => Some(format!(
+                        "the {name} header is sent, but the body gives `{}` no value.",
+                        param.path.join(".")
+                    )),
+                    (Ok(decoded), Some(value)) if !header::agrees(value, &decoded) => {
+                        Some(format!("the {name} header says `{raw}`, the body {value}."))
+                    }
+                    (Ok(_), Some(_)) => None,
+                },
+            },
+        };
+        if let Some(problem) = problem {
+            return Err(refusal(
+                StatusCode::BAD_REQUEST,
+                &RpcError::new(HEADER_MISMATCH, format!("Header mismatch: {problem}")),
+                message.id(),
+            ));
+        }
     }
     Ok(())
 }

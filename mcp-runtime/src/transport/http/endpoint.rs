@@ -15,7 +15,9 @@ use tokio_util::sync::CancellationToken;
 
 use super::auth::AnyPrincipal;
 use super::body::read_body;
-use super::checks::{PROTOCOL_VERSION, check_stateless_headers, header_text, is_stateless};
+use super::checks::{
+    PROTOCOL_VERSION, check_param_headers, check_stateless_headers, header_text, is_stateless,
+};
 use super::fleet::{Fleet, FleetEndpoint, claim_here, remote_stream};
 use super::guard::Guard;
 use super::limits::{Limits, RETRY_AFTER_SECONDS};
@@ -233,6 +235,9 @@ async fn post_stateless(
     principal: Option<AnyPrincipal>,
 ) -> Response {
     if let Err(refused) = check_stateless_headers(headers, &message) {
+        return refused;
+    }
+    if let Err(refused) = check_param_headers(&endpoint.core, headers, message.single()) {
         return refused;
     }
     if let Some(refused) = scope_refusal(

@@ -1,0 +1,76 @@
+use mcp_runtime::mcp_tool;
+/// Runs a query where a gateway routes it.
+async fn route(region: String, query: String) -> String {
+    format!("{query} in {region}")
+}
+#[allow(non_upper_case_globals)]
+const __mcp_tool_route__needs_mcp_tools_on_its_impl_block: () = {
+    const _: () = __mcp_tool_route__needs_mcp_tools_on_its_impl_block;
+    #[doc(hidden)]
+    #[allow(non_local_definitions)]
+    #[macro_export]
+    macro_rules! __mcp_tool_route__is_used_twice__rename_one_with_the_name_option {
+        () => {};
+    }
+    ::mcp_runtime::__private::inventory::submit! {
+        ::mcp_runtime::__private::ToolDescriptor {
+            name: "route",
+            title: ::core::option::Option::None,
+            description: ::core::option::Option::Some("Runs a query where a gateway routes it."),
+            hints: ::mcp_runtime::__private::ToolHints {
+                read_only: ::core::option::Option::None,
+                destructive: ::core::option::Option::None,
+                idempotent: ::core::option::Option::None,
+                open_world: ::core::option::Option::None,
+            },
+            icons: &[],
+            tags: &[],
+            params: &[
+                ::mcp_runtime::__private::ParamDescriptor {
+                    name: "region",
+                    description: ::core::option::Option::Some(
+                        "The region, mirrored into `Mcp-Param-Region`.",
+                    ),
+                    required: true,
+                    default: ::core::option::Option::None,
+                    header: ::core::option::Option::Some("Region"),
+                    schema: ::mcp_runtime::__private::param_schema::<String>,
+                    check: ::mcp_runtime::__private::param_check::<String>,
+                    typed: ::mcp_runtime::__private::TypedParam::of::<String>(),
+                },
+                ::mcp_runtime::__private::ParamDescriptor {
+                    name: "query",
+                    description: ::core::option::Option::None,
+                    required: true,
+                    default: ::core::option::Option::None,
+                    header: ::core::option::Option::None,
+                    schema: ::mcp_runtime::__private::param_schema::<String>,
+                    check: ::mcp_runtime::__private::param_check::<String>,
+                    typed: ::mcp_runtime::__private::TypedParam::of::<String>(),
+                },
+            ],
+            output_schema: ::mcp_runtime::__private::output_schema::<String>,
+            policy: ::mcp_runtime::__private::ToolPolicy {
+                timeout_ms: ::core::option::Option::None,
+                max_concurrency: ::core::option::Option::None,
+                rate: ::core::option::Option::None,
+                task: ::mcp_runtime::__private::TaskSupport::Forbidden,
+                scopes: &[],
+            },
+            layers: &[],
+            invoke: |__mcp_tool_call| {
+                let __mcp_run = |__mcp_call: &mut ::mcp_runtime::__private::ToolCall| {
+                    let __mcp_arg_0 = __mcp_call.extract::<String>("region")?;
+                    let __mcp_arg_1 = __mcp_call.extract::<String>("query")?;
+                    ::core::result::Result::Ok(route(__mcp_arg_0, __mcp_arg_1))
+                };
+                ::mcp_runtime::__private::call_async(__mcp_tool_call, __mcp_run)
+            },
+            location: ::mcp_runtime::__private::SourceLocation {
+                file: ::core::file!(),
+                line: ::core::line!(),
+                module_path: ::core::module_path!(),
+            },
+        }
+    }
+};
