@@ -61,7 +61,7 @@ pub use context::client_requests::{
     ClientRequestError, Elicitation, Root, SamplingRequest, SamplingResponse,
 };
 pub use context::log_layer::ClientLogLayer;
-pub use context::{Context, LogLevel};
+pub use context::{Context, Keyed, LogLevel};
 pub use error::Error;
 pub use icon::Icon;
 pub use location::SourceLocation;

@@ -230,13 +230,10 @@ fn stateless_input_required_rounds_answer_each_question_in_turn() {
     let first = stateless_call(&mut client, "ask_twice", json!({}))["result"].clone();
     assert_eq!(first["resultType"], "input_required", "{first}");
     assert_eq!(
-        first["inputRequests"]["input-0"]["method"],
+        first["inputRequests"]["name"]["method"],
         "elicitation/create"
     );
-    assert_eq!(
-        first["inputRequests"]["input-0"]["params"]["message"],
-        "Name?"
-    );
+    assert_eq!(first["inputRequests"]["name"]["params"]["message"], "Name?");
     assert!(
         first["_meta"]["io.modelcontextprotocol/serverInfo"].is_object(),
         "{first}"
@@ -253,23 +250,24 @@ fn stateless_input_required_rounds_answer_each_question_in_turn() {
         &mut client,
         "ask_twice",
         json!({
-            "inputResponses": { "input-0": { "action": "accept", "content": { "name": "Ada" } } },
+            "inputResponses": { "name": { "action": "accept", "content": { "name": "Ada" } } },
             "requestState": first["requestState"],
         }),
     )["result"]
         .clone();
     assert_eq!(second["resultType"], "input_required", "{second}");
     assert_eq!(
-        second["inputRequests"]["input-1"]["params"]["message"],
+        second["inputRequests"]["input-0"]["params"]["message"],
         "Go ahead with Ada?"
     );
-    assert!(second["inputRequests"].get("input-0").is_none());
+    // The answered question, under the key the tool gave it, is not asked again.
+    assert!(second["inputRequests"].get("name").is_none());
 
     let done = stateless_call(
         &mut client,
         "ask_twice",
         json!({
-            "inputResponses": { "input-1": { "action": "accept", "content": { "confirm": true } } },
+            "inputResponses": { "input-0": { "action": "accept", "content": { "confirm": true } } },
             "requestState": second["requestState"],
         }),
     )["result"]

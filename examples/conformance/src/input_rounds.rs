@@ -27,7 +27,12 @@ struct PromptContext {
 
 /// Asks for the user's name; anything but an accepted form is a tool error.
 async fn ask_name(ctx: &Context) -> Result<String, ToolError> {
-    match ctx.elicit::<Name>("What is your name?").await? {
+    name_of(ctx.elicit::<Name>("What is your name?").await?)
+}
+
+/// The name the user gave.
+fn name_of(answer: Elicitation<Name>) -> Result<String, ToolError> {
+    match answer {
         Elicitation::Accepted(Name { name }) => Ok(name),
         Elicitation::Declined | Elicitation::Cancelled => {
             Err(ToolError::new("the user did not give a name"))
@@ -38,7 +43,9 @@ async fn ask_name(ctx: &Context) -> Result<String, ToolError> {
 /// Tests an input_required round with one elicitation (SEP-2322)
 #[mcp_tool]
 async fn test_input_required_result_elicitation(ctx: Context) -> Result<String, ToolError> {
-    Ok(format!("Hello, {}!", ask_name(&ctx).await?))
+    // The suite answers under the key it expects the question to have.
+    let asked = ctx.keyed("user_name").elicit::<Name>("What is your name?");
+    Ok(format!("Hello, {}!", name_of(asked.await?)?))
 }
 
 /// Tests an input_required round with one sampling request (SEP-2322)

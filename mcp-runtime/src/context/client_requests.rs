@@ -283,10 +283,14 @@ impl InputRound {
         })
     }
 
-    /// The answer to the tool's next request if the client already gave it; otherwise the
-    /// request is recorded for the `input_required` result and `None` is returned.
-    pub fn ask(&self, method: &str, params: Value) -> Option<Value> {
-        let key = format!("input-{}", self.asked.fetch_add(1, Ordering::Relaxed));
+    /// The answer to the tool's next request (under `key`, or the next `input-N`) if the
+    /// client already gave it; otherwise the request is recorded for the `input_required`
+    /// result and `None` is returned.
+    pub fn ask(&self, key: Option<&str>, method: &str, params: Value) -> Option<Value> {
+        let key = match key {
+            Some(key) => key.to_owned(),
+            None => format!("input-{}", self.asked.fetch_add(1, Ordering::Relaxed)),
+        };
         if let Some(answer) = self.answers.get(&key) {
             return Some(answer.clone());
         }
@@ -548,11 +552,11 @@ mod tests {
         );
         let round = InputRound::from_params("greet".into(), &params).unwrap();
         assert_eq!(
-            round.ask("elicitation/create", json!({})),
+            round.ask(None, "elicitation/create", json!({})),
             Some(json!({"action": "accept", "content": {"name": "Ada"}}))
         );
         assert!(!round.needs_input());
-        assert_eq!(round.ask("roots/list", json!({})), None);
+        assert_eq!(round.ask(None, "roots/list", json!({})), None);
         assert!(round.needs_input());
         let result = round.input_required_result();
         assert_eq!(result["inputRequests"]["input-1"]["method"], "roots/list");

@@ -6,21 +6,21 @@
 //! `log_layer` (`tracing` events forwarded as log messages), `client_requests` (asking the
 //! client). It builds on `protocol` only; tools, sessions and transports build on it.
 
+mod cancellation;
 pub(crate) mod client_requests;
 pub(crate) mod log;
 pub(crate) mod log_layer;
 
 use std::borrow::Cow;
-use std::sync::atomic::{AtomicBool, Ordering, fence};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use futures_util::future::BoxFuture;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
-use tokio_util::sync::CancellationToken;
 
 use crate::access::AnyPrincipal;
+use crate::context::cancellation::Cancellation;
 use crate::context::client_requests::{
     ClientRequestError, Elicitation, InputRound, PendingClientRequests, Root, SamplingRequest,
     SamplingResponse, read_elicitation, read_roots,
@@ -54,6 +54,7 @@ pub(crate) trait TaskLink: Send + Sync {
     fn ask<'a>(
         &'a self,
         outbox: &'a Outbox,
+        key: Option<&'a str>,
         method: &'a str,
         params: Value,
     ) -> BoxFuture<'a, Result<Value, ClientRequestError>>;
@@ -182,40 +183,6 @@ struct ContextInner {
     /// thread outside the runtime. Most requests have none, and taking the handle costs a
     /// thread-local lookup and two atomic reference counts per call.
     runtime: Option<tokio::runtime::Handle>,
-}
-
-/// A request's cancellation: a flag, and a token made only when something waits on it.
-/// Most calls finish without anyone asking, and a token is an allocation of its own.
-#[derive(Default)]
-struct Cancellation {
-    cancelled: AtomicBool,
-    token: OnceLock<CancellationToken>,
-}
-
-impl Cancellation {
-    fn cancel(&self) {
-        self.cancelled.store(true, Ordering::SeqCst);
-        // Either this sees a token made concurrently, or its maker sees the flag: the
-        // fences rule out both missing each other.
-        fence(Ordering::SeqCst);
-        if let Some(token) = self.token.get() {
-            token.cancel();
-        }
-    }
-
-    fn is_cancelled(&self) -> bool {
-        self.cancelled.load(Ordering::SeqCst)
-    }
-
-    /// The token, made on first use and already cancelled if the request was.
-    fn token(&self) -> &CancellationToken {
-        let token = self.token.get_or_init(CancellationToken::new);
-        fence(Ordering::SeqCst);
-        if self.cancelled.load(Ordering::SeqCst) {
-            token.cancel();
-        }
-        token
-    }
 }
 
 impl std::fmt::Debug for Context {
@@ -561,9 +528,20 @@ impl Context {
     where
         T: serde::de::DeserializeOwned + schemars::JsonSchema,
     {
+        self.keyed_elicit(None, message.into()).await
+    }
+
+    async fn keyed_elicit<T>(
+        &self,
+        key: Option<&str>,
+        message: String,
+    ) -> Result<Elicitation<T>, ClientRequestError>
+    where
+        T: serde::de::DeserializeOwned + schemars::JsonSchema,
+    {
         let schema = crate::json_schema::elicitation_schema::<T>()
             .map_err(ClientRequestError::InvalidRequest)?;
-        let answer = self.elicit_with_schema_raw(message.into(), schema).await?;
+        let answer = self.elicit_with_schema_raw(key, message, schema).await?;
         read_elicitation(answer)
     }
 
@@ -575,13 +553,14 @@ impl Context {
         requested_schema: Value,
     ) -> Result<Elicitation<Map<String, Value>>, ClientRequestError> {
         let answer = self
-            .elicit_with_schema_raw(message.into(), requested_schema)
+            .elicit_with_schema_raw(None, message.into(), requested_schema)
             .await?;
         read_elicitation(answer)
     }
 
     async fn elicit_with_schema_raw(
         &self,
+        key: Option<&str>,
         message: String,
         schema: Value,
     ) -> Result<Value, ClientRequestError> {
@@ -604,7 +583,7 @@ impl Context {
         }
         params.insert("message".into(), message.into());
         params.insert("requestedSchema".into(), schema);
-        self.ask_client("elicitation/create", Value::Object(params))
+        self.ask_client(key, "elicitation/create", Value::Object(params))
             .await
     }
 
@@ -621,9 +600,17 @@ impl Context {
         &self,
         request: SamplingRequest,
     ) -> Result<SamplingResponse, ClientRequestError> {
+        self.keyed_sample(None, request).await
+    }
+
+    async fn keyed_sample(
+        &self,
+        key: Option<&str>,
+        request: SamplingRequest,
+    ) -> Result<SamplingResponse, ClientRequestError> {
         self.require_capability("sampling", "sampling")?;
         let answer = self
-            .ask_client("sampling/createMessage", request.into_params())
+            .ask_client(key, "sampling/createMessage", request.into_params())
             .await?;
         SamplingResponse::read(answer)
     }
@@ -637,9 +624,24 @@ impl Context {
     /// a server may work in from its configuration instead — an argument, an environment
     /// variable, a file — as the `files` example takes its root directory.
     pub async fn list_roots(&self) -> Result<Vec<Root>, ClientRequestError> {
+        self.keyed_list_roots(None).await
+    }
+
+    async fn keyed_list_roots(&self, key: Option<&str>) -> Result<Vec<Root>, ClientRequestError> {
         self.require_capability("roots", "roots")?;
-        let answer = self.ask_client("roots/list", json!({})).await?;
+        let answer = self.ask_client(key, "roots/list", json!({})).await?;
         read_roots(answer)
+    }
+
+    /// Requests to the client under a key of the tool's choosing: `ctx.keyed("user_name")
+    /// .elicit::<Name>("What is your name?")`. Under 2026-07-28 the key names the request in
+    /// the `input_required` result's `inputRequests` (and in a task's), and the client
+    /// answers under it, so a client that knows the tool can recognise what is asked.
+    /// Without a key, requests are named `input-0`, `input-1`, ... in the order the tool
+    /// makes them. Give each request of a call its own key, the same on every run of the
+    /// tool. Earlier revisions send JSON-RPC requests, which have no key.
+    pub fn keyed<'a>(&'a self, key: &'a str) -> Keyed<'a> {
+        Keyed { context: self, key }
     }
 
     fn require_capability(
@@ -656,7 +658,12 @@ impl Context {
         }
     }
 
-    async fn ask_client(&self, method: &str, params: Value) -> Result<Value, ClientRequestError> {
+    async fn ask_client(
+        &self,
+        key: Option<&str>,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, ClientRequestError> {
         if !self
             .inner
             .notifier
@@ -674,50 +681,65 @@ impl Context {
                     .request(&self.inner.notifier.outbox, method, params)
                     .await
             }
-            ClientLink::Rounds(round) => match round.ask(method, params) {
+            ClientLink::Rounds(round) => match round.ask(key, method, params) {
                 Some(answer) => Ok(answer),
                 // The runtime sees the unanswered request, stops this attempt and answers
                 // the call with `input_required`; the retry carries the answer.
                 None => std::future::pending().await,
             },
-            ClientLink::Task(task) => task.ask(&self.inner.notifier.outbox, method, params).await,
+            ClientLink::Task(task) => {
+                let outbox = &self.inner.notifier.outbox;
+                task.ask(outbox, key, method, params).await
+            }
         }
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::Cancellation;
+/// A [`Context`]'s requests to the client under a key of the tool's choosing
+/// ([`Context::keyed`]); the same methods, the same rules.
+#[derive(Clone, Copy, Debug)]
+pub struct Keyed<'a> {
+    context: &'a Context,
+    key: &'a str,
+}
 
-    #[test]
-    fn a_token_made_before_cancelling_is_cancelled_with_the_request() {
-        let cancellation = Cancellation::default();
-        let token = cancellation.token().clone();
-        assert!(!cancellation.is_cancelled() && !token.is_cancelled());
-        cancellation.cancel();
-        assert!(cancellation.is_cancelled() && token.is_cancelled());
+impl Keyed<'_> {
+    /// [`Context::elicit`] under this key.
+    pub async fn elicit<T>(
+        self,
+        message: impl Into<String>,
+    ) -> Result<Elicitation<T>, ClientRequestError>
+    where
+        T: serde::de::DeserializeOwned + schemars::JsonSchema,
+    {
+        self.context
+            .keyed_elicit(Some(self.key), message.into())
+            .await
     }
 
-    #[test]
-    fn a_token_made_after_cancelling_is_cancelled_already() {
-        let cancellation = Cancellation::default();
-        cancellation.cancel();
-        assert!(cancellation.is_cancelled());
-        assert!(cancellation.token().is_cancelled());
-        assert!(cancellation.token().child_token().is_cancelled());
+    /// [`Context::elicit_with_schema`] under this key.
+    pub async fn elicit_with_schema(
+        self,
+        message: impl Into<String>,
+        requested_schema: Value,
+    ) -> Result<Elicitation<Map<String, Value>>, ClientRequestError> {
+        let answer = self
+            .context
+            .elicit_with_schema_raw(Some(self.key), message.into(), requested_schema)
+            .await?;
+        read_elicitation(answer)
     }
 
-    #[test]
-    fn a_token_made_while_cancelling_on_another_thread_is_never_missed() {
-        for _ in 0..1_000 {
-            let cancellation = std::sync::Arc::new(Cancellation::default());
-            let canceller = {
-                let cancellation = std::sync::Arc::clone(&cancellation);
-                std::thread::spawn(move || cancellation.cancel())
-            };
-            let token = cancellation.token().clone();
-            canceller.join().expect("the cancelling thread panicked");
-            assert!(token.is_cancelled());
-        }
+    /// [`Context::sample`] under this key.
+    pub async fn sample(
+        self,
+        request: SamplingRequest,
+    ) -> Result<SamplingResponse, ClientRequestError> {
+        self.context.keyed_sample(Some(self.key), request).await
+    }
+
+    /// [`Context::list_roots`] under this key.
+    pub async fn list_roots(self) -> Result<Vec<Root>, ClientRequestError> {
+        self.context.keyed_list_roots(Some(self.key)).await
     }
 }

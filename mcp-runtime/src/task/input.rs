@@ -138,11 +138,15 @@ impl TaskLink for TaskClient {
     fn ask<'a>(
         &'a self,
         outbox: &'a Outbox,
+        key: Option<&'a str>,
         method: &'a str,
         mut params: Value,
     ) -> BoxFuture<'a, Result<Value, ClientRequestError>> {
         Box::pin(async move {
-            let key = format!("input-{}", self.asked.fetch_add(1, Ordering::Relaxed));
+            let key = match key {
+                Some(key) => key.to_owned(),
+                None => format!("input-{}", self.asked.fetch_add(1, Ordering::Relaxed)),
+            };
             let message = Some(waiting_for(method));
             match &self.connection {
                 Some(connection) => {

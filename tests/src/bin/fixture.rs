@@ -474,7 +474,10 @@ struct Confirmation {
 #[mcp_tool]
 async fn ask_twice(ctx: Context) -> Result<String, String> {
     let asked = |error: mcp_runtime::ClientRequestError| format!("Could not ask: {error}.");
-    let Some(Name { name }) = ctx.elicit::<Name>("Name?").await.map_err(asked)?.accepted() else {
+    // The first under a key of its own (2026-07-28 names it `name`), the second under the
+    // runtime's (`input-0`).
+    let name = ctx.keyed("name").elicit::<Name>("Name?").await;
+    let Some(Name { name }) = name.map_err(asked)?.accepted() else {
         return Ok("no name".to_owned());
     };
     let confirmation = ctx
