@@ -72,13 +72,7 @@ pub(super) fn check_stateless_headers(
             id,
         ));
     };
-    let mismatch = |message: String| {
-        refusal(
-            StatusCode::BAD_REQUEST,
-            &RpcError::new(HEADER_MISMATCH, format!("Header mismatch: {message}")),
-            id,
-        )
-    };
+    let mismatch = |message: String| mismatch(&message, id);
     let expect = |header: HeaderName, wanted: &str, encoded: bool| -> Result<(), Response> {
         let Some(sent) = header_text(headers, &header) else {
             return Err(mismatch(format!(
@@ -178,12 +172,17 @@ pub(super) fn check_param_headers(
             },
         };
         if let Some(problem) = problem {
-            return Err(refusal(
-                StatusCode::BAD_REQUEST,
-                &RpcError::new(HEADER_MISMATCH, format!("Header mismatch: {problem}")),
-                message.id(),
-            ));
+            return Err(mismatch(&problem, message.id()));
         }
     }
     Ok(())
+}
+
+/// 400 with -32020: a header that disagrees with the body, is missing or is malformed.
+fn mismatch(problem: &str, id: Option<&Value>) -> Response {
+    refusal(
+        StatusCode::BAD_REQUEST,
+        &RpcError::new(HEADER_MISMATCH, format!("Header mismatch: {problem}")),
+        id,
+    )
 }
