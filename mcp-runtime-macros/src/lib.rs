@@ -1,4 +1,5 @@
-//! The `#[mcp_tool]`, `#[mcp_tools]`, `#[mcp_resource]` and `#[mcp_prompt]` attributes.
+//! The `#[mcp_tool]`, `#[mcp_tools]`, `#[mcp_resource]` and `#[mcp_prompt]` attributes, and
+//! `skill!`.
 //!
 //! **An implementation detail of [`mcp-runtime`](https://docs.rs/mcp-runtime)**: depend on
 //! `mcp-runtime`, which re-exports the attributes. This crate's version is pinned by
@@ -19,6 +20,7 @@
 //! | `errors` | `Errors`, the collector every phase records into; a leaf, importing nothing of the crate |
 //! | `attr` | parsing the options of each attribute (`attr::Kind` says which accepts what), `#[mcp_tool(read_only, name = "add", ...)]`, `#[mcp_resource(uri = "...", ...)]`, `#[mcp_prompt(...)]`, and each parameter's `#[mcp(default = ..., rename = "...", complete = f, header = "...")]`, with the checks that need only the option itself (`attr::icon` reads `icon`, `attr::annotations` a resource's `audience`, `priority`, `last_modified`, `attr::values` strings, tags, numbers, durations, rates and hints); taking each method's `#[mcp_tool]` off it for `#[mcp_tools]` |
 //! | `docs` | reading doc comments: the description, and the `# Arguments` section's entries |
+//! | `skill` | `skill!("folder")`: reading an Agent Skills folder and checking its `SKILL.md` (name, description, reserved metadata), the files' SHA-256 digests; a leaf, files and text |
 //! | `uri_template` | a resource's uri: its scheme, and a template's `{var}` and `{+var}` variables; a leaf, pure text |
 //! | `model` | `Function`, the function behind a tool, a resource or a prompt: signature, parameters (owned types, optional, defaults, published names, completions), a method's `&self`, and their checks; the typed `Tool` read from it and the options: name, description, hints, policy, icons; `ToolBlock`, the tools of a `#[mcp_tools]` impl block, and the checks of the block; `model::resource` (the uri's variables bound to parameters, the other parameters left to extractors), `model::prompt`, and `model::header` (arguments mirrored into HTTP headers) |
 //! | `expand` | code generation: the function (or impl block) left as written, beside it the registration assembled from one step per part of the descriptor (`expand::runtime_path`, `expand::hints`, `expand::policy`, `expand::parameters`, `expand::invoke`, `expand::icons`, `expand::completions`, `expand::unique_name`); `expand::resource` and `expand::prompt` assemble the registrations of resources and prompts from the same steps |
@@ -35,6 +37,7 @@ mod docs;
 mod errors;
 mod expand;
 mod model;
+mod skill;
 #[cfg(test)]
 mod snapshots;
 mod uri_template;
@@ -63,4 +66,10 @@ pub fn mcp_prompt(attribute: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn mcp_tools(attribute: TokenStream, item: TokenStream) -> TokenStream {
     expand::mcp_tools(attribute.into(), item.into()).into()
+}
+
+#[doc = include_str!("../docs/skill.md")]
+#[proc_macro]
+pub fn skill(input: TokenStream) -> TokenStream {
+    expand::skill(input.into()).into()
 }

@@ -115,6 +115,29 @@ pub enum Error {
         /// What is wrong.
         problem: String,
     },
+    /// Two skills linked into the binary (`skill!`) share a name.
+    #[error(
+        "two skills are named `{name}`: one is embedded at {first}, the other at {second}; \
+         rename one of their folders (and the `name` in its SKILL.md), or serve one under a \
+         prefix with skill!(\"...\", prefix = \"...\")"
+    )]
+    DuplicateSkill {
+        /// The shared name.
+        name: String,
+        /// One `skill!`.
+        first: SourceLocation,
+        /// The other `skill!`.
+        second: SourceLocation,
+    },
+    /// A skill cannot be served: one embedded by `skill!` whose frontmatter the runtime
+    /// cannot read, or a [`DynamicSkill`](crate::DynamicSkill) refused when added.
+    #[error("skill `{uri}` cannot be served: {problem}")]
+    InvalidSkill {
+        /// The URI of its `SKILL.md`.
+        uri: String,
+        /// What is wrong.
+        problem: String,
+    },
     /// The store a fleet of instances shares (Redis) cannot be reached at start-up, so
     /// the server refuses to start rather than serve requests it would have to fail.
     #[error("the server cannot start: {0}")]

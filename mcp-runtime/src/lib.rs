@@ -24,6 +24,7 @@ mod resource;
 pub mod sanitize;
 mod server;
 mod session;
+mod skill;
 pub mod task;
 #[cfg(feature = "otel")]
 pub mod telemetry;
@@ -65,7 +66,7 @@ pub use context::{Context, Keyed, LogLevel};
 pub use error::Error;
 pub use icon::Icon;
 pub use location::SourceLocation;
-pub use mcp_runtime_macros::{mcp_prompt, mcp_resource, mcp_tool, mcp_tools};
+pub use mcp_runtime_macros::{mcp_prompt, mcp_resource, mcp_tool, mcp_tools, skill};
 pub use prompt::dynamic::DynamicPrompt;
 pub use prompt::message::{IntoPromptMessages, PromptMessage, RenderedPrompt};
 pub use prompt::set::PromptSet;
@@ -87,6 +88,8 @@ pub use server::{
     DEFAULT_MAX_MESSAGE_SIZE, DEFAULT_MAX_OUTPUT_BACKLOG, DEFAULT_MAX_WAITING_CALLS,
     DEFAULT_PAGE_SIZE, DEFAULT_SHUTDOWN_GRACE, Server,
 };
+pub use skill::dynamic::DynamicSkill;
+pub use skill::set::SkillSet;
 pub use task::{InMemoryTaskStore, TaskStore, TaskSupport};
 pub use tool::dynamic::DynamicTool;
 pub use tool::extract::{Extract, Principal, Rejection, State, States, ToolCall};

@@ -7,6 +7,8 @@
 //! - [`tool_set`]: tools that change at run time.
 //! - [`resources_prompts`]: resources, resource templates, prompts, completions, and telling
 //!   clients what changed.
+//! - [`skills`]: shipping Agent Skills with `skill!`, the checks, skills that change, what a
+//!   client sees (the `io.modelcontextprotocol/skills` extension).
 //! - [`tasks`]: tool calls that outlive their request, in both eras, on a store behind a
 //!   trait.
 //! - [`return_values`]: what each return type becomes.
@@ -41,6 +43,9 @@ pub mod tool_set {}
 
 #[doc = include_str!("../docs/resources_prompts.md")]
 pub mod resources_prompts {}
+
+#[doc = include_str!("../docs/skills.md")]
+pub mod skills {}
 
 #[doc = include_str!("../docs/tasks.md")]
 pub mod tasks {}

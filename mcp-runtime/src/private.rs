@@ -11,6 +11,7 @@ pub use serde;
 pub use crate::location::SourceLocation;
 pub use crate::middleware::SharedLayer;
 pub use crate::server::linking::{Dependency, DependencyCheck};
+pub use crate::skill::descriptor::{SkillDescriptor, SkillFile};
 pub use crate::task::TaskSupport;
 pub use crate::tool::arguments::{ArgumentKind, TypedKind};
 pub use crate::tool::descriptor::{ToolDescriptor, ToolPolicy};

@@ -1,4 +1,5 @@
-//! What [`ResourceSet`](crate::ResourceSet) and [`PromptSet`](crate::PromptSet) share: the
+//! What [`ResourceSet`](crate::ResourceSet), [`PromptSet`](crate::PromptSet) and
+//! [`SkillSet`](crate::SkillSet) share: the
 //! entries a server offers while it runs — those linked in with an attribute, those added at
 //! run time — which of them are disabled, and the catalog requests read, rebuilt as a whole on
 //! every change so a request never sees half of one.
@@ -13,7 +14,8 @@ use crate::changes::Notifier;
 use crate::error::Error;
 use crate::protocol::version::ProtocolVersion;
 
-/// One entry of a registry: a resource (keyed by its URI) or a prompt (by its name).
+/// One entry of a registry: a resource (keyed by its URI), a prompt (by its name) or a skill
+/// (by its `SKILL.md` URI).
 pub(crate) trait Entry: Send + Sync + 'static {
     fn key(&self) -> &str;
     /// The entry in its list method's result, shaped for `version`.
@@ -132,6 +134,78 @@ impl<E: Entry, C: FromEntries<E>> Registry<E, C> {
         let listed = !state.disabled.contains(&key);
         self.refresh(&state, listed);
         Ok(())
+    }
+
+    /// Adds entries all at once, with one change of the listing: none if any key is taken
+    /// (by another entry, or twice among them), and then the first key taken.
+    pub fn add_all(&self, entries: Vec<E>) -> Result<(), (Refusal, String)> {
+        let mut state = self.state.lock().expect("registry poisoned");
+        let mut keys = BTreeSet::new();
+        for entry in &entries {
+            let key = entry.key();
+            let linked_in = state
+                .statics
+                .iter()
+                .flatten()
+                .any(|existing| existing.key() == key);
+            if linked_in || state.dynamic.contains_key(key) || !keys.insert(key.to_owned()) {
+                return Err((Refusal::Taken, key.to_owned()));
+            }
+        }
+        let listed = keys.iter().any(|key| !state.disabled.contains(key));
+        for entry in entries {
+            state
+                .dynamic
+                .insert(entry.key().to_owned(), Arc::new(entry));
+        }
+        self.refresh(&state, listed);
+        Ok(())
+    }
+
+    /// Removes the entries of these keys added at run time, with one change of the listing;
+    /// how many there were.
+    pub fn remove_all(&self, keys: &[String]) -> usize {
+        let mut state = self.state.lock().expect("registry poisoned");
+        let removed: Vec<&String> = keys
+            .iter()
+            .filter(|key| state.dynamic.remove(key.as_str()).is_some())
+            .collect();
+        let listed = removed
+            .iter()
+            .any(|key| !state.disabled.contains(key.as_str()));
+        if !removed.is_empty() {
+            self.refresh(&state, listed);
+        }
+        removed.len()
+    }
+
+    /// Disables or enables the entries of these keys, with one change of the listing.
+    pub fn set_all_enabled(&self, keys: &[String], enabled: bool) {
+        let mut state = self.state.lock().expect("registry poisoned");
+        let mut changed = false;
+        for key in keys {
+            changed |= if enabled {
+                state.disabled.remove(key)
+            } else {
+                state.disabled.insert(key.clone())
+            };
+        }
+        if changed {
+            self.refresh(&state, true);
+        }
+    }
+
+    /// The entry of this key, linked in or added, enabled or not.
+    pub fn get(&self, key: &str) -> Option<Arc<E>> {
+        let state = self.state.lock().expect("registry poisoned");
+        state.dynamic.get(key).cloned().or_else(|| {
+            state
+                .statics
+                .iter()
+                .flatten()
+                .find(|entry| entry.key() == key)
+                .cloned()
+        })
     }
 
     /// Removes an entry added at run time; `false` if there is none of this key.

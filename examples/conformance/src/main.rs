@@ -11,6 +11,7 @@
 
 mod input_rounds;
 mod primitives;
+mod skills;
 mod stateless;
 mod tasks;
 

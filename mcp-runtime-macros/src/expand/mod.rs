@@ -17,6 +17,7 @@
 //!   from the steps above and their own fields (a resource's annotations and the checks
 //!   that its other parameters are extractors);
 //! - `unique_name`: the guard against two tools (or two prompts) of one name in one crate;
+//! - `skill`: the registration of a `skill!("folder")`, its files embedded;
 //! - `linking`: the crate's dependencies of tools, which the runtime checks are linked in;
 //! - `tokens`: helpers the steps share.
 
@@ -30,6 +31,7 @@ mod policy;
 mod prompt;
 mod resource;
 mod runtime_path;
+mod skill;
 mod tokens;
 mod unique_name;
 
@@ -44,6 +46,7 @@ use self::linking::dependency_check;
 use self::parameters::{Parameters, parameters};
 use self::policy::{layers, policy, tags};
 use self::runtime_path::runtime_path;
+pub use self::skill::skill;
 use self::tokens::{location, option};
 use self::unique_name::unique_name_guard;
 use crate::attr::{self, Kind, Options, is_param_attribute};

@@ -8,9 +8,12 @@
 mod core;
 mod primitives;
 mod results;
+mod skills;
 mod tasks;
 
 pub use results::{Notification, Progress, ResponseError, Tool, ToolResult};
+#[cfg_attr(not(feature = "testing"), allow(unused_imports))]
+pub use skills::{Skill, SkillResource, SkillResources};
 #[cfg_attr(not(feature = "testing"), allow(unused_imports))]
 pub(crate) use tasks::TASKS_EXTENSION;
 pub use tasks::TaskInfo;

@@ -248,12 +248,12 @@ impl CompletionTarget {
 }
 
 /// Deserializes `value` as `T`; a malformed answer is an error.
-fn typed<T: DeserializeOwned>(value: Value) -> Result<T, ResponseError> {
+pub(super) fn typed<T: DeserializeOwned>(value: Value) -> Result<T, ResponseError> {
     serde_json::from_value(value).map_err(|error| malformed(&error))
 }
 
 /// Typed entries of a list, each keeping its JSON.
-fn entries<T: DeserializeOwned>(
+pub(super) fn entries<T: DeserializeOwned>(
     list: &Value,
     keep: impl Fn(&mut T, Value),
 ) -> Result<Vec<T>, ResponseError> {

@@ -38,6 +38,9 @@ impl ResponseError {
     /// Not sent by any server: a call started as a task was answered with its result (the
     /// tool, or the server, does not run it as a task); the result is in `data`.
     pub const NOT_A_TASK: i64 = -32098;
+    /// Not sent by any server: a skill file's bytes differ from its skill entry's size or
+    /// digest (the message says which), so a host must not use them.
+    pub const VERIFICATION_FAILED: i64 = -32097;
 
     /// An error with this code and message, and no data.
     pub fn new(code: i64, message: impl Into<String>) -> Self {

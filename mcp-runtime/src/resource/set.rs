@@ -113,6 +113,37 @@ impl ResourceSet {
         }
     }
 
+    /// Adds resources all at once (a skill's files), with one list change: none of them if
+    /// any URI is taken or not a URI.
+    pub(crate) fn add_all(&self, resources: Vec<DynamicResource>) -> Result<(), Error> {
+        if let Some((uri, problem)) = resources
+            .iter()
+            .find_map(|resource| Some((resource.uri.clone(), resource.problem()?)))
+        {
+            return Err(Error::InvalidResource { uri, problem });
+        }
+        let entries = resources
+            .into_iter()
+            .map(|resource| CatalogResource::new(ResourceSource::Dynamic(resource)))
+            .collect();
+        self.registry
+            .add_all(entries)
+            .map_err(|(Refusal::Taken, uri)| Error::InvalidResource {
+                uri,
+                problem: "another resource has this URI".into(),
+            })
+    }
+
+    /// Removes resources added at run time, with one list change.
+    pub(crate) fn remove_all(&self, uris: &[String]) {
+        self.registry.remove_all(uris);
+    }
+
+    /// Disables or enables resources, with one list change.
+    pub(crate) fn set_all_enabled(&self, uris: &[String], enabled: bool) {
+        self.registry.set_all_enabled(uris, enabled);
+    }
+
     /// Removes a resource added at run time; `false` if none has this URI (an
     /// `#[mcp_resource]` is disabled instead).
     pub fn remove(&self, uri: &str) -> bool {

@@ -30,6 +30,7 @@ use crate::prompt::set::PromptSet;
 use crate::resource::set::ResourceSet;
 use crate::session::RateLimits;
 use crate::session::{ServerCore, ServerInfo, ServerSlots};
+use crate::skill::set::SkillSet;
 use crate::task::engine::{TaskConfig, Tasks};
 use crate::tool::extract::States;
 use crate::tool::rate::{Rate, RateLimitMode};
@@ -82,6 +83,7 @@ pub struct Server {
     notifier: Notifier,
     resources: ResourceSet,
     prompts: PromptSet,
+    skills: SkillSet,
     /// Whether starting with no tools at all is meant (they come at run time), rather than
     /// worth a warning.
     no_tools_expected: bool,
@@ -107,6 +109,7 @@ impl Server {
     /// A server that introduces itself to clients with this name and version.
     pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
         let notifier = Notifier::new();
+        let resources = ResourceSet::new(notifier.clone());
         Server {
             info: ServerInfo {
                 name: name.into(),
@@ -133,8 +136,9 @@ impl Server {
             rate_limit_mode: RateLimitMode::Reject,
             states: States::default(),
             tools: ToolSet::new(),
-            resources: ResourceSet::new(notifier.clone()),
+            resources: resources.clone(),
             prompts: PromptSet::new(notifier.clone()),
+            skills: SkillSet::new(notifier.clone(), resources),
             notifier,
             no_tools_expected: false,
             tasks: TaskConfig::default(),
@@ -319,6 +323,20 @@ impl Server {
         self.resources.clone()
     }
 
+    /// A handle on this server's skills (the `io.modelcontextprotocol/skills` extension), to
+    /// disable and enable them and to add skills defined at run time
+    /// ([`DynamicSkill`](crate::DynamicSkill)) — before serving or while serving, from
+    /// anywhere. Skills known at compile time need no handle: `mcp_runtime::skill!("folder")`.
+    ///
+    /// Taking the handle makes the server declare the extension and the `resources`
+    /// capability (even with no skill yet) and announce `listChanged: true`; each change is
+    /// sent to clients as a change of the resources, which a skill's files are. Clones of
+    /// this server share the same skills.
+    pub fn skill_set(&self) -> SkillSet {
+        self.skills.announce_changes();
+        self.skills.clone()
+    }
+
     /// A handle on this server's prompts, to disable and enable them by name and to add
     /// prompts defined at run time ([`DynamicPrompt`](crate::DynamicPrompt)) — before serving
     /// or while serving, from anywhere.
@@ -413,6 +431,7 @@ impl Server {
         self.states.insert(self.notifier.clone());
         self.resources.prepare(&self.states)?;
         self.prompts.prepare(&self.states)?;
+        self.skills.prepare()?;
         if self.warns_of_no_tools() {
             notices::warn(notices::NO_TOOLS);
         }
@@ -438,6 +457,7 @@ impl Server {
             tools: self.tools,
             resources: self.resources,
             prompts: self.prompts,
+            skills: self.skills,
             notifier: self.notifier,
             page_size: self.page_size,
             list_ttl_ms: u64::try_from(self.list_ttl.as_millis()).unwrap_or(u64::MAX),

@@ -14,6 +14,7 @@ use crate::prompt::set::PromptSet;
 use crate::protocol::version::ProtocolVersion;
 use crate::resource::set::ResourceSet;
 use crate::session::admission::RateLimits;
+use crate::skill::set::SkillSet;
 use crate::task::engine::Tasks;
 use crate::task::store::OwnerOfPrincipal;
 use crate::tool::extract::States;
@@ -43,6 +44,8 @@ pub(crate) struct ServerCore {
     pub resources: ResourceSet,
     /// The prompts offered (changeable at run time).
     pub prompts: PromptSet,
+    /// The skills offered (changeable at run time); their files are among `resources`.
+    pub skills: SkillSet,
     /// Resource updates and list changes, for every connection to pass on.
     pub notifier: Notifier,
     pub page_size: usize,

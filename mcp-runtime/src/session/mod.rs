@@ -8,7 +8,9 @@
 //! The dispatcher is this file: a message is decoded, classified and routed by method. The
 //! methods live beside it, one concern a file: `tools` (`tools/list`, `tools/call` up to a
 //! valid call), `call` (the call pipeline: admit, run guarded, mask, shape), `resources`
-//! (`resources/*`), `prompts` (`prompts/*`), `completion` (`completion/complete`), `served`
+//! (`resources/*`), `prompts` (`prompts/*`), `skills` (`skills/*` and
+//! `resources/directory/read`, 2026-07-28), `capabilities` (what `initialize` and
+//! `server/discover` declare), `completion` (`completion/complete`), `served`
 //! (reads, renders and completions under the guards calls have), `tasks` (calls run as
 //! tasks, and `tasks/*`), `admission` (rate limits),
 //! `stateless` (what only 2026-07-28 has), `core` (what every connection of a server shares)
@@ -23,6 +25,7 @@ mod admission;
 mod body;
 mod bounds;
 mod call;
+mod capabilities;
 mod completion;
 mod core;
 mod params;
@@ -33,6 +36,7 @@ mod resources;
 mod served;
 #[cfg(feature = "http")]
 mod shared;
+mod skills;
 mod stateless;
 mod tasks;
 #[cfg(feature = "otel")]
@@ -462,6 +466,12 @@ impl Session {
                     Err(error) => Answer::Ready(Err(error)),
                 }
             }
+            (
+                Era::Stateless(version),
+                "skills/list" | "skills/get" | "resources/directory/read",
+            ) if self.offers_skills() => self
+                .skill_method(version, method, &params.split_meta().1)
+                .into(),
             (Era::Handshake(_), "logging/setLevel") => {
                 self.set_log_level(&params.into_map()).into()
             }
@@ -568,55 +578,6 @@ impl Session {
             result.insert("instructions".into(), instructions.clone().into());
         }
         Ok(Value::Object(result))
-    }
-
-    /// What this server offers, for `version`: tools and logging always; resources,
-    /// prompts and completions only when the binary has them.
-    fn capabilities(&self, version: ProtocolVersion) -> Value {
-        let mut capabilities = Map::new();
-        let tools_change = self.core.tools.announces_changes();
-        capabilities.insert("tools".into(), json!({ "listChanged": tools_change }));
-        capabilities.insert("logging".into(), json!({}));
-        let lists_change = self.core.notifier.announces_list_changes();
-        if self.offers_resources() {
-            capabilities.insert(
-                "resources".into(),
-                json!({ "subscribe": true, "listChanged": lists_change }),
-            );
-        }
-        if self.offers_prompts() {
-            capabilities.insert("prompts".into(), json!({ "listChanged": lists_change }));
-        }
-        if self.offers_completions() && version.has_completions_capability() {
-            capabilities.insert("completions".into(), json!({}));
-        }
-        if self.offers_tasks() {
-            if version.is_stateless() {
-                capabilities.insert(
-                    "extensions".into(),
-                    json!({ crate::task::wire::EXTENSION: {} }),
-                );
-            } else if version.has_task_support_listing() {
-                capabilities.insert(
-                    "tasks".into(),
-                    json!({ "list": {}, "cancel": {}, "requests": { "tools": { "call": {} } } }),
-                );
-            }
-        }
-        Value::Object(capabilities)
-    }
-
-    fn offers_resources(&self) -> bool {
-        self.core.resources.offers_any()
-    }
-
-    fn offers_prompts(&self) -> bool {
-        self.core.prompts.offers_any()
-    }
-
-    fn offers_completions(&self) -> bool {
-        self.core.prompts.catalog().has_completions()
-            || self.core.resources.catalog().has_completions()
     }
 
     fn set_log_level(&self, params: &Map<String, Value>) -> Result<Value, RpcError> {

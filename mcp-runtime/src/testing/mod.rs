@@ -32,7 +32,9 @@
 //! [`get_prompt`](TestClient::get_prompt),
 //! [`complete_prompt_argument`](TestClient::complete_prompt_argument), ...), and so do tasks,
 //! in both eras ([`start_task`](TestClient::start_task), [`get_task`](TestClient::get_task),
-//! [`task_result`](TestClient::task_result), [`cancel_task`](TestClient::cancel_task), ...).
+//! [`task_result`](TestClient::task_result), [`cancel_task`](TestClient::cancel_task), ...),
+//! and skills ([`list_skills`](TestClient::list_skills), [`get_skill`](TestClient::get_skill),
+//! [`read_skill_file`](TestClient::read_skill_file), ...).
 //!
 //! Add it to your tests with
 //! `mcp-runtime = { version = "0.1", features = ["testing"] }` under `[dev-dependencies]`.
@@ -49,8 +51,8 @@ use tokio::sync::mpsc;
 use crate::client::{self, ClientCore, Handler, Introduction, Observer};
 pub use crate::client::{
     Completion, CompletionTarget, Notification, Progress, Prompt, PromptArgument, PromptMessages,
-    ReadResult, RenderedMessage, Resource, ResourceContent, ResourceTemplate, ResponseError,
-    TaskInfo, Tool, ToolResult,
+    ReadResult, RenderedMessage, Resource, ResourceContent, ResourceTemplate, ResponseError, Skill,
+    SkillResource, SkillResources, TaskInfo, Tool, ToolResult,
 };
 use crate::protocol::version::ProtocolVersion;
 use crate::server::Server;
@@ -58,7 +60,8 @@ pub use crate::task::TaskStatus;
 /// For the author of a [`TaskStore`](crate::TaskStore) (over a database, say):
 pub use crate::task::contract::check_task_store;
 
-// The task methods, in a file of their own.
+// The task and skill methods, in files of their own.
+mod skills;
 mod tasks;
 
 /// The 2026-07-28 tasks extension's identifier. [`TestClient`]'s task methods declare it on

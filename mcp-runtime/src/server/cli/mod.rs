@@ -17,6 +17,7 @@ mod install;
 mod ordered_json;
 mod output;
 mod publish;
+mod skill;
 mod task;
 mod words;
 
@@ -31,7 +32,7 @@ use crate::protocol::version::ProtocolVersion;
 use crate::server::{Server, notices};
 use output::{
     FAILURE, USAGE, describe_contents, describe_messages, fail, pretty, print_queued_notifications,
-    prompts_table, resources_table, say, tools_table,
+    prompts_table, resources_table, say, skills_table, tools_table,
 };
 use words::{CLI_ENV, split_command, text_pairs};
 
@@ -115,6 +116,16 @@ enum Command {
         /// The resource's URI (for a template, its URI with the variables filled in).
         uri: String,
     },
+    /// List the skills (the `io.modelcontextprotocol/skills` extension, spoken at 2026-07-28):
+    /// name, URI, number of files and the first line of the description.
+    Skills,
+    /// Print a skill's entry (its frontmatter and files), then read every file and check it
+    /// against its digest and size; exits with 1 if one fails.
+    #[command(after_help = "Example: MCP_CLI='skill skill://pdf-forms/SKILL.md' ./server")]
+    Skill {
+        /// The URI of the skill's SKILL.md, as `skills` lists it.
+        uri: String,
+    },
     /// List the prompts: name, title, arguments (`?` marks an optional one) and the first
     /// line of the description.
     Prompts,
@@ -171,6 +182,11 @@ impl Command {
             self,
             Command::Install(_) | Command::ServerJson(_) | Command::McpbManifest(_)
         )
+    }
+
+    /// Whether the command is an extension's, which only 2026-07-28 has.
+    fn needs_extensions(&self) -> bool {
+        matches!(self, Command::Skills | Command::Skill { .. })
     }
 }
 
@@ -258,6 +274,8 @@ pub(crate) async fn run(server: Server, command: &str) -> i32 {
     // The server's name and version come with `initialize`, which stateless revisions skip.
     let revision = if cli.command.describes_the_server() && cli.revision.is_stateless() {
         ProtocolVersion::LATEST_HANDSHAKE
+    } else if cli.command.needs_extensions() {
+        ProtocolVersion::V2026_07_28
     } else {
         cli.revision
     };
@@ -338,6 +356,16 @@ async fn execute(client: &ClientCore, command: Command) -> Result<i32, ResponseE
             print_queued_notifications(client);
             say!("{}", describe_contents(&contents?));
         }
+        Command::Skills => {
+            let skills = offered(client.list_skills().await)?;
+            if skills.is_empty() {
+                eprintln!("this server offers no skills");
+            } else {
+                let table = skills_table(&skills);
+                let _ = std::io::stdout().lock().write_all(table.as_bytes());
+            }
+        }
+        Command::Skill { uri } => return skill::print_skill(client, &uri).await,
         Command::Prompts => {
             let prompts = offered(client.list_prompts().await)?;
             if prompts.is_empty() {

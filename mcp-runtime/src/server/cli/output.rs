@@ -1,5 +1,5 @@
 //! What the command prints: content blocks, read contents and rendered prompts described for a
-//! terminal, the tables of tools, resources and prompts; a tool's result, progress, log
+//! terminal, the tables of tools, resources, skills and prompts; a tool's result, progress, log
 //! messages and failures as they are printed, and the exit status each ends with.
 
 use std::io::Write as _;
@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::client::{
     ClientCore, Notification, Progress, Prompt, PromptMessages, ReadResult, Resource,
-    ResourceTemplate, ResponseError, Tool, ToolResult,
+    ResourceTemplate, ResponseError, Skill, SkillResources, Tool, ToolResult,
 };
 
 /// `println!` that stops quietly when stdout is closed (`| head`).
@@ -261,6 +261,26 @@ pub(super) fn prompts_table(prompts: &[Prompt]) -> String {
         })
         .collect();
     table(["NAME", "TITLE", "ARGUMENTS", "DESCRIPTION"], &rows)
+}
+
+/// The `skills` table: name, URI, number of files, description.
+pub(super) fn skills_table(skills: &[Skill]) -> String {
+    let rows: Vec<[String; 4]> = skills
+        .iter()
+        .map(|skill| {
+            let files = match &skill.resources {
+                SkillResources::Files(files) => files.len().to_string(),
+                SkillResources::Dynamic(_) => "dynamic".to_owned(),
+            };
+            [
+                skill.name().to_owned(),
+                skill.uri.clone(),
+                files,
+                first_line(Some(skill.description())),
+            ]
+        })
+        .collect();
+    table(["NAME", "URI", "FILES", "DESCRIPTION"], &rows)
 }
 
 pub(super) fn first_line(text: Option<&str>) -> String {
