@@ -43,6 +43,9 @@ bash interop/http_run.sh interop/expectations/conformance.json -- "$bin/conforma
 bash interop/http_run.sh interop/expectations/fixture.json -- "$bin/fixture" --sse-polling-ms 250
 # Tasks (2025-11-25 and the 2026-07-28 extension) with the 1.x SDK and ext-tasks, over stdio and HTTP.
 bash interop/tasks_run.sh "$bin/tasks"
+# Skills (the 2026-07-28 io.modelcontextprotocol/skills extension) with the Python SDK: every file
+# of every skill the conformance example serves read and checked against its digest and size.
+bash interop/skills_run.sh "$bin/conformance"
 # An MCPB bundle of the calculator: its manifest from MCP_CLI=mcpb-manifest, checked by the official
 # `mcpb validate` and `mcpb pack`, and run from the unpacked bundle; the primitives server's manifest
 # (prompts) through `mcpb validate`.
