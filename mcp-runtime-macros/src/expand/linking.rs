@@ -23,8 +23,8 @@ use toml_edit::{DocumentMut, Item, TableLike};
 
 /// The runtime's own packages, which hold no registrations a binary could miss.
 const RUNTIME_PACKAGES: [&str; 2] = ["mcp-runtime", "mcp-runtime-macros"];
-/// What a crate's source must mention to count as a crate of tools.
-const ATTRIBUTES: [&str; 3] = ["mcp_tool", "mcp_resource", "mcp_prompt"];
+/// What a crate's source must mention to count as a crate of tools (or of skills).
+const ATTRIBUTES: [&str; 4] = ["mcp_tool", "mcp_resource", "mcp_prompt", "skill!("];
 /// Bounds the scan of a path dependency's sources.
 const MAX_SCANNED_FILES: usize = 2_000;
 

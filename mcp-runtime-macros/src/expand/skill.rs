@@ -9,6 +9,7 @@ use quote::quote;
 use syn::parse::{Parse, ParseStream};
 use syn::{LitStr, Token};
 
+use super::linking::dependency_check;
 use super::runtime_path::runtime_path;
 use super::tokens::location;
 use crate::skill::read_folder;
@@ -58,27 +59,27 @@ pub fn skill(input: TokenStream) -> TokenStream {
 
 fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     let SkillInput { folder, prefix } = syn::parse2(input)?;
+    if let Some(prefix) = &prefix {
+        let value = prefix.value();
+        let valid = value.split('/').all(|segment| {
+            !segment.is_empty()
+                && segment
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-._~".contains(c))
+        });
+        if !valid {
+            return Err(syn::Error::new(
+                prefix.span(),
+                "a skill prefix is `/`-separated segments of letters, digits, `-`, `.`, `_` \
+                 and `~`, with no empty segment and no `/` first or last",
+            ));
+        }
+    }
     let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
     let skill = read_folder(&manifest_dir, &folder.value())
         .map_err(|problem| syn::Error::new(folder.span(), problem))?;
     let path = match &prefix {
-        Some(prefix) => {
-            let value = prefix.value();
-            let segments: Vec<&str> = value.split('/').collect();
-            if segments.iter().any(|segment| {
-                segment.is_empty()
-                    || !segment
-                        .chars()
-                        .all(|c| c.is_ascii_alphanumeric() || "-._~".contains(c))
-            }) {
-                return Err(syn::Error::new(
-                    prefix.span(),
-                    "a skill prefix is `/`-separated segments of letters, digits, `-`, `.`, `_` \
-                     and `~`, with no empty segment and no `/` first or last",
-                ));
-            }
-            format!("{value}/{}", skill.name)
-        }
+        Some(prefix) => format!("{}/{}", prefix.value(), skill.name),
         None => skill.name.clone(),
     };
     let krate = runtime_path(None);
@@ -96,7 +97,9 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
         }
     });
     let location = location(&private, Span::call_site());
+    let dependency_check = dependency_check(&private);
     Ok(quote! {
+        #dependency_check
         #private::inventory::submit! {
             #private::SkillDescriptor {
                 path: #path,

@@ -431,10 +431,11 @@ fn plain(text: &str) -> Value {
         _ => {}
     }
     let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
-    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-        if let Ok(integer) = text.parse::<i64>() {
-            return Value::Number(integer.into());
-        }
+    if !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && let Ok(integer) = text.parse::<i64>()
+    {
+        return Value::Number(integer.into());
     }
     let numeric = !digits.is_empty()
         && digits.starts_with(|c: char| c.is_ascii_digit() || c == '.')
@@ -442,10 +443,8 @@ fn plain(text: &str) -> Value {
             .bytes()
             .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'-' | b'+'))
         && digits.bytes().any(|b| b.is_ascii_digit());
-    if numeric {
-        if let Some(number) = text.parse::<f64>().ok().and_then(Number::from_f64) {
-            return Value::Number(number);
-        }
+    if numeric && let Some(number) = text.parse::<f64>().ok().and_then(Number::from_f64) {
+        return Value::Number(number);
     }
     Value::String(text.to_owned())
 }

@@ -223,14 +223,14 @@ fn static_skills(
         (&a.name, a.location.map(|l| (l.file, l.line)))
             .cmp(&(&b.name, b.location.map(|l| (l.file, l.line))))
     });
-    if let Some(pair) = skills.windows(2).find(|pair| pair[0].name == pair[1].name) {
-        if let (Some(first), Some(second)) = (pair[0].location, pair[1].location) {
-            return Err(Error::DuplicateSkill {
-                name: pair[0].name.clone(),
-                first,
-                second,
-            });
-        }
+    if let Some(pair) = skills.windows(2).find(|pair| pair[0].name == pair[1].name)
+        && let (Some(first), Some(second)) = (pair[0].location, pair[1].location)
+    {
+        return Err(Error::DuplicateSkill {
+            name: pair[0].name.clone(),
+            first,
+            second,
+        });
     }
     Ok(skills)
 }
