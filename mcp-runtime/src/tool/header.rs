@@ -91,7 +91,7 @@ enum Reach {
 
 /// The keywords whose values are subschemas, or objects or arrays of subschemas (not
 /// `default`, `enum`, `const` or `examples`, which hold instances).
-const SUBSCHEMAS: [&str; 17] = [
+const SUBSCHEMAS: [&str; 18] = [
     "items",
     "prefixItems",
     "contains",
@@ -109,6 +109,7 @@ const SUBSCHEMAS: [&str; 17] = [
     "then",
     "else",
     "$defs",
+    "definitions",
 ];
 
 fn walk(
@@ -165,16 +166,19 @@ fn walk(
             walked?;
         }
     }
-    for keyword in SUBSCHEMAS.iter().chain(&["definitions"]) {
-        match members.get(*keyword) {
+    for keyword in SUBSCHEMAS {
+        match members.get(keyword) {
             Some(Value::Array(schemas)) => {
                 for schema in schemas {
                     walk(schema, path, Reach::Elsewhere, found)?;
                 }
             }
+            // Keywords whose object maps names to subschemas, rather than being one.
             Some(Value::Object(object))
-                if matches!(*keyword, "patternProperties" | "dependentSchemas" | "$defs")
-                    || *keyword == "definitions" =>
+                if matches!(
+                    keyword,
+                    "patternProperties" | "dependentSchemas" | "$defs" | "definitions"
+                ) =>
             {
                 for schema in object.values() {
                     walk(schema, path, Reach::Elsewhere, found)?;
