@@ -61,7 +61,7 @@ impl Kind {
     }
 }
 
-const TOOL_OPTIONS: [&str; 16] = [
+const TOOL_OPTIONS: [&str; 17] = [
     "name",
     "title",
     "description",
@@ -76,6 +76,7 @@ const TOOL_OPTIONS: [&str; 16] = [
     "max_concurrency",
     "rate",
     "task",
+    "input_before_task",
     "icon",
     "crate",
 ];
@@ -122,6 +123,8 @@ pub struct Options {
     pub rate: Option<Rate>,
     /// `task = "optional"`.
     pub task: Option<TaskSupport>,
+    /// `input_before_task`: input asked in rounds before the call becomes a task.
+    pub input_before_task: Option<Hint>,
     /// Each `icon = "..."` or `icon(src = "...", ...)`, in order.
     pub icons: Vec<Icon>,
     /// A resource's `uri = "..."`, checked by the model (it decides fixed or template).
@@ -182,6 +185,16 @@ impl Options {
                 destructive.span,
                 "a tool cannot be both `read_only` and `destructive`: a read-only tool does not \
                  modify its environment, so it cannot destroy anything; remove one of the two",
+            ));
+        }
+        if let Some(flag) = options.input_before_task
+            && flag.value
+            && matches!(options.task, None | Some(TaskSupport::Forbidden))
+        {
+            errors.push(syn::Error::new(
+                flag.span,
+                "`input_before_task` is for a tool that runs as a task: add \
+                 `task = \"optional\"` or `task = \"required\"`, or remove it",
             ));
         }
         options
@@ -287,6 +300,12 @@ impl Options {
                 set(&mut self.rate, rate, &meta, errors)
             }
             "task" => set(&mut self.task, task_value(&meta, errors), &meta, errors),
+            "input_before_task" => set(
+                &mut self.input_before_task,
+                hint_value(&meta, errors),
+                &meta,
+                errors,
+            ),
             "crate" => {
                 let path = string_value(&meta, errors).and_then(|literal| match literal.parse() {
                     Ok(path) => Some(path),

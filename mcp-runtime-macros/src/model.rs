@@ -173,6 +173,8 @@ pub struct Tool<'a> {
     pub rate: Option<Rate>,
     /// `task = "..."`: `None` when not stated (forbidden, the runtime's default).
     pub task: Option<TaskSupport>,
+    /// `input_before_task`: input asked in rounds before the call becomes a task.
+    pub input_before_task: bool,
     pub icons: Vec<Icon>,
     /// `crate = "..."`: the runtime crate's path; `None` to find it in the `Cargo.toml`.
     pub krate: Option<syn::Path>,
@@ -215,6 +217,7 @@ impl<'a> Tool<'a> {
             max_concurrency: options.max_concurrency,
             rate: options.rate,
             task: options.task,
+            input_before_task: options.input_before_task.is_some_and(|flag| flag.value),
             icons: options.icons,
             krate: options.krate,
         }

@@ -86,10 +86,13 @@ struct UserName {
     name: String,
 }
 
-/// Asks for a name, then greets it; runs only as a task
-#[mcp_tool(task = "required")]
+/// Asks for a name, then greets it as a task: the name is asked before the task is made
+#[mcp_tool(task = "required", input_before_task)]
 async fn test_tool_with_task(ctx: Context) -> Result<String, ToolError> {
-    match ctx.elicit::<UserName>("What is your name?").await? {
+    let asked = ctx
+        .keyed("user_name")
+        .elicit::<UserName>("What is your name?");
+    match asked.await? {
         Elicitation::Accepted(UserName { name }) => Ok(format!("Hello, {name}!")),
         Elicitation::Declined | Elicitation::Cancelled => Err(ToolError::new("no name given")),
     }

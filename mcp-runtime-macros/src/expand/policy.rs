@@ -30,12 +30,14 @@ pub fn policy(tool: &Tool<'_>, private: &TokenStream) -> TokenStream {
         TaskSupport::Optional => quote!(Optional),
         TaskSupport::Required => quote!(Required),
     };
+    let input_before_task = tool.input_before_task;
     quote! {
         #private::ToolPolicy {
             timeout_ms: #timeout_ms,
             max_concurrency: #max_concurrency,
             rate: #rate,
             task: #private::TaskSupport::#task,
+            input_before_task: #input_before_task,
             scopes: &[#(#scopes),*],
         }
     }

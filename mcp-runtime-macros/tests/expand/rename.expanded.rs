@@ -69,6 +69,7 @@ const __mcp_tool_convert__needs_mcp_tools_on_its_impl_block: () = {
                 max_concurrency: ::core::option::Option::None,
                 rate: ::core::option::Option::None,
                 task: ::mcp_runtime::__private::TaskSupport::Forbidden,
+                input_before_task: false,
                 scopes: &[],
             },
             layers: &[],

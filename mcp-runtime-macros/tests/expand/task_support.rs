@@ -1,5 +1,6 @@
-//! `task = "..."`: a tool that may run as a task, and a method that must; the policy says
-//! which (every other tool's says `Forbidden`).
+//! `task = "..."`: a tool that may run as a task, and a method that must and asks for its
+//! input first (`input_before_task`); the policy says which (every other tool's says
+//! `Forbidden`).
 
 use mcp_runtime::{mcp_tool, mcp_tools};
 
@@ -17,7 +18,7 @@ struct Archive;
 #[mcp_tools]
 impl Archive {
     /// Rebuild the index (takes hours).
-    #[mcp_tool(task = "required", timeout = "6h")]
+    #[mcp_tool(task = "required", input_before_task, timeout = "6h")]
     async fn rebuild(&self) -> usize {
         0
     }

@@ -14,7 +14,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
@@ -234,6 +234,9 @@ pub(crate) struct InputRound {
     asked: AtomicUsize,
     /// Requests made in this attempt that have no answer yet, by key.
     unanswered: Mutex<Map<String, Value>>,
+    /// Set once the call became a task (`input_before_task`): its later requests go to
+    /// the task.
+    became_task: AtomicBool,
 }
 
 impl InputRound {
@@ -280,6 +283,7 @@ impl InputRound {
             answers,
             asked: AtomicUsize::new(0),
             unanswered: Mutex::new(Map::new()),
+            became_task: AtomicBool::new(false),
         })
     }
 
@@ -299,6 +303,15 @@ impl InputRound {
             .expect("input round poisoned")
             .insert(key, json!({ "method": method, "params": params }));
         None
+    }
+
+    /// The call became a task: no more rounds.
+    pub fn become_task(&self) {
+        self.became_task.store(true, Ordering::Release);
+    }
+
+    pub fn became_task(&self) -> bool {
+        self.became_task.load(Ordering::Acquire)
     }
 
     /// Whether the tool is waiting for input the client has not given yet.

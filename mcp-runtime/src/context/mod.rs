@@ -41,6 +41,9 @@ pub(crate) enum ClientLink {
     Rounds(Arc<InputRound>),
     /// A task's: the task is `input_required` while the client answers.
     Task(Arc<dyn TaskLink>),
+    /// 2026-07-28, a tool with `input_before_task`: input rounds until the call becomes a
+    /// task, then the task's.
+    RoundsThenTask(Arc<InputRound>, Arc<dyn TaskLink>),
 }
 
 /// The task a request runs as, which asks the client on the tool's behalf
@@ -298,7 +301,9 @@ impl Context {
     pub(crate) fn new(info: RequestInfo, outbox: Outbox) -> (Context, RequestHandle) {
         let related_task = match &info.client {
             ClientLink::Task(task) => Some(json!({ "taskId": task.task_id() })),
-            ClientLink::Connection(_) | ClientLink::Rounds(_) => None,
+            ClientLink::Connection(_) | ClientLink::Rounds(_) | ClientLink::RoundsThenTask(..) => {
+                None
+            }
         };
         let notifier = Notifier {
             outbox,
@@ -681,12 +686,18 @@ impl Context {
                     .request(&self.inner.notifier.outbox, method, params)
                     .await
             }
-            ClientLink::Rounds(round) => match round.ask(key, method, params) {
-                Some(answer) => Ok(answer),
-                // The runtime sees the unanswered request, stops this attempt and answers
-                // the call with `input_required`; the retry carries the answer.
-                None => std::future::pending().await,
-            },
+            ClientLink::RoundsThenTask(round, task) if round.became_task() => {
+                let outbox = &self.inner.notifier.outbox;
+                task.ask(outbox, key, method, params).await
+            }
+            ClientLink::Rounds(round) | ClientLink::RoundsThenTask(round, _) => {
+                match round.ask(key, method, params) {
+                    Some(answer) => Ok(answer),
+                    // The runtime sees the unanswered request, stops this attempt and answers
+                    // the call with `input_required`; the retry carries the answer.
+                    None => std::future::pending().await,
+                }
+            }
             ClientLink::Task(task) => {
                 let outbox = &self.inner.notifier.outbox;
                 task.ask(outbox, key, method, params).await

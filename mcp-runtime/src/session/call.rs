@@ -75,6 +75,8 @@ pub(crate) struct ResultShaping {
     /// 2026-07-28: the input round this attempt answers, if any.
     pub round: Option<Arc<InputRound>>,
     pub mask_errors: bool,
+    /// Whether the call runs as a task (or becomes one after its input rounds).
+    pub in_task: bool,
 }
 
 /// What the pipeline runs.
@@ -370,6 +372,18 @@ impl ResultShaping {
         if let (Some(capability), Some(_)) = (result.missing_capability, &self.round) {
             return Body::Failure(missing_capability(capability));
         }
+        // A 2026-07-28 task's `failed` is for the server's own failures, with a JSON-RPC
+        // error; a panic is one (its message says no more than the `isError` would).
+        if result.panicked && self.in_task && self.version.is_stateless() {
+            let message = result.content.iter().find_map(|block| match &block.body {
+                ContentBody::Text { text } => Some(text.clone()),
+                _ => None,
+            });
+            return Body::Failure(RpcError::new(
+                code::INTERNAL_ERROR,
+                message.unwrap_or_else(|| format!("Tool `{}` failed.", self.name)),
+            ));
+        }
         let result = if self.mask_errors {
             mask(&self.name, result)
         } else {
@@ -507,7 +521,7 @@ impl<F: Future + Unpin> Future for GuardedRun<F> {
 /// The answer to a call whose tool panicked: a panic with a [`ToolError`] is public, its
 /// message for the client; any other is logged and reported without its message.
 fn panicked(name: &str, panic: Box<dyn std::any::Any + Send>) -> CallToolResult {
-    match panic.downcast::<ToolError>() {
+    let result = match panic.downcast::<ToolError>() {
         Ok(public) => {
             tracing::warn!(tool = %name, panic = %public, "a tool panicked with a public error");
             CallToolResult::error(public.message().to_owned())
@@ -517,6 +531,10 @@ fn panicked(name: &str, panic: Box<dyn std::any::Any + Send>) -> CallToolResult 
             tracing::error!(tool = %name, panic = %message, "a tool panicked");
             CallToolResult::error(format!("Tool `{name}` failed: it panicked."))
         }
+    };
+    CallToolResult {
+        panicked: true,
+        ..result
     }
 }
 

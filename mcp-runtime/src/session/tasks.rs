@@ -11,6 +11,7 @@
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::task::Poll;
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
@@ -19,6 +20,7 @@ use super::body::Body;
 use super::params::required_string;
 use super::reply::Answer;
 use super::{Era, Session};
+use crate::context::client_requests::InputRound;
 use crate::context::{ClientLink, RequestHandle};
 use crate::protocol::jsonrpc::{RpcError, code};
 use crate::protocol::meta::{self, RequestMeta};
@@ -185,28 +187,44 @@ impl Session {
         }
     }
 
-    /// The link a task's `Context` asks the client through.
-    pub(super) fn task_client(&self, era: Era, record: &TaskRecord) -> ClientLink {
+    /// The link a task's `Context` asks the client through (after the input rounds of a
+    /// tool that asks for its input first).
+    pub(super) fn task_client(
+        &self,
+        era: Era,
+        record: &TaskRecord,
+        rounds: Option<&Arc<InputRound>>,
+    ) -> ClientLink {
         let connection = match era {
             Era::Stateless(_) => None,
             Era::Handshake(_) | Era::Unknown => Some(Arc::clone(self.client_requests())),
         };
-        ClientLink::Task(Arc::new(TaskClient::new(
+        let task = Arc::new(TaskClient::new(
             record.id.clone(),
             Arc::clone(&self.core.tasks),
             connection,
             self.core.client_request_timeout,
-        )))
+        ));
+        match rounds {
+            Some(round) => ClientLink::RoundsThenTask(Arc::clone(round), task),
+            None => ClientLink::Task(task),
+        }
     }
 
     /// Stores the task and starts its work; the call is answered with the task once it is
     /// stored (or with the error that kept it from being made).
+    ///
+    /// With `rounds` (a tool that asks for its input first), the call is first an input
+    /// round: polled once here, it is answered `input_required` if the tool asked for
+    /// input the request did not carry; else it becomes a task, its work going on as the
+    /// task's, further requests through the task.
     pub(super) fn start_task(
         &self,
         record: TaskRecord,
         version: ProtocolVersion,
         work: Pin<Box<dyn Future<Output = Body> + Send + 'static>>,
         request: Option<RequestHandle>,
+        rounds: Option<Arc<InputRound>>,
     ) -> Answer {
         #[cfg(feature = "otel")]
         let work = super::telemetry::traced_task(work, &record);
@@ -218,6 +236,22 @@ impl Session {
         };
         Answer::Pending {
             result: Box::pin(async move {
+                let mut work = work;
+                if let Some(round) = rounds {
+                    let first = std::future::poll_fn(|cx| Poll::Ready(work.as_mut().poll(cx)));
+                    match first.await {
+                        // The only JSON a call's pipeline answers with is `input_required`.
+                        Poll::Ready(input_required @ Body::Json(_)) => {
+                            if let Some(request) = request {
+                                request.finish_and_release();
+                            }
+                            return input_required;
+                        }
+                        Poll::Ready(done) => work = Box::pin(std::future::ready(done)),
+                        Poll::Pending => {}
+                    }
+                    round.become_task();
+                }
                 if let Err(error) = tasks.create(&record).await {
                     if let Some(request) = &request {
                         request.abandon();

@@ -101,9 +101,11 @@ impl Session {
         // above, which answer first.
         let shape = tool.argument_shape(&self.core.layers);
         let arguments = ToolArguments::decode(shape, arguments);
+        // A task asks through itself, unless the tool asks for its input first.
+        let input_before_task = task.is_some() && tool.policy().input_before_task;
         let round = match &task {
-            Some(_) => None,
-            None => match self.input_round(era, name.clone(), &params) {
+            Some(_) if !input_before_task => None,
+            _ => match self.input_round(era, name.clone(), &params) {
                 Ok(round) => round,
                 Err(error) => return Answer::Ready(Err(error)),
             },
@@ -148,7 +150,9 @@ impl Session {
             let result = Body::ToolResult(ShapedResult::new(result, version, wraps_output));
             return match task {
                 // The client asked for a task, so it gets one, finished at once.
-                Some(record) => self.start_task(record, version, Box::pin(async { result }), None),
+                Some(record) => {
+                    self.start_task(record, version, Box::pin(async { result }), None, None)
+                }
                 None => Answer::Ready(Ok(result)),
             };
         }
@@ -160,7 +164,7 @@ impl Session {
         let mut request = None;
         let mut make_context = || {
             let client = match &task {
-                Some(record) => self.task_client(era, record),
+                Some(record) => self.task_client(era, record, round.as_ref()),
                 None => self.client_link(&round),
             };
             let info = self.request_info(era, version, id, name.clone(), meta.as_mut(), client);
@@ -226,12 +230,13 @@ impl Session {
             name,
             version,
             wraps_output,
-            round,
+            round: round.clone(),
             mask_errors: self.core.mask_error_details,
+            in_task: task.is_some(),
         };
         let call = ToolCallPipeline::new(work, guards, shaping);
         match task {
-            Some(record) => self.start_task(record, version, Box::pin(call), request),
+            Some(record) => self.start_task(record, version, Box::pin(call), request, round),
             // The transport polls it once where it stands, and spawns it if it is not done.
             None => Answer::Pending {
                 result: Box::pin(call),

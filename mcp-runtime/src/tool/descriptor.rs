@@ -58,6 +58,9 @@ pub struct ToolPolicy {
     pub rate: Option<crate::tool::rate::Rate>,
     /// `task = "optional"` or `"required"`: whether calls may (or must) run as tasks.
     pub task: crate::task::TaskSupport,
+    /// `input_before_task`: under 2026-07-28 a call asks for its input in `input_required`
+    /// rounds and becomes a task only once the tool first waits for something else.
+    pub input_before_task: bool,
     /// `scopes = ["notes:write"]`: what the caller's principal must hold to call the tool
     /// (or to see it listed).
     pub scopes: &'static [&'static str],

@@ -181,6 +181,13 @@ impl DynamicTool {
         self
     }
 
+    /// Asks for input before the call becomes a task (as
+    /// `#[mcp_tool(input_before_task)]`): see [`TaskSupport`] for when a call becomes one.
+    pub fn input_before_task(mut self) -> Self {
+        self.policy.input_before_task = true;
+        self
+    }
+
     /// Requires the caller's principal to hold `scope` (as `#[mcp_tool(scopes = [...])]`);
     /// each call adds one. See [`Server::scopes_of`](crate::Server::scopes_of).
     pub fn scope(mut self, scope: impl Into<String>) -> Self {

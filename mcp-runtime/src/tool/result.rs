@@ -31,6 +31,9 @@ pub struct CallToolResult {
     /// [`ClientRequestError::Unsupported`](crate::ClientRequestError::Unsupported)): under
     /// 2026-07-28 the call is answered -32021 naming it.
     pub(crate) missing_capability: Option<&'static str>,
+    /// The tool (or a layer) panicked: under 2026-07-28 a task then ends `failed`, as a
+    /// server's internal failure does, rather than `completed` with this `isError`.
+    pub(crate) panicked: bool,
 }
 
 impl CallToolResult {
@@ -43,6 +46,7 @@ impl CallToolResult {
             private_error: false,
             awaits_input: false,
             missing_capability: None,
+            panicked: false,
         }
     }
 
@@ -55,6 +59,7 @@ impl CallToolResult {
             private_error: false,
             awaits_input: false,
             missing_capability: None,
+            panicked: false,
         }
     }
 
@@ -75,6 +80,7 @@ impl CallToolResult {
             private_error: false,
             awaits_input: false,
             missing_capability: None,
+            panicked: false,
         }
     }
 }

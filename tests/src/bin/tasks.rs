@@ -82,6 +82,36 @@ async fn large(bytes: usize) -> String {
     "x".repeat(bytes)
 }
 
+/// Panic, which a 2026-07-28 task reports as `failed` with an internal error.
+#[mcp_tool(task = "optional")]
+async fn panics() -> String {
+    panic!("the fixture panics on purpose")
+}
+
+/// Who greets.
+#[derive(Deserialize, JsonSchema)]
+struct Name {
+    name: String,
+}
+
+/// Ask a name before becoming a task, work `ms` milliseconds, then ask to confirm from
+/// inside the task.
+#[mcp_tool(task = "required", input_before_task)]
+async fn greet_later(ms: u64, ctx: Context) -> Result<String, ToolError> {
+    let Some(Name { name }) = ctx.keyed("name").elicit("Who is it?").await?.accepted() else {
+        return Err(ToolError::new("no name"));
+    };
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+    let confirmed = ctx
+        .keyed("confirm")
+        .elicit::<Confirmation>(format!("Greet {name}?"))
+        .await?;
+    Ok(match confirmed.accepted() {
+        Some(Confirmation { confirm: true }) => format!("Hello, {name}!"),
+        _ => format!("{name} was not greeted"),
+    })
+}
+
 /// Echo the text: never a task.
 #[mcp_tool]
 async fn echo(text: String) -> String {

@@ -1,6 +1,7 @@
 //! Task support the attribute refuses, each with its error on the value: a value it does
 //! not know, one in the wrong case, not a string, no value, a list; set twice, on a function
-//! and on a method; and `task` on a resource or a prompt, which cannot run as tasks.
+//! and on a method; `task` on a resource or a prompt, which cannot run as tasks; and
+//! `input_before_task` on a tool that never runs as a task.
 
 use mcp_runtime::{mcp_prompt, mcp_resource, mcp_tool, mcp_tools};
 
@@ -21,6 +22,12 @@ async fn list() {}
 
 #[mcp_tool(task = "optional", task = "required")]
 async fn twice() {}
+
+#[mcp_tool(input_before_task)]
+async fn asks_first() {}
+
+#[mcp_tool(task = "forbidden", input_before_task)]
+async fn never_a_task() {}
 
 struct Archive;
 
