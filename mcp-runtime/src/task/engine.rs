@@ -17,8 +17,8 @@ use tokio_util::task::TaskTracker;
 
 use super::memory::InMemoryTaskStore;
 use super::store::{
-    Created, OwnerOfPrincipal, TaskOutcome, TaskOwner, TaskRecord, TaskStatus, TaskStore,
-    TaskUpdate, Updated,
+    Created, OwnerOfPrincipal, TaskChanges, TaskOutcome, TaskOwner, TaskRecord, TaskStatus,
+    TaskStore, TaskUpdate, Updated,
 };
 use super::wire;
 use crate::backoff::Backoff;
@@ -187,11 +187,39 @@ impl Tasks {
     /// The task `id` if `owner` may see it: another owner's task is as unknown as one that
     /// never existed, so ids reveal nothing.
     pub async fn get_owned(&self, owner: &TaskOwner, id: &str) -> Result<TaskRecord, RpcError> {
+        self.find_owned(owner, id)
+            .await?
+            .ok_or_else(|| unknown_task(id))
+    }
+
+    /// The task `id` if `owner` may see it, `None` if it is unknown or another owner's (one
+    /// rule for `get_owned` and listen streams); `Err` only when the store fails.
+    async fn find_owned(
+        &self,
+        owner: &TaskOwner,
+        id: &str,
+    ) -> Result<Option<TaskRecord>, RpcError> {
         match self.store.get(id).await {
-            Ok(Some(record)) if record.owner == *owner => Ok(record),
-            Ok(_) => Err(unknown_task(id)),
+            Ok(Some(record)) if record.owner == *owner => Ok(Some(record)),
+            Ok(_) => Ok(None),
             Err(error) => Err(store_failed(&error)),
         }
+    }
+
+    /// The changes of task `id` from its state now, if `owner` may see it (the rule of
+    /// `find_owned`); `None` for a task unknown to `owner`.
+    pub async fn watch_owned(
+        &self,
+        owner: &TaskOwner,
+        id: &str,
+    ) -> Result<Option<TaskChanges>, RpcError> {
+        if self.find_owned(owner, id).await?.is_none() {
+            return Ok(None);
+        }
+        self.store
+            .watch(id)
+            .await
+            .map_err(|error| store_failed(&error))
     }
 
     /// Applies `update` to a task `owner` may see; `Refused` carries the task as it is.

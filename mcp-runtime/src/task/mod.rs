@@ -7,14 +7,16 @@
 //!
 //! The folder holds one concern a file: `store` (the [`TaskStore`] trait every store
 //! implements, and what it keeps), `memory` (the in-memory default), `engine` (creating
-//! tasks, running each to its end, shutdown), `input` (a task asking its client), `wire`
-//! (how a task is written in each era), `contract` (the store contract as a test, for
+//! tasks, running each to its end, shutdown), `input` (a task asking its client), `listen`
+//! (2026-07-28 status notifications on a listen stream), `wire` (how a task is written in
+//! each era), `contract` (the store contract as a test, for
 //! `testing::check_task_store`).
 
 #[cfg(feature = "testing")]
 pub(crate) mod contract;
 pub(crate) mod engine;
 pub(crate) mod input;
+pub(crate) mod listen;
 pub(crate) mod memory;
 pub(crate) mod store;
 pub(crate) mod wire;
