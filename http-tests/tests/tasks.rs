@@ -1,13 +1,16 @@
 //! Tasks over Streamable HTTP: a task belongs to the session that made it (2025-11-25) or to
 //! the authenticated principal (2026-07-28, `Server::task_owner`), and another client's id
 //! is as unknown as one that never existed; a session's task status notifications reach its
-//! standalone stream. Every message is checked against the revision's schema.
+//! standalone stream. A 2026-07-28 `subscriptions/listen` stream hears of the caller's own
+//! tasks only, wherever they run in a fleet (needs redis-server). Every message is checked
+//! against the revision's schema.
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use mcp_http_tests::{EventStream, HttpClient};
+use mcp_runtime::testing::RedisServer;
 use mcp_runtime::{AuthRejection, Server, bearer_token, mcp_tool};
 use reqwest::header::HeaderValue;
 use serde_json::{Value, json};
@@ -265,4 +268,177 @@ async fn ending_a_session_cancels_the_tasks_only_it_could_reach() {
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+}
+
+/// Ada's 2026-07-28 `subscriptions/listen` for `task_ids`, as a stream of its events.
+async fn listen_for_tasks(client: &mut HttpClient, token: &str, task_ids: &[&str]) -> EventStream {
+    let mut body = client.request_body(
+        "subscriptions/listen",
+        json!({ "notifications": { "taskIds": task_ids } }),
+    );
+    body["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] =
+        json!({ "extensions": { EXTENSION: {} } });
+    let mut headers = client.request_headers(&body);
+    headers.insert(
+        "authorization",
+        HeaderValue::from_str(&format!("Bearer {token}")).expect("ASCII"),
+    );
+    let response = client.post_raw(headers, &body).await;
+    assert_eq!(response.status(), reqwest::StatusCode::OK);
+    EventStream::new(response, "2026-07-28")
+}
+
+/// A task as `tasks/get` gives it now, without what every 2026-07-28 result carries.
+async fn task_now(client: &mut HttpClient, token: &str, id: &str) -> Value {
+    let got = stateless_request(client, token, "tasks/get", json!({ "taskId": id })).await;
+    let mut task = got.response()["result"].clone();
+    let members = task.as_object_mut().expect("a task");
+    members.remove("resultType");
+    members.remove("_meta");
+    task
+}
+
+#[tokio::test]
+async fn a_listen_stream_hears_of_its_callers_tasks_only() {
+    let address = start(true).await;
+    let mut http = client(address, "2026-07-28");
+    let call = json!({ "name": "wait_a_while", "arguments": { "ms": 600 } });
+    let created = stateless_request(&mut http, "ada-token", "tools/call", call.clone()).await;
+    let ada_task = created.response()["result"]["taskId"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a task: {:?}", created.messages))
+        .to_owned();
+    let created = stateless_request(&mut http, "bob-token", "tools/call", call).await;
+    let bob_task = created.response()["result"]["taskId"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a task: {:?}", created.messages))
+        .to_owned();
+
+    let mut stream = listen_for_tasks(&mut http, "ada-token", &[&ada_task, &bob_task]).await;
+    let acknowledged = stream.next().await.expect("the acknowledgement");
+    assert_eq!(
+        acknowledged["method"], "notifications/subscriptions/acknowledged",
+        "{acknowledged}"
+    );
+    // Bob's task is left out as an unknown one would be.
+    assert_eq!(
+        acknowledged["params"]["notifications"],
+        json!({ "taskIds": [ada_task] }),
+        "{acknowledged}"
+    );
+    let subscription =
+        acknowledged["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"].clone();
+    let mut statuses = Vec::new();
+    let last = loop {
+        let notification = next_matching(&mut stream, |message| {
+            message["method"] == "notifications/tasks"
+        })
+        .await;
+        assert_eq!(
+            notification["params"]["taskId"],
+            ada_task.as_str(),
+            "{notification}"
+        );
+        assert_eq!(
+            notification["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], subscription,
+            "{notification}"
+        );
+        let status = notification["params"]["status"].as_str().expect("a status");
+        statuses.push(status.to_owned());
+        if status != "working" {
+            break notification;
+        }
+    };
+    assert_eq!(statuses, ["working", "completed"]);
+    let mut notified = last["params"].clone();
+    notified.as_object_mut().expect("a task").remove("_meta");
+    assert_eq!(
+        notified["result"]["content"][0]["text"], "waited 600 ms",
+        "{notified}"
+    );
+    assert_eq!(notified, task_now(&mut http, "ada-token", &ada_task).await);
+    assert!(
+        !stream.ends_within(Duration::from_millis(300)).await,
+        "the listen stream stays open, silent about the finished task"
+    );
+
+    // Bob hears of his own task, finished by now: its state as it ended, just once.
+    let mut stream = listen_for_tasks(&mut http, "bob-token", &[&bob_task, &ada_task]).await;
+    let acknowledged = stream.next().await.expect("the acknowledgement");
+    assert_eq!(
+        acknowledged["params"]["notifications"],
+        json!({ "taskIds": [bob_task] }),
+        "{acknowledged}"
+    );
+    let completed = stream.next().await.expect("the task as it ended");
+    assert_eq!(completed["method"], "notifications/tasks", "{completed}");
+    assert_eq!(completed["params"]["status"], "completed", "{completed}");
+    assert_eq!(
+        completed["params"]["taskId"],
+        bob_task.as_str(),
+        "{completed}"
+    );
+    assert!(!stream.ends_within(Duration::from_millis(300)).await);
+}
+
+/// One instance of a fleet sharing `redis`: tasks live there.
+async fn fleet_instance(redis: &RedisServer) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a loopback port");
+    let address = listener.local_addr().expect("an address");
+    let server = Server::new("tasks", "1.0.0").task_poll_interval(Duration::from_millis(100));
+    let http = server
+        .http()
+        .redis(redis.url())
+        .redis_key_prefix("listen-fleet:");
+    tokio::spawn(http.serve_on(listener));
+    // `serve_on` joins the fleet (a first heartbeat) before it serves.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while reqwest::get(format!("http://{address}/mcp")).await.is_err() {
+        assert!(Instant::now() < deadline, "the instance does not serve");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    address
+}
+
+#[tokio::test]
+async fn a_listen_stream_hears_of_a_task_running_on_another_instance() {
+    let redis = RedisServer::start();
+    let running = fleet_instance(&redis).await;
+    let listening = fleet_instance(&redis).await;
+    let mut on_running = client(running, "2026-07-28");
+    let created = stateless_request(
+        &mut on_running,
+        "anyone",
+        "tools/call",
+        json!({ "name": "wait_a_while", "arguments": { "ms": 600 } }),
+    )
+    .await;
+    let id = created.response()["result"]["taskId"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a task: {:?}", created.messages))
+        .to_owned();
+
+    let mut on_listening = client(listening, "2026-07-28");
+    let mut stream = listen_for_tasks(&mut on_listening, "anyone", &[&id]).await;
+    let acknowledged = stream.next().await.expect("the acknowledgement");
+    assert_eq!(
+        acknowledged["params"]["notifications"],
+        json!({ "taskIds": [id] }),
+        "{acknowledged}"
+    );
+    let working = next_matching(&mut stream, |message| {
+        message["method"] == "notifications/tasks"
+    })
+    .await;
+    assert_eq!(working["params"]["status"], "working", "{working}");
+    let completed = next_matching(&mut stream, |message| {
+        message["method"] == "notifications/tasks"
+    })
+    .await;
+    assert_eq!(completed["params"]["status"], "completed", "{completed}");
+    let mut notified = completed["params"].clone();
+    notified.as_object_mut().expect("a task").remove("_meta");
+    assert_eq!(notified, task_now(&mut on_listening, "anyone", &id).await);
 }

@@ -394,7 +394,8 @@ impl Session {
         let answer = match (era, method) {
             (Era::Stateless(_), "server/discover") => self.discover().into(),
             (Era::Stateless(_), "subscriptions/listen") => {
-                self.listen(id, &params.into_map(), related)
+                let (meta, params) = params.split_meta();
+                self.listen(era, id, &params, meta.as_ref(), related)
             }
             (Era::Handshake(_) | Era::Unknown, "ping") => Ok(json!({})).into(),
             (

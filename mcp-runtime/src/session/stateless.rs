@@ -7,15 +7,16 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use super::Session;
 use super::body::Body;
 use super::core::supported_versions;
 use super::reply::Answer;
+use super::{Era, Session};
 use crate::changes::{Change, next_change};
 use crate::protocol::jsonrpc::{RequestId, RpcError};
-use crate::protocol::meta;
+use crate::protocol::meta::{self, RequestMeta};
 use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
+use crate::task::listen::TaskWatches;
 
 impl Session {
     /// Adds what every 2026-07-28 result carries: `resultType` and the server's identity.
@@ -57,20 +58,29 @@ impl Session {
     }
 
     /// `subscriptions/listen` (2026-07-28): acknowledges the filter (what of it the server
-    /// offers: tool, resource and prompt list changes, updates of the listed resources),
-    /// then keeps the request open; changes go out on its outbox tagged with
-    /// its id, and the request is answered when the connection closes (or the server shuts
-    /// down). Cancelling the request stops it like any other.
+    /// offers: tool, resource and prompt list changes, updates of the listed resources,
+    /// status notifications of the listed tasks the caller owns), then keeps the request
+    /// open; changes go out on its outbox tagged with its id, and the request is answered
+    /// when the connection closes (or the server shuts down). Cancelling the request stops
+    /// it like any other. `taskIds` needs the tasks extension and names at most the
+    /// per-client limit of unfinished tasks (see `listened_task_ids`: more is refused with
+    /// -32602, not cut short).
     pub(super) fn listen(
         &mut self,
+        era: Era,
         id: &RequestId,
         params: &Map<String, Value>,
+        meta: Option<&RequestMeta>,
         related: &Outbox,
     ) -> Answer {
         let Some(filter) = params.get("notifications").and_then(Value::as_object) else {
             return Answer::Ready(Err(RpcError::invalid_params(
                 "Invalid params: `subscriptions/listen` needs `notifications`, the filter of what to receive.",
             )));
+        };
+        let task_ids = match self.listened_task_ids(filter, meta) {
+            Ok(ids) => ids,
+            Err(error) => return Answer::Ready(Err(error)),
         };
         let mut honoured = Map::new();
         // Subscribing now, before the acknowledgement, so no change after it is missed.
@@ -104,20 +114,40 @@ impl Session {
         }
         let mut other_changes = (resource_lists || prompt_lists || !watched.is_empty())
             .then(|| self.core.notifier.subscribe());
-        let acknowledged = json!({
-            "jsonrpc": "2.0",
-            "method": "notifications/subscriptions/acknowledged",
-            "params": {
-                "notifications": honoured,
-                "_meta": { meta::SUBSCRIPTION_ID: id },
-            },
-        });
-        related.send(&acknowledged);
         let closing = self.closing.clone();
         let subscription = id.clone();
         let related = related.clone();
+        let tasks = Arc::clone(&self.core.tasks);
+        let owner = self.task_owner(era);
         Answer::Pending {
             result: Box::pin(async move {
+                let ended =
+                    || Body::Json(json!({ "_meta": { meta::SUBSCRIPTION_ID: subscription } }));
+                // Each agreed task's state now goes out right after the acknowledgement, so a
+                // change between the task's creation and this request is not missed.
+                let mut task_changes = TaskWatches::none();
+                if !task_ids.is_empty() {
+                    let agreed = tokio::select! {
+                        () = closing.cancelled() => return ended(),
+                        agreed = TaskWatches::agree(&tasks, &owner, &task_ids) => agreed,
+                    };
+                    let (agreed, watches) = match agreed {
+                        Ok(agreed) => agreed,
+                        Err(error) => return Body::Failure(error),
+                    };
+                    if !agreed.is_empty() {
+                        honoured.insert("taskIds".into(), json!(agreed));
+                    }
+                    task_changes = watches;
+                }
+                related.send(&json!({
+                    "jsonrpc": "2.0",
+                    "method": "notifications/subscriptions/acknowledged",
+                    "params": {
+                        "notifications": honoured,
+                        "_meta": { meta::SUBSCRIPTION_ID: subscription },
+                    },
+                }));
                 let tagged = |method: &str, mut params: Map<String, Value>| {
                     params.insert(
                         "_meta".into(),
@@ -140,6 +170,9 @@ impl Session {
                     };
                     tokio::select! {
                         () = closing.cancelled() => break,
+                        task = task_changes.next() => {
+                            related.send(&tagged("notifications/tasks", task));
+                        }
                         true = tool_change => {
                             related.send(&tagged("notifications/tools/list_changed", Map::new()));
                         }
@@ -166,7 +199,7 @@ impl Session {
                         }
                     }
                 }
-                Body::Json(json!({ "_meta": { meta::SUBSCRIPTION_ID: subscription } }))
+                ended()
             }),
             request: None,
             server_info: None,

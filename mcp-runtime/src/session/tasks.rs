@@ -8,6 +8,7 @@
 //!   `resultType: "task"`; `tasks/get` carries the result inline, `tasks/update` the
 //!   answers to what the task asks, `tasks/cancel` stops it.
 
+use std::collections::HashSet;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -54,6 +55,53 @@ impl Session {
         Err(missing_extension(format!(
             "`{method}` is one of the extension's methods"
         )))
+    }
+
+    /// The task ids a 2026-07-28 `subscriptions/listen` filter asks status notifications
+    /// for (`notifications.taskIds`), without repeats, in the order asked; none from a server
+    /// that runs no tool as a task. Asking needs the extension (-32021 without it, as for
+    /// `tasks/get`), and at most the per-client limit of unfinished tasks may be named, as
+    /// no client can have more running (more is -32602, so none is missed unawares).
+    pub(super) fn listened_task_ids(
+        &self,
+        filter: &Map<String, Value>,
+        meta: Option<&RequestMeta>,
+    ) -> Result<Vec<String>, RpcError> {
+        let Some(asked) = filter.get("taskIds") else {
+            return Ok(Vec::new());
+        };
+        if !self.offers_tasks() {
+            return Ok(Vec::new());
+        }
+        if !client_declares_tasks(meta) {
+            return Err(missing_extension(
+                "`subscriptions/listen` asks for `taskIds`, the extension's notifications"
+                    .to_owned(),
+            ));
+        }
+        let invalid = || {
+            RpcError::invalid_params(
+                "Invalid params: `notifications.taskIds` must be an array of task ids (strings).",
+            )
+        };
+        let asked = asked.as_array().ok_or_else(invalid)?;
+        let mut seen = HashSet::new();
+        let mut ids: Vec<String> = Vec::new();
+        for id in asked {
+            let id = id.as_str().ok_or_else(invalid)?;
+            if seen.insert(id) {
+                ids.push(id.to_owned());
+            }
+        }
+        let limit = self.core.tasks.settings.max_unfinished_per_owner;
+        if ids.len() > limit {
+            return Err(RpcError::invalid_params(format!(
+                "Invalid params: `notifications.taskIds` names {} tasks; one listen request may \
+                 name at most {limit} (the server's limit of unfinished tasks per client).",
+                ids.len()
+            )));
+        }
+        Ok(ids)
     }
 
     /// Whether this server runs any tool as a task (then it declares tasks).
