@@ -15,6 +15,7 @@ use serde_json::{Value, json};
 pub mod examples;
 pub mod general_path;
 pub mod process;
+pub mod tasks;
 
 /// How long to wait for any single message before failing the test.
 pub const RECEIVE_TIMEOUT: Duration = Duration::from_secs(20);

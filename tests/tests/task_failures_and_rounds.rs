@@ -4,43 +4,14 @@
 //! failures), and a tool with `input_before_task` asks in `input_required` rounds before the
 //! call becomes a task (SEP-2322 input, then SEP-2663), then through the task.
 
-use std::time::{Duration, Instant};
-
-use mcp_tests::{StdioClient, stateless_meta};
+use mcp_tests::StdioClient;
+use mcp_tests::tasks::{modern_request as request, poll_until, terminal};
 use serde_json::{Value, json};
-
-const EXTENSION: &str = "io.modelcontextprotocol/tasks";
 
 fn server() -> StdioClient {
     let mut client = StdioClient::spawn(env!("CARGO_BIN_EXE_tasks"), &[]);
     client.check_against("2026-07-28");
     client
-}
-
-/// A request from a client that declared the tasks extension and elicitation.
-fn request(client: &mut StdioClient, method: &str, mut params: Value) -> Value {
-    let mut meta = stateless_meta();
-    meta["io.modelcontextprotocol/clientCapabilities"] =
-        json!({ "elicitation": {}, "extensions": { EXTENSION: {} } });
-    params["_meta"] = meta;
-    client.request(method, params)
-}
-
-/// Polls `tasks/get` until `done` says the status is the one awaited.
-fn poll_until(client: &mut StdioClient, id: &str, done: impl Fn(&str) -> bool) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let task = request(client, "tasks/get", json!({ "taskId": id }))["result"].clone();
-        if done(task["status"].as_str().unwrap_or_default()) {
-            return task;
-        }
-        assert!(Instant::now() < deadline, "task {id} stuck: {task}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
-fn terminal(status: &str) -> bool {
-    matches!(status, "completed" | "failed" | "cancelled")
 }
 
 #[test]
@@ -53,7 +24,7 @@ fn a_panicking_task_fails_with_an_internal_error_and_no_result() {
     );
     assert_eq!(created["result"]["resultType"], "task", "{created}");
     let id = created["result"]["taskId"].as_str().unwrap().to_owned();
-    let done = poll_until(&mut client, &id, terminal);
+    let done = poll_until(&mut client, true, &id, terminal);
     assert_eq!(done["status"], "failed", "{done}");
     assert_eq!(done["error"]["code"], -32603, "{done}");
     assert_eq!(
@@ -113,7 +84,7 @@ fn input_before_task_asks_in_rounds_then_in_the_task() {
     let id = task["taskId"].as_str().unwrap().to_owned();
 
     // What the tool asks from now on, it asks through the task.
-    let waiting = poll_until(&mut client, &id, |status| status != "working");
+    let waiting = poll_until(&mut client, true, &id, |status| status != "working");
     assert_eq!(waiting["status"], "input_required", "{waiting}");
     let asked = waiting["inputRequests"].as_object().unwrap();
     assert_eq!(asked.keys().collect::<Vec<_>>(), ["confirm"], "{waiting}");
@@ -123,7 +94,7 @@ fn input_before_task_asks_in_rounds_then_in_the_task() {
         json!({ "taskId": id, "inputResponses": { "confirm": { "action": "accept", "content": { "confirm": true } } } }),
     );
     assert_eq!(updated["result"]["resultType"], "complete", "{updated}");
-    let done = poll_until(&mut client, &id, terminal);
+    let done = poll_until(&mut client, true, &id, terminal);
     assert_eq!(done["status"], "completed", "{done}");
     assert_eq!(
         done["result"]["content"][0]["text"], "Hello, Ada!",
