@@ -298,21 +298,23 @@ async fn task_now(client: &mut HttpClient, token: &str, id: &str) -> Value {
     task
 }
 
+/// Calls `wait_a_while` for `ms` milliseconds as a 2026-07-28 task of `token`'s principal;
+/// the task's id.
+async fn start_waiting_task(http: &mut HttpClient, token: &str, ms: u64) -> String {
+    let call = json!({ "name": "wait_a_while", "arguments": { "ms": ms } });
+    let created = stateless_request(http, token, "tools/call", call).await;
+    created.response()["result"]["taskId"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a task: {:?}", created.messages))
+        .to_owned()
+}
+
 #[tokio::test]
 async fn a_listen_stream_hears_of_its_callers_tasks_only() {
     let address = start(true).await;
     let mut http = client(address, "2026-07-28");
-    let call = json!({ "name": "wait_a_while", "arguments": { "ms": 600 } });
-    let created = stateless_request(&mut http, "ada-token", "tools/call", call.clone()).await;
-    let ada_task = created.response()["result"]["taskId"]
-        .as_str()
-        .unwrap_or_else(|| panic!("a task: {:?}", created.messages))
-        .to_owned();
-    let created = stateless_request(&mut http, "bob-token", "tools/call", call).await;
-    let bob_task = created.response()["result"]["taskId"]
-        .as_str()
-        .unwrap_or_else(|| panic!("a task: {:?}", created.messages))
-        .to_owned();
+    let ada_task = start_waiting_task(&mut http, "ada-token", 600).await;
+    let bob_task = start_waiting_task(&mut http, "bob-token", 600).await;
 
     let mut stream = listen_for_tasks(&mut http, "ada-token", &[&ada_task, &bob_task]).await;
     let acknowledged = stream.next().await.expect("the acknowledgement");
@@ -408,17 +410,7 @@ async fn a_listen_stream_hears_of_a_task_running_on_another_instance() {
     let running = fleet_instance(&redis).await;
     let listening = fleet_instance(&redis).await;
     let mut on_running = client(running, "2026-07-28");
-    let created = stateless_request(
-        &mut on_running,
-        "anyone",
-        "tools/call",
-        json!({ "name": "wait_a_while", "arguments": { "ms": 600 } }),
-    )
-    .await;
-    let id = created.response()["result"]["taskId"]
-        .as_str()
-        .unwrap_or_else(|| panic!("a task: {:?}", created.messages))
-        .to_owned();
+    let id = start_waiting_task(&mut on_running, "anyone", 600).await;
 
     let mut on_listening = client(listening, "2026-07-28");
     let mut stream = listen_for_tasks(&mut on_listening, "anyone", &[&id]).await;

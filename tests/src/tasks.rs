@@ -135,3 +135,13 @@ pub fn assert_error(response: &Value, code: i64, says: &str) {
     let message = response["error"]["message"].as_str().unwrap_or_default();
     assert!(message.contains(says), "`{says}` not in {response}");
 }
+
+/// Calls the tool `name` as a 2026-07-28 task; the task's id.
+pub fn start_modern_task(client: &mut StdioClient, name: &str, arguments: Value) -> String {
+    let created = modern_request(
+        client,
+        "tools/call",
+        json!({ "name": name, "arguments": arguments }),
+    );
+    modern_task_id(&created)
+}

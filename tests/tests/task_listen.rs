@@ -5,8 +5,8 @@
 use std::time::{Duration, Instant};
 
 use mcp_tests::tasks::{
-    EXTENSION, assert_error, check_detailed_task, check_flat_task, modern_request, modern_task_id,
-    poll_until, terminal, wait_for,
+    EXTENSION, assert_error, check_detailed_task, check_flat_task, modern_request, poll_until,
+    start_modern_task, terminal, wait_for,
 };
 use mcp_tests::{StdioClient, stateless_meta};
 use serde_json::{Value, json};
@@ -84,18 +84,12 @@ fn same_task(notification: &Value, got: &Value) {
 fn modern_listen_streams_carry_the_status_of_the_tasks_named() {
     let mut client = server(&["--max-message-size", "100000"]);
     client.check_against("2026-07-28");
-    let created = modern_request(
+    let report = start_modern_task(
         &mut client,
-        "tools/call",
-        json!({ "name": "report", "arguments": { "quarter": "Q3", "steps": 3, "step_ms": 200 } }),
+        "report",
+        json!({ "quarter": "Q3", "steps": 3, "step_ms": 200 }),
     );
-    let report = modern_task_id(&created);
-    let created = modern_request(
-        &mut client,
-        "tools/call",
-        json!({ "name": "large", "arguments": { "bytes": 200_000 } }),
-    );
-    let large = modern_task_id(&created);
+    let large = start_modern_task(&mut client, "large", json!({ "bytes": 200_000 }));
 
     let unknown = "feedfacefeedfacefeedfacefeedface";
     listen_for_tasks(
@@ -193,12 +187,7 @@ fn got_task(client: &mut StdioClient, task_id: &str) -> Value {
 fn modern_listen_requests_for_tasks_are_checked() {
     let mut client = server(&[]);
     client.check_against("2026-07-28");
-    let created = modern_request(
-        &mut client,
-        "tools/call",
-        json!({ "name": "build", "arguments": { "ms": 60_000 } }),
-    );
-    let id = modern_task_id(&created);
+    let id = start_modern_task(&mut client, "build", json!({ "ms": 60_000 }));
 
     // Without the extension: -32021, as for `tasks/get`.
     let undeclared = client.request(

@@ -9,8 +9,8 @@
 use std::time::Duration;
 
 use mcp_tests::tasks::{
-    EXTENSION, assert_error, check_flat_task, error_code, modern_request, modern_task_id,
-    poll_until, terminal, wait_for,
+    EXTENSION, assert_error, check_flat_task, error_code, modern_request, poll_until,
+    start_modern_task, terminal, wait_for,
 };
 use mcp_tests::{StdioClient, stateless_meta};
 use serde_json::{Value, json};
@@ -413,12 +413,7 @@ fn modern_task_runs_and_gives_its_result_inline() {
     }
 
     // A tool error completes the task (the extension's rule), its result saying so.
-    let created = modern_request(
-        &mut client,
-        "tools/call",
-        json!({ "name": "fails", "arguments": {} }),
-    );
-    let id = modern_task_id(&created);
+    let id = start_modern_task(&mut client, "fails", json!({}));
     let done = poll_until(&mut client, true, &id, terminal);
     assert_eq!(done["status"], "completed", "{done}");
     assert_eq!(done["result"]["isError"], true, "{done}");
@@ -456,12 +451,7 @@ fn modern_calls_without_the_extension_run_as_before() {
 fn modern_task_takes_input_through_tasks_update() {
     let mut client = server(&[]);
     client.check_against("2026-07-28");
-    let created = modern_request(
-        &mut client,
-        "tools/call",
-        json!({ "name": "confirm", "arguments": { "action": "deploy" } }),
-    );
-    let id = modern_task_id(&created);
+    let id = start_modern_task(&mut client, "confirm", json!({ "action": "deploy" }));
     let waiting = poll_until(&mut client, true, &id, |status| status == "input_required");
     let requests = waiting["inputRequests"].as_object().unwrap();
     assert_eq!(requests.len(), 1, "{waiting}");
@@ -512,12 +502,7 @@ fn modern_task_takes_input_through_tasks_update() {
 fn modern_cancel_and_unknown_tasks() {
     let mut client = server(&[]);
     client.check_against("2026-07-28");
-    let created = modern_request(
-        &mut client,
-        "tools/call",
-        json!({ "name": "build", "arguments": { "ms": 60_000 } }),
-    );
-    let id = modern_task_id(&created);
+    let id = start_modern_task(&mut client, "build", json!({ "ms": 60_000 }));
     let cancelled = modern_request(&mut client, "tasks/cancel", json!({ "taskId": id }));
     assert_eq!(cancelled["result"]["resultType"], "complete", "{cancelled}");
     let got = poll_until(&mut client, true, &id, terminal);
