@@ -156,6 +156,18 @@ async fn stateless_request(
     method: &str,
     params: Value,
 ) -> mcp_http_tests::Reply {
+    let (body, headers) = declaring_request(client, token, method, params);
+    client.post_with(headers, &body).await
+}
+
+/// The body and headers of a 2026-07-28 request by the user with this token, declaring the
+/// tasks extension.
+fn declaring_request(
+    client: &mut HttpClient,
+    token: &str,
+    method: &str,
+    params: Value,
+) -> (Value, reqwest::header::HeaderMap) {
     let mut body = client.request_body(method, params);
     body["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] =
         json!({ "extensions": { EXTENSION: {} } });
@@ -164,7 +176,7 @@ async fn stateless_request(
         "authorization",
         HeaderValue::from_str(&format!("Bearer {token}")).expect("ASCII"),
     );
-    client.post_with(headers, &body).await
+    (body, headers)
 }
 
 #[tokio::test]
@@ -272,16 +284,11 @@ async fn ending_a_session_cancels_the_tasks_only_it_could_reach() {
 
 /// Ada's 2026-07-28 `subscriptions/listen` for `task_ids`, as a stream of its events.
 async fn listen_for_tasks(client: &mut HttpClient, token: &str, task_ids: &[&str]) -> EventStream {
-    let mut body = client.request_body(
+    let (body, headers) = declaring_request(
+        client,
+        token,
         "subscriptions/listen",
         json!({ "notifications": { "taskIds": task_ids } }),
-    );
-    body["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] =
-        json!({ "extensions": { EXTENSION: {} } });
-    let mut headers = client.request_headers(&body);
-    headers.insert(
-        "authorization",
-        HeaderValue::from_str(&format!("Bearer {token}")).expect("ASCII"),
     );
     let response = client.post_raw(headers, &body).await;
     assert_eq!(response.status(), reqwest::StatusCode::OK);
