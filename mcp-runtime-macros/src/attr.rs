@@ -17,10 +17,10 @@ use syn::{Attribute, Expr, LitStr, Meta, Path, Token};
 
 pub use self::annotations::Audience;
 pub use self::icon::Icon;
-pub use self::values::{Hint, Rate, RatePeriod, TaskSupport};
+pub use self::values::{Hint, Rate, RatePeriod, TaskSupport, Visibility};
 use self::values::{
     hint_value, integer_value, layer_value, parse_duration_ms, parse_rate, scopes_value, set,
-    string_value, tags_value, task_value, u64_value,
+    string_value, tags_value, task_value, u64_value, ui_value, visibility_value,
 };
 use crate::errors::Errors;
 
@@ -61,7 +61,7 @@ impl Kind {
     }
 }
 
-const TOOL_OPTIONS: [&str; 17] = [
+const TOOL_OPTIONS: [&str; 19] = [
     "name",
     "title",
     "description",
@@ -78,6 +78,8 @@ const TOOL_OPTIONS: [&str; 17] = [
     "task",
     "input_before_task",
     "icon",
+    "ui",
+    "visibility",
     "crate",
 ];
 
@@ -127,6 +129,10 @@ pub struct Options {
     pub input_before_task: Option<Hint>,
     /// Each `icon = "..."` or `icon(src = "...", ...)`, in order.
     pub icons: Vec<Icon>,
+    /// `ui = "ui://..."`: the tool's MCP Apps view.
+    pub ui: Option<LitStr>,
+    /// `visibility = ["app"]`: who may call the tool.
+    pub visibility: Option<Visibility>,
     /// A resource's `uri = "..."`, checked by the model (it decides fixed or template).
     pub uri: Option<LitStr>,
     /// A resource's `mime_type = "..."`.
@@ -321,6 +327,13 @@ impl Options {
             }
             // Repeatable: each occurrence adds one icon.
             "icon" => self.icons.extend(icon::icon_value(&meta, errors)),
+            "ui" => set(&mut self.ui, ui_value(&meta, errors), &meta, errors),
+            "visibility" => set(
+                &mut self.visibility,
+                visibility_value(&meta, errors),
+                &meta,
+                errors,
+            ),
             "uri" => set(&mut self.uri, string_value(&meta, errors), &meta, errors),
             "mime_type" => set(
                 &mut self.mime_type,

@@ -16,7 +16,9 @@ use syn::{
     Receiver, Signature, Type,
 };
 
-use crate::attr::{DefaultValue, Hint, Icon, Kind, Options, ParamOptions, Rate, TaskSupport};
+use crate::attr::{
+    DefaultValue, Hint, Icon, Kind, Options, ParamOptions, Rate, TaskSupport, Visibility,
+};
 use crate::docs;
 use crate::errors::Errors;
 
@@ -176,6 +178,10 @@ pub struct Tool<'a> {
     /// `input_before_task`: input asked in rounds before the call becomes a task.
     pub input_before_task: bool,
     pub icons: Vec<Icon>,
+    /// `ui = "ui://..."`: its MCP Apps view.
+    pub ui: Option<String>,
+    /// `visibility = [...]`: `None` when not stated (model and app, the spec's default).
+    pub visibility: Option<Visibility>,
     /// `crate = "..."`: the runtime crate's path; `None` to find it in the `Cargo.toml`.
     pub krate: Option<syn::Path>,
 }
@@ -219,6 +225,8 @@ impl<'a> Tool<'a> {
             task: options.task,
             input_before_task: options.input_before_task.is_some_and(|flag| flag.value),
             icons: options.icons,
+            ui: options.ui.as_ref().map(LitStr::value),
+            visibility: options.visibility,
             krate: options.krate,
         }
     }

@@ -39,6 +39,20 @@ pub enum Error {
         /// The other definition.
         second: SourceLocation,
     },
+    /// A tool names an MCP Apps view (`ui = "ui://..."`) that no resource serves.
+    #[error(
+        "tool `{tool}` (defined at {location}) names the view `{uri}`, but no resource has that \
+         URI; define it with #[mcp_resource(uri = \"{uri}\")] returning an `apps::View`, or \
+         fix `ui` in #[mcp_tool]"
+    )]
+    MissingView {
+        /// The tool's name.
+        tool: String,
+        /// Where the tool is defined.
+        location: SourceLocation,
+        /// The `ui://` URI it names.
+        uri: String,
+    },
     /// Two prompts linked into the binary share a name.
     #[error(
         "two prompts are named `{name}`: one is defined at {first}, the other at {second}; \

@@ -5,6 +5,7 @@
 // and follows one `tools/call` through them, and `bash scripts/import-circles.sh` lists the
 // files that still reach back.
 mod access;
+pub mod apps;
 mod backoff;
 mod changes;
 mod completion;

@@ -9,6 +9,8 @@
 //!   clients what changed.
 //! - [`skills`]: shipping Agent Skills with `skill!`, the checks, skills that change, what a
 //!   client sees (the `io.modelcontextprotocol/skills` extension).
+//! - [`apps`]: MCP Apps — tools whose results show as an HTML view in the host, app-only
+//!   tools (the `io.modelcontextprotocol/ui` extension).
 //! - [`tasks`]: tool calls that outlive their request, in both eras, on a store behind a
 //!   trait.
 //! - [`return_values`]: what each return type becomes.
@@ -46,6 +48,9 @@ pub mod resources_prompts {}
 
 #[doc = include_str!("../docs/skills.md")]
 pub mod skills {}
+
+#[doc = include_str!("../docs/apps.md")]
+pub mod apps {}
 
 #[doc = include_str!("../docs/tasks.md")]
 pub mod tasks {}

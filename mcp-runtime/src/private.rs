@@ -8,6 +8,7 @@ pub use inventory;
 pub use schemars;
 pub use serde;
 
+pub use crate::apps::{ToolUi, Visibility};
 pub use crate::location::SourceLocation;
 pub use crate::middleware::SharedLayer;
 pub use crate::server::linking::{Dependency, DependencyCheck};

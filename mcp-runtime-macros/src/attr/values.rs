@@ -365,3 +365,66 @@ pub(super) fn hint_value(meta: &Meta, errors: &mut Errors) -> Option<Hint> {
         }
     }
 }
+
+/// `visibility = ["app"]`: who may call a tool (MCP Apps `_meta.ui.visibility`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Visibility {
+    ModelAndApp,
+    Model,
+    App,
+}
+
+/// `ui = "ui://weather/view"`: the tool's view, a URI with the `ui://` scheme the spec
+/// requires of views, and something after it.
+pub(super) fn ui_value(meta: &Meta, errors: &mut Errors) -> Option<LitStr> {
+    let literal = string_value(meta, errors)?;
+    let value = literal.value();
+    match value.strip_prefix("ui://") {
+        Some(rest) if !rest.is_empty() && !rest.contains(char::is_whitespace) => Some(literal),
+        _ => {
+            errors.push(syn::Error::new(
+                literal.span(),
+                format!(
+                    "`ui` names the tool's view, a resource whose URI starts with `ui://`, \
+                     not `{value}`: `ui = \"ui://weather/view\"`"
+                ),
+            ));
+            None
+        }
+    }
+}
+
+/// `visibility = ["model", "app"]`: `"model"`, `"app"` or both, each once.
+pub(super) fn visibility_value(meta: &Meta, errors: &mut Errors) -> Option<Visibility> {
+    let list = DistinctList {
+        option: "visibility",
+        noun: "entry",
+        example: "[\"app\"]",
+    };
+    let (array, names) = list.parse(meta, errors, |value| {
+        (!matches!(value, "model" | "app")).then(|| {
+            format!(
+                "`{value}` is no visibility: write `\"model\"` (the model may call the tool), \
+                 `\"app\"` (its view may) or both, e.g. `visibility = [\"app\"]`"
+            )
+        })
+    })?;
+    let model = names.iter().any(|name| name.value() == "model");
+    let app = names.iter().any(|name| name.value() == "app");
+    let visibility = match (model, app) {
+        (true, true) => Visibility::ModelAndApp,
+        (true, false) => Visibility::Model,
+        (false, true) => Visibility::App,
+        (false, false) => {
+            if array.elems.is_empty() {
+                errors.push(syn::Error::new(
+                    array.span(),
+                    "`visibility = []` would hide the tool from everyone; write `[\"app\"]`, \
+                     `[\"model\"]` or remove it (the default is both)",
+                ));
+            }
+            return None;
+        }
+    };
+    Some(visibility)
+}

@@ -44,7 +44,7 @@ use self::icons::icons;
 use self::invoke::{TOOL_RUNNERS, invoke, output_schema};
 use self::linking::dependency_check;
 use self::parameters::{Parameters, parameters};
-use self::policy::{layers, policy, tags};
+use self::policy::{layers, policy, tags, ui};
 use self::runtime_path::runtime_path;
 pub use self::skill::skill;
 use self::tokens::{location, option};
@@ -310,6 +310,7 @@ fn registration(tool: &Tool<'_>) -> TokenStream {
     let parameters = parameters(&tool.function, &private);
     let output_schema = output_schema(&tool.function, &private);
     let policy = policy(tool, &private);
+    let ui = ui(tool, &private);
     let layers = layers(tool, &private);
     let invoke = invoke(&tool.function, &private, &parameters, &TOOL_RUNNERS);
     let unique_name = unique_name_guard(Kind::Tool, &tool.name, tool.name_span);
@@ -344,6 +345,7 @@ fn registration(tool: &Tool<'_>) -> TokenStream {
                 hints: #hints,
                 icons: #icons,
                 tags: #tags,
+                ui: #ui,
                 params: #descriptors,
                 output_schema: #output_schema,
                 policy: #policy,

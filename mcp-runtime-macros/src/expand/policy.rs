@@ -1,12 +1,12 @@
 //! What the server enforces around a call or uses to manage the tool, rather than tells
 //! clients: the `ToolPolicy` (timeout, concurrency limit, rate limit, task support) and the
-//! tags.
+//! tags; and the tool's MCP Apps view (`ToolUi`).
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::tokens::option;
-use crate::attr::{Rate, RatePeriod, TaskSupport};
+use crate::attr::{Rate, RatePeriod, TaskSupport, Visibility};
 use crate::model::Tool;
 
 /// `ToolPolicy { ... }`: each limit `None` unless the attribute sets it; task support
@@ -63,6 +63,23 @@ pub fn layers(tool: &Tool<'_>, private: &TokenStream) -> TokenStream {
         #(#items)*
         &[#(#names as fn() -> #private::SharedLayer),*]
     })
+}
+
+/// `ToolUi { ... }`: the tool's MCP Apps view and who may call it, which the runtime lists as
+/// `_meta.ui`.
+pub fn ui(tool: &Tool<'_>, private: &TokenStream) -> TokenStream {
+    let resource_uri = option(tool.ui.as_deref());
+    let visibility = match tool.visibility.unwrap_or(Visibility::ModelAndApp) {
+        Visibility::ModelAndApp => quote!(ModelAndApp),
+        Visibility::Model => quote!(Model),
+        Visibility::App => quote!(App),
+    };
+    quote! {
+        #private::ToolUi {
+            resource_uri: #resource_uri,
+            visibility: #private::Visibility::#visibility,
+        }
+    }
 }
 
 /// `&["admin", "files"]`: the tags, for enabling and disabling groups of tools at run time.

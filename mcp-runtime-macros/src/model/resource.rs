@@ -90,14 +90,20 @@ impl<'a> Resource<'a> {
             }
         }
         let scopes = options.scope_names();
+        let uri = options.uri.as_ref().map(LitStr::value).unwrap_or_default();
+        // A `ui://` resource is an MCP Apps view, whose type the spec fixes.
+        let mime_type = options.mime_type.as_ref().map(LitStr::value).or_else(|| {
+            uri.starts_with("ui://")
+                .then(|| "text/html;profile=mcp-app".to_owned())
+        });
         Resource {
             completions: completions(&function.params),
             function,
-            uri: options.uri.as_ref().map(LitStr::value).unwrap_or_default(),
+            uri,
             name,
             title: options.title.as_ref().map(LitStr::value),
             description,
-            mime_type: options.mime_type.as_ref().map(LitStr::value),
+            mime_type,
             size: options.size.map(|(size, _)| size),
             audience: options.audience.unwrap_or_default(),
             priority: options.priority,

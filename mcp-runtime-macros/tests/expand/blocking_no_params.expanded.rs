@@ -24,6 +24,10 @@ const __mcp_tool_reset__needs_mcp_tools_on_its_impl_block: () = {
             },
             icons: &[],
             tags: &[],
+            ui: ::mcp_runtime::__private::ToolUi {
+                resource_uri: ::core::option::Option::None,
+                visibility: ::mcp_runtime::__private::Visibility::ModelAndApp,
+            },
             params: &[],
             output_schema: ::mcp_runtime::__private::output_schema::<()>,
             policy: ::mcp_runtime::__private::ToolPolicy {

@@ -37,6 +37,10 @@ const __mcp_tool_search__needs_mcp_tools_on_its_impl_block: () = {
             },
             icons: &[],
             tags: &["search", "index.v2"],
+            ui: ::mcp_runtime::__private::ToolUi {
+                resource_uri: ::core::option::Option::None,
+                visibility: ::mcp_runtime::__private::Visibility::ModelAndApp,
+            },
             params: &[
                 ::mcp_runtime::__private::ParamDescriptor {
                     name: "query",

@@ -25,6 +25,10 @@ const __mcp_tool_search__needs_mcp_tools_on_its_impl_block: () = {
             },
             icons: &[],
             tags: &[],
+            ui: ::mcp_runtime::__private::ToolUi {
+                resource_uri: ::core::option::Option::None,
+                visibility: ::mcp_runtime::__private::Visibility::ModelAndApp,
+            },
             params: &[
                 ::mcp_runtime::__private::ParamDescriptor {
                     name: "query",
@@ -92,6 +96,10 @@ const __mcp_tool_send__needs_mcp_tools_on_its_impl_block: () = {
             },
             icons: &[],
             tags: &[],
+            ui: ::mcp_runtime::__private::ToolUi {
+                resource_uri: ::core::option::Option::None,
+                visibility: ::mcp_runtime::__private::Visibility::ModelAndApp,
+            },
             params: &[
                 ::mcp_runtime::__private::ParamDescriptor {
                     name: "text",

@@ -46,6 +46,10 @@ const _: () = {
             },
             icons: &[],
             tags: &[],
+            ui: ::mcp_runtime::__private::ToolUi {
+                resource_uri: ::core::option::Option::None,
+                visibility: ::mcp_runtime::__private::Visibility::ModelAndApp,
+            },
             params: &[
                 ::mcp_runtime::__private::ParamDescriptor {
                     name: "self",
@@ -120,6 +124,10 @@ const _: () = {
             },
             icons: &[],
             tags: &[],
+            ui: ::mcp_runtime::__private::ToolUi {
+                resource_uri: ::core::option::Option::None,
+                visibility: ::mcp_runtime::__private::Visibility::ModelAndApp,
+            },
             params: &[
                 ::mcp_runtime::__private::ParamDescriptor {
                     name: "self",
@@ -181,6 +189,10 @@ const _: () = {
             },
             icons: &[],
             tags: &[],
+            ui: ::mcp_runtime::__private::ToolUi {
+                resource_uri: ::core::option::Option::None,
+                visibility: ::mcp_runtime::__private::Visibility::ModelAndApp,
+            },
             params: &[],
             output_schema: ::mcp_runtime::__private::output_schema::<&'static str>,
             policy: ::mcp_runtime::__private::ToolPolicy {
@@ -231,6 +243,10 @@ const _: () = {
             },
             icons: &[],
             tags: &[],
+            ui: ::mcp_runtime::__private::ToolUi {
+                resource_uri: ::core::option::Option::None,
+                visibility: ::mcp_runtime::__private::Visibility::ModelAndApp,
+            },
             params: &[
                 ::mcp_runtime::__private::ParamDescriptor {
                     name: "self",

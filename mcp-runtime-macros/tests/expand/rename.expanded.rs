@@ -29,6 +29,10 @@ const __mcp_tool_convert__needs_mcp_tools_on_its_impl_block: () = {
             },
             icons: &[],
             tags: &[],
+            ui: ::mcp_runtime::__private::ToolUi {
+                resource_uri: ::core::option::Option::None,
+                visibility: ::mcp_runtime::__private::Visibility::ModelAndApp,
+            },
             params: &[
                 ::mcp_runtime::__private::ParamDescriptor {
                     name: "amount",

@@ -27,6 +27,10 @@ const __mcp_tool_find__needs_mcp_tools_on_its_impl_block: () = {
             },
             icons: &[],
             tags: &[],
+            ui: mcp::__private::ToolUi {
+                resource_uri: ::core::option::Option::None,
+                visibility: mcp::__private::Visibility::ModelAndApp,
+            },
             params: &[
                 mcp::__private::ParamDescriptor {
                     name: "type",

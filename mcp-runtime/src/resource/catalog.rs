@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::completion::ArgumentCompletion;
 use crate::content::Annotations;
@@ -309,9 +309,4 @@ impl ResourceCatalog {
             .iter()
             .any(|resource| !resource.completions().is_empty())
     }
-}
-
-/// The `contents` item of one embedded resource, as `resources/read` returns it.
-pub(crate) fn contents_json(resource: &crate::content::EmbeddedResource) -> Value {
-    serde_json::to_value(resource).unwrap_or_else(|_| json!({ "uri": resource.uri }))
 }

@@ -8,7 +8,9 @@ use std::future::Future;
 use std::pin::Pin;
 
 use serde::Serialize;
+use serde_json::{Map, Value};
 
+use crate::apps::View;
 use crate::content::{EmbeddedResource, ResourceContents};
 use crate::context::log_layer::with_current;
 use crate::tool::extract::ToolCall;
@@ -26,6 +28,11 @@ pub enum ReadOutcome {
     Json(String),
     /// Complete contents, each with its own URI and type.
     Contents(Vec<EmbeddedResource>),
+    /// An MCP Apps view: HTML served as `text/html;profile=mcp-app`, with its `_meta`.
+    View {
+        html: String,
+        meta: Option<Map<String, Value>>,
+    },
     /// Nothing at this URI (`None`): the spec's resource-not-found error.
     NotFound,
     /// The read failed; `public` when the error is a [`ToolError`] (always shown).
@@ -35,8 +42,30 @@ pub enum ReadOutcome {
 }
 
 impl ReadOutcome {
-    /// The `contents` of a `resources/read` result for `uri`, or the failure.
+    /// The `contents` of a `resources/read` result for `uri`, each item as JSON, or the
+    /// failure.
     pub(crate) fn into_contents(
+        self,
+        uri: &str,
+        mime_type: Option<&str>,
+    ) -> Result<Vec<Value>, ReadFailure> {
+        if let ReadOutcome::View { html, meta } = self {
+            // The spec requires this type of a view's contents, whatever the resource states.
+            let mut item = contents_json(&EmbeddedResource {
+                uri: uri.to_owned(),
+                mime_type: Some(crate::apps::MIME_TYPE.to_owned()),
+                contents: ResourceContents::Text(html),
+            });
+            if let (Some(meta), Value::Object(item)) = (meta, &mut item) {
+                item.insert("_meta".into(), Value::Object(meta));
+            }
+            return Ok(vec![item]);
+        }
+        self.into_embedded(uri, mime_type)
+            .map(|contents| contents.iter().map(contents_json).collect())
+    }
+
+    fn into_embedded(
         self,
         uri: &str,
         mime_type: Option<&str>,
@@ -57,6 +86,7 @@ impl ReadOutcome {
                 Some("application/json"),
             )]),
             ReadOutcome::Contents(contents) => Ok(contents),
+            ReadOutcome::View { html, .. } => Ok(vec![item(ResourceContents::Text(html), None)]),
             ReadOutcome::Failed { message, public } => Err(ReadFailure::Failed { message, public }),
             ReadOutcome::Rejected(message) => Err(ReadFailure::Rejected(message)),
             ReadOutcome::NotFound => Err(ReadFailure::NotFound),
@@ -82,12 +112,13 @@ pub(crate) enum ReadFailure {
 /// | `Vec<u8>`, `&'static [u8]` | one blob item (base64), with the resource's `mime_type` |
 /// | [`Json<T>`] | one text item holding `T` as JSON, `application/json` unless stated |
 /// | [`EmbeddedResource`], `Vec<EmbeddedResource>` | as they are: each with its own URI and type |
+/// | [`View`] | one text item, `text/html;profile=mcp-app`, with the view's `_meta.ui` (MCP Apps) |
 /// | `Option<T>` where `T` is any of these | `None` → the spec's resource-not-found error for the URI read (for a template whose item does not exist) |
 /// | `Result<T, E>` where `T` is any of the above and `E: Display` | `Err` → an error response with the message (hidden by [`Server::mask_error_details`](crate::Server::mask_error_details) unless `E` is [`ToolError`]) |
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from an MCP resource",
     label = "not a resource contents type",
-    note = "a resource may return `String`, `&'static str`, `Vec<u8>` (a blob), `mcp_runtime::Json<T>` (T: Serialize), `EmbeddedResource`, `Vec<EmbeddedResource>`, `Option<T>` (`None`: not found), or `Result<T, E>` of any of these with `E: Display`"
+    note = "a resource may return `String`, `&'static str`, `Vec<u8>` (a blob), `mcp_runtime::Json<T>` (T: Serialize), `EmbeddedResource`, `Vec<EmbeddedResource>`, `mcp_runtime::apps::View`, `Option<T>` (`None`: not found), or `Result<T, E>` of any of these with `E: Display`"
 )]
 pub trait IntoResourceContents {
     /// Performs the conversion.
@@ -136,6 +167,13 @@ impl<T: Serialize> IntoResourceContents for Json<T> {
     }
 }
 
+impl IntoResourceContents for View {
+    fn into_read_outcome(self) -> ReadOutcome {
+        let (html, meta) = self.into_parts();
+        ReadOutcome::View { html, meta }
+    }
+}
+
 impl IntoResourceContents for EmbeddedResource {
     fn into_read_outcome(self) -> ReadOutcome {
         ReadOutcome::Contents(vec![self])
@@ -171,6 +209,11 @@ where
             },
         }
     }
+}
+
+/// The `contents` item of one embedded resource, as `resources/read` returns it.
+fn contents_json(resource: &EmbeddedResource) -> Value {
+    serde_json::to_value(resource).unwrap_or_else(|_| serde_json::json!({ "uri": resource.uri }))
 }
 
 /// The future of one read. Panics inside it are caught by the dispatcher.

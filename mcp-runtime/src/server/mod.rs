@@ -430,6 +430,9 @@ impl Server {
         // Every tool, resource and prompt may take the notifier as a parameter.
         self.states.insert(self.notifier.clone());
         self.resources.prepare(&self.states)?;
+        let resources = self.resources.catalog();
+        self.tools
+            .check_views(|uri| resources.find(uri).is_some())?;
         self.prompts.prepare(&self.states)?;
         self.skills.prepare()?;
         if self.warns_of_no_tools() {

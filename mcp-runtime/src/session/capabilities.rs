@@ -27,7 +27,7 @@ impl Session {
         if self.offers_completions() && version.has_completions_capability() {
             capabilities.insert("completions".into(), json!({}));
         }
-        // Extensions are declared only from 2026-07-28, the first revision with
+        // Tasks and skills are declared only from 2026-07-28, the first revision with
         // `capabilities.extensions`.
         let mut extensions = Map::new();
         if self.offers_tasks() && version.is_stateless() {
@@ -38,6 +38,14 @@ impl Session {
             extensions.insert(
                 crate::skill::EXTENSION.into(),
                 json!({ "directoryRead": true }),
+            );
+        }
+        if self.core.tools.catalog().names_views() {
+            // In every revision, unlike the others: the MCP Apps spec negotiates it through
+            // `capabilities.extensions` whatever the revision, and older schemas let it pass.
+            extensions.insert(
+                crate::apps::EXTENSION.into(),
+                json!({ "mimeTypes": [crate::apps::MIME_TYPE] }),
             );
         }
         if !extensions.is_empty() {

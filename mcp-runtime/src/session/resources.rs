@@ -16,7 +16,6 @@ use crate::protocol::meta::RequestMeta;
 use crate::protocol::outbox::Outbox;
 use crate::protocol::version::ProtocolVersion;
 use crate::registry::Entry as _;
-use crate::resource::catalog::contents_json;
 use crate::resource::contents::ReadFailure;
 
 /// The lists a `resources/list` and a `resources/templates/list` cursor belong to.
@@ -124,7 +123,6 @@ impl Session {
                             }
                             ReadFailure::NotFound => not_found(version, &uri),
                         })?;
-                let contents: Vec<Value> = contents.iter().map(contents_json).collect();
                 let mut result = json!({ "contents": contents });
                 if stateless {
                     // What a read returns may depend on who asks and changes at any time:

@@ -11,6 +11,7 @@ use std::sync::{Arc, OnceLock};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+use crate::apps::ToolUi;
 use crate::error::Error;
 use crate::icon::{Icon, IconDescriptor, icons_json};
 use crate::json_schema::validate::Schema;
@@ -151,6 +152,14 @@ impl CatalogTool {
         match &self.source {
             ToolSource::Static(descriptor) => descriptor.description,
             ToolSource::Dynamic(tool) => tool.description.as_deref(),
+        }
+    }
+
+    /// The tool's MCP Apps view and visibility (`#[mcp_tool(ui = ...)]`).
+    pub fn ui(&self) -> ToolUi {
+        match &self.source {
+            ToolSource::Static(descriptor) => descriptor.ui,
+            ToolSource::Dynamic(_) => ToolUi::NONE,
         }
     }
 
@@ -405,6 +414,10 @@ impl CatalogTool {
                 listing.insert("annotations".into(), Value::Object(annotations));
             }
         }
+        // Every revision: MCP Apps hosts read `_meta.ui` whatever revision they negotiate.
+        if let Some(meta) = self.ui().meta() {
+            listing.insert("_meta".into(), meta);
+        }
         let task = self.policy().task;
         if shape == ListingShape::WithExecution && task != TaskSupport::Forbidden {
             listing.insert(
@@ -542,6 +555,36 @@ impl Catalog {
             }
         }
         Ok(())
+    }
+
+    /// Refuses a tool whose `ui = "ui://..."` names no resource: the host would have nothing
+    /// to render.
+    pub fn check_views(
+        tools: &[Arc<CatalogTool>],
+        exists: impl Fn(&str) -> bool,
+    ) -> Result<(), Error> {
+        for tool in tools {
+            let ToolSource::Static(descriptor) = &tool.source else {
+                continue;
+            };
+            if let Some(uri) = descriptor.ui.resource_uri
+                && !exists(uri)
+            {
+                return Err(Error::MissingView {
+                    tool: descriptor.name.to_owned(),
+                    location: descriptor.location,
+                    uri: uri.to_owned(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether some tool names an MCP Apps view: the server then declares the extension.
+    pub fn names_views(&self) -> bool {
+        self.tools
+            .iter()
+            .any(|tool| tool.ui().resource_uri.is_some())
     }
 
     /// Whether both hold exactly the same tools.

@@ -443,6 +443,7 @@ mod tests {
             hints: ToolHints::default(),
             tags: &[],
             icons: &[],
+            ui: crate::apps::ToolUi::NONE,
             params: &[],
             output_schema,
             policy: Default::default(),

@@ -142,6 +142,16 @@ impl ToolSet {
         Ok(())
     }
 
+    /// Refuses a `#[mcp_tool]` whose view (`ui = "ui://..."`) is not a resource `exists` knows;
+    /// after [`prepare`](Self::prepare).
+    pub(crate) fn check_views(&self, exists: impl Fn(&str) -> bool) -> Result<(), Error> {
+        let state = self.inner.state.lock().expect("tool set poisoned");
+        match &state.statics {
+            Some(statics) => Catalog::check_views(statics, exists),
+            None => Ok(()),
+        }
+    }
+
     /// Whether there is no tool at all, enabled or not: no `#[mcp_tool]` linked in and no
     /// dynamic tool added.
     pub(crate) fn has_no_tools(&self) -> bool {
