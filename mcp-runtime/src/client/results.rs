@@ -122,9 +122,30 @@ pub struct Tool {
     /// How the tool runs (2025-11-25: `taskSupport`), if the server says.
     #[serde(default)]
     pub execution: Option<Map<String, Value>>,
+    /// Its `_meta` (MCP Apps: `ui.resourceUri`, `ui.visibility`), if it has one.
+    #[serde(default, rename = "_meta")]
+    pub meta: Option<Map<String, Value>>,
 }
 
 impl Tool {
+    /// The URI of its MCP Apps view (`_meta.ui.resourceUri`), if it names one.
+    pub fn view_uri(&self) -> Option<&str> {
+        self.meta.as_ref()?.get("ui")?.get("resourceUri")?.as_str()
+    }
+
+    /// Who may call it (`_meta.ui.visibility`): `["model", "app"]` when not listed, the
+    /// spec's default.
+    pub fn visibility(&self) -> Vec<&str> {
+        let listed = self
+            .meta
+            .as_ref()
+            .and_then(|meta| meta.get("ui")?.get("visibility")?.as_array());
+        match listed {
+            Some(listed) => listed.iter().filter_map(Value::as_str).collect(),
+            None => vec!["model", "app"],
+        }
+    }
+
     /// Whether the tool runs as a task, as 2025-11-25 lists it (`execution.taskSupport`):
     /// `"forbidden"`, `"optional"` or `"required"`; `None` when not listed (other
     /// revisions list none).

@@ -290,6 +290,21 @@ impl TestClient {
         self.core.list_tools().await
     }
 
+    /// Reads the MCP Apps view of the tool named `tool` (its `_meta.ui.resourceUri`), as a
+    /// host does before rendering its result; `Ok(None)` when no listed tool of that name
+    /// names a view.
+    pub async fn read_view(&self, tool: &str) -> Result<Option<ReadResult>, ResponseError> {
+        let tools = self.list_tools().await?;
+        let Some(uri) = tools
+            .iter()
+            .find(|listed| listed.name == tool)
+            .and_then(Tool::view_uri)
+        else {
+            return Ok(None);
+        };
+        self.read_resource(uri).await.map(Some)
+    }
+
     /// The `tools/list` result as JSON, with the tools of every page in `tools`.
     pub async fn list_tools_json(&self) -> Result<Value, ResponseError> {
         self.core.list_tools_result().await
