@@ -62,7 +62,7 @@ fn tool<'a>(tools: &'a Value, name: &str) -> &'a Value {
 #[test]
 fn the_extension_is_declared_with_its_mime_type_in_every_revision() {
     for revision in REVISIONS {
-        let capabilities = capabilities(env!("CARGO_BIN_EXE_apps"), revision);
+        let capabilities = capabilities(env!("CARGO_BIN_EXE_app_views"), revision);
         assert_eq!(
             capabilities["extensions"][EXTENSION],
             json!({ "mimeTypes": [MIME] }),
@@ -85,7 +85,7 @@ fn a_server_without_views_declares_no_extension() {
 #[test]
 fn tools_carry_their_view_and_visibility_in_every_revision() {
     for revision in REVISIONS {
-        let mut client = client(env!("CARGO_BIN_EXE_apps"), revision);
+        let mut client = client(env!("CARGO_BIN_EXE_app_views"), revision);
         let tools = result(&mut client, revision, "tools/list", json!({}));
         // Nested only: the flat `ui/resourceUri` key is deprecated.
         assert_eq!(
@@ -112,7 +112,7 @@ fn tools_carry_their_view_and_visibility_in_every_revision() {
 #[test]
 fn the_view_is_listed_and_read_as_an_mcp_app_in_every_revision() {
     for revision in REVISIONS {
-        let mut client = client(env!("CARGO_BIN_EXE_apps"), revision);
+        let mut client = client(env!("CARGO_BIN_EXE_app_views"), revision);
         let listed = result(&mut client, revision, "resources/list", json!({}));
         assert_eq!(
             listed["resources"][0]["uri"], "ui://board/view",
@@ -156,7 +156,7 @@ fn the_view_is_listed_and_read_as_an_mcp_app_in_every_revision() {
 #[test]
 fn an_app_only_tool_is_callable_as_the_host_calls_it_for_its_view() {
     for revision in REVISIONS {
-        let mut client = client(env!("CARGO_BIN_EXE_apps"), revision);
+        let mut client = client(env!("CARGO_BIN_EXE_app_views"), revision);
         let called = result(
             &mut client,
             revision,
@@ -179,7 +179,7 @@ fn a_client_without_the_extension_sees_the_same_listing() {
     // The spec makes hiding app-only tools the host's duty; a server cannot tell a host's
     // model from its view, so what it lists does not depend on the client.
     for revision in HANDSHAKE_REVISIONS {
-        let mut client = StdioClient::spawn(env!("CARGO_BIN_EXE_apps"), &[]);
+        let mut client = StdioClient::spawn(env!("CARGO_BIN_EXE_app_views"), &[]);
         client.initialize(revision);
         let tools = result(&mut client, revision, "tools/list", json!({}));
         assert_eq!(
