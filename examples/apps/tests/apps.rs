@@ -53,3 +53,33 @@ fn a_host_renders_the_forecast_and_the_view_refreshes_it() {
         shown["days"][0]["low"].as_i64().expect("a number") + 1
     );
 }
+
+#[test]
+fn the_command_line_shows_each_tools_view() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_apps"))
+        .env("MCP_CLI", "tools")
+        .output()
+        .expect("runs");
+    assert!(output.status.success());
+    let table = String::from_utf8(output.stdout).expect("UTF-8");
+    let row = |name: &str| {
+        table
+            .lines()
+            .find(|line| line.starts_with(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("no row for {name} in\n{table}"))
+            .to_owned()
+    };
+    assert!(table.starts_with("NAME"), "{table}");
+    assert!(
+        table
+            .lines()
+            .next()
+            .is_some_and(|header| header.contains("VIEW"))
+    );
+    assert!(row("forecast").contains("ui://forecast/view"), "{table}");
+    assert!(!row("forecast").contains("app only"), "{table}");
+    assert!(
+        row("refresh_forecast").contains("ui://forecast/view (app only)"),
+        "{table}"
+    );
+}

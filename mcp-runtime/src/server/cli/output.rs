@@ -184,9 +184,10 @@ pub(super) fn pretty(value: &Value) -> String {
     serde_json::to_string_pretty(value).expect("a JSON value always serializes")
 }
 
-/// The `tools` table: name, title, hints, first line of the description.
+/// The `tools` table: name, title, hints, first line of the description; and, when some
+/// tool has an MCP Apps view or visibility, a `VIEW` column before the description.
 pub(super) fn tools_table(tools: &[Tool]) -> String {
-    let rows: Vec<[String; 4]> = tools
+    let rows: Vec<[String; 5]> = tools
         .iter()
         .map(|tool| {
             let title = tool
@@ -198,10 +199,39 @@ pub(super) fn tools_table(tools: &[Tool]) -> String {
                 })
                 .unwrap_or_default();
             let description = first_line(tool.description.as_deref());
-            [tool.name.clone(), title, hints(tool), description]
+            [
+                tool.name.clone(),
+                title,
+                hints(tool),
+                view(tool),
+                description,
+            ]
         })
         .collect();
+    if rows.iter().any(|[.., view, _]| !view.is_empty()) {
+        return table(["NAME", "TITLE", "HINTS", "VIEW", "DESCRIPTION"], &rows);
+    }
+    let rows: Vec<[String; 4]> = rows
+        .into_iter()
+        .map(|[name, title, hints, _, description]| [name, title, hints, description])
+        .collect();
     table(["NAME", "TITLE", "HINTS", "DESCRIPTION"], &rows)
+}
+
+/// A tool's MCP Apps view and who may call it, when either differs from a plain tool's:
+/// `ui://weather/view (app only)`.
+fn view(tool: &Tool) -> String {
+    let uri = tool.view_uri().unwrap_or_default();
+    let who = match tool.visibility().as_slice() {
+        ["app"] => "(app only)",
+        ["model"] => "(model only)",
+        _ => "",
+    };
+    [uri, who]
+        .into_iter()
+        .filter(|part| !part.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The `resources` table: resources, then templates (their URI is the template).
@@ -377,6 +407,21 @@ mod tests {
             "URI            NAME    TITLE  MIME TYPE      DESCRIPTION\n\
              docs://readme  readme         text/markdown  The README.\n\
              notes://{id}   note    Note\n"
+        );
+        let tools: Vec<Tool> = serde_json::from_value(json!([
+            {"name": "forecast", "inputSchema": {"type": "object"},
+             "_meta": {"ui": {"resourceUri": "ui://w/view"}}},
+            {"name": "refresh", "inputSchema": {"type": "object"},
+             "_meta": {"ui": {"resourceUri": "ui://w/view", "visibility": ["app"]}}},
+            {"name": "plain", "inputSchema": {"type": "object"}, "description": "Plain."},
+        ]))
+        .unwrap();
+        assert_eq!(
+            tools_table(&tools),
+            "NAME      TITLE  HINTS  VIEW                    DESCRIPTION\n\
+             forecast                ui://w/view\n\
+             refresh                 ui://w/view (app only)\n\
+             plain                                           Plain.\n"
         );
         let prompts: Vec<Prompt> = serde_json::from_value(json!([
             {"name": "review", "title": "Code review", "description": "Review code.",
