@@ -478,6 +478,8 @@ pub(crate) struct Catalog {
     /// Whether any tool mirrors a parameter into a header.
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     mirrored: bool,
+    /// Whether any tool names an MCP Apps view.
+    views: bool,
 }
 
 impl Catalog {
@@ -486,10 +488,12 @@ impl Catalog {
         tools.sort_by(|a, b| a.name().cmp(b.name()));
         let scoped = tools.iter().any(|tool| tool.needs_scopes());
         let mirrored = tools.iter().any(|tool| tool.mirrors_headers());
+        let views = tools.iter().any(|tool| tool.ui().resource_uri.is_some());
         Catalog {
             tools,
             scoped,
             mirrored,
+            views,
         }
     }
 
@@ -582,9 +586,7 @@ impl Catalog {
 
     /// Whether some tool names an MCP Apps view: the server then declares the extension.
     pub fn names_views(&self) -> bool {
-        self.tools
-            .iter()
-            .any(|tool| tool.ui().resource_uri.is_some())
+        self.views
     }
 
     /// Whether both hold exactly the same tools.
