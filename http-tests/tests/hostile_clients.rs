@@ -938,6 +938,7 @@ async fn full_size_probes_against_the_defaults() {
     assert!(refused >= 50, "{refused}");
     assert!(grown < 160 * 1024, "{grown} KiB");
     drop(streams);
+    server.stops_being_busy().await;
     // A 2026-07-28 client needs no session.
     let mut stateless = HttpClient::new(server.url(), "2026-07-28");
     stateless.authorization = Some("Bearer token-checker".to_owned());
