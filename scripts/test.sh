@@ -38,9 +38,12 @@ bash interop/run.sh interop/expectations/calculator.json -- "$bin/calculator"
 bash interop/run.sh interop/expectations/notes.json -- "$bin/notes"
 bash interop/run.sh interop/expectations/jobs.json -- "$bin/jobs"
 bash interop/run.sh interop/expectations/fixture.json -- "$bin/fixture"
+# MCP Apps: each tool's `_meta.ui`, the view and its read, validated against ext-apps' schema.
+bash interop/run.sh interop/expectations/apps.json -- "$bin/apps"
 # The same SDK clients over Streamable HTTP (servers started with --http 127.0.0.1:PORT).
 bash interop/http_run.sh interop/expectations/conformance.json -- "$bin/conformance"
 bash interop/http_run.sh interop/expectations/fixture.json -- "$bin/fixture" --sse-polling-ms 250
+bash interop/http_run.sh interop/expectations/apps.json -- "$bin/apps"
 # Tasks (2025-11-25 and the 2026-07-28 extension) with the 1.x SDK and ext-tasks, over stdio and HTTP.
 bash interop/tasks_run.sh "$bin/tasks"
 # Skills (the 2026-07-28 io.modelcontextprotocol/skills extension) with the Python SDK: every file

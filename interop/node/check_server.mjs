@@ -43,6 +43,7 @@ import {
   checkAsked,
   checkCallOutcome,
   checkCapabilities,
+  checkAppsRead,
   checkCompletionOutcome,
   checkErrorOutcome,
   checkListing,
@@ -473,6 +474,7 @@ async function checkPrimitives(sdkKey, client, era, version, label, exp, rep, ms
   for (const read of exp.reads.filter(sel)) {
     const [outcome, note] = await outcomeOf('resources/read', () => client.readResource({ uri: read.uri }, { timeout: ms }), seen);
     line(read.label ?? `resources/read ${read.uri}`, checkReadOutcome(read.expect, outcome), note);
+    if (exp.appsSchema) checkAppsRead(read.uri, outcome, label, rep);
   }
   for (const err of exp.readErrors.filter(sel)) {
     const [outcome, note] = await outcomeOf('resources/read', () => client.readResource({ uri: err.uri }, { timeout: ms }), seen);

@@ -5,6 +5,7 @@
 // results), never on SDK types.
 
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 export const REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'];
 export const STRUCTURED_SINCE = '2025-06-18'; // structuredContent / outputSchema exist from here on
@@ -15,6 +16,8 @@ const TOP_KEYS = [
   // Resources, prompts, completion (all optional; an absent section checks nothing).
   'capabilities', 'resources', 'resourceChecks', 'resourceTemplates', 'resourceTemplateChecks', 'reads', 'readErrors', 'subscribe',
   'prompts', 'promptChecks', 'promptGets', 'promptErrors', 'completions',
+  // MCP Apps: every `_meta.ui` validated against the extension's own schema.
+  'appsSchema',
 ];
 const CALL_KEYS = ['$comment', 'label', 'tool', 'arguments', 'expect', 'eras', 'minRevision', 'maxRevision', 'clients', 'progress', 'logLevel', 'logs', 'cancelAfterMs', 'answers', 'asked', 'rounds', 'httpResumes'];
 const PROGRESS_KEYS = ['$comment', 'min', 'max', 'last', 'total'];
@@ -363,6 +366,7 @@ export function checkListing(kind, items, pages, exp, era, version, client, labe
   const detail = (missing.length ? `; missing ${js(missing)}` : '') + (extra.length ? `; unexpected ${js(extra)}` : '');
   rep.check(!missing.length && !extra.length, label, `${method}: the ${field}s are exactly the ${want.size} expected${detail}`);
   for (const item of items) if (!item?.name) rep.fail(label, `${method}: ${item?.[field]} has no name`);
+  if (exp.appsSchema && kind === 'resources') for (const item of items) checkAppsMeta('McpUiResourceMeta', item, `${item?.uri}: ${method}`, label, rep);
   const byName = new Map(items.filter((i) => typeof i?.[field] === 'string').map((i) => [i[field], i]));
   for (const check of exp[checksKey]) {
     if (!selected(check, era, version, client)) continue;
@@ -375,6 +379,51 @@ export function checkListing(kind, items, pages, exp, era, version, client, labe
     rep.check(why === null, label, `${method}: ${check[by]} matches ${js(check.match, 100)}` + (why ? ` :: ${why}` : ''));
   }
   return byName;
+}
+
+// MCP Apps (`appsSchema`): the `$defs` of `@modelcontextprotocol/ext-apps`'s published schema,
+// compiled once, with Ajv's draft 2020-12 dialect (the schema's own).
+const APP_MIME_TYPE = 'text/html;profile=mcp-app';
+let appsValidators;
+function appsValidator(def) {
+  if (!appsValidators) {
+    const require = createRequire(import.meta.url);
+    const schemaPath = require.resolve('@modelcontextprotocol/ext-apps/schema.json');
+    const schema = JSON.parse(readFileSync(schemaPath, 'utf8'));
+    const Ajv2020 = require('ajv/dist/2020').default;
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    ajv.addSchema(schema);
+    appsValidators = { ajv, id: schema.$id };
+  }
+  return appsValidators.ajv.getSchema(`${appsValidators.id}#/$defs/${def}`);
+}
+
+/**
+ * `appsSchema`: an item's `_meta.ui` (a tool, a listed resource, a read's contents) must be valid
+ * against the extension's definition `def`; one check line for each item that has one.
+ */
+export function checkAppsMeta(def, item, what, label, rep) {
+  const ui = item?._meta?.ui;
+  if (ui === undefined) return;
+  const validate = appsValidator(def);
+  if (!validate) throw new Error(`ext-apps schema.json has no $defs/${def}`);
+  const ok = validate(ui);
+  const why = ok ? '' : ` :: ${validate.errors.map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`;
+  rep.check(ok, label, `${what}: _meta.ui ${js(ui, 120)} is a valid ext-apps ${def}${why}`);
+}
+
+/**
+ * `appsSchema` for a `resources/read` result: every `ui://` content is served as
+ * `text/html;profile=mcp-app`, and its `_meta.ui` is a valid `McpUiResourceMeta`.
+ */
+export function checkAppsRead(uri, outcome, label, rep) {
+  for (const content of outcome.result?.contents ?? []) {
+    if (String(content?.uri).startsWith('ui://')) {
+      const mime = content.mimeType;
+      rep.check(mime === APP_MIME_TYPE, label, `resources/read ${uri}: ${content.uri} is ${js(mime)} (MCP Apps needs ${APP_MIME_TYPE})`);
+    }
+    checkAppsMeta('McpUiResourceMeta', content, `resources/read ${uri}: ${content?.uri}`, label, rep);
+  }
 }
 
 /** SDK rejection or JSON-RPC error (wanted or not); null when the outcome is a result and none was wanted. */
@@ -652,6 +701,7 @@ export function checkToolListing(tools, pages, exp, version, era, label, rep, cl
     }
     if (exp.requireDescriptions) rep.check(Boolean(t.description), label, `${t.name}: has a description`);
   }
+  if (exp.appsSchema) for (const t of tools) checkAppsMeta('McpUiToolMeta', t, `${t.name}: tools/list`, label, rep);
   for (const tc of exp.toolChecks) {
     if (!selected(tc, era, version, client)) continue;
     const tool = byName.get(tc.tool);

@@ -44,6 +44,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import {
+  checkAppsRead,
   checkCallOutcome,
   checkCapabilities,
   checkErrorOutcome,
@@ -326,6 +327,7 @@ async function checkPrimitives(common, opts, env, exp, eraName, version, label, 
       ? [[`expected a result, got an error (${outcome.error.envelope}): ${short(outcome.error.message, 200)}`], 'error']
       : checkReadOutcome(read.expect, outcome);
     line(read.label ?? `resources/read ${read.uri}`, checked, run);
+    if (exp.appsSchema) checkAppsRead(read.uri, outcome, label, rep);
   }
   for (const err of exp.readErrors.filter(sel)) {
     const [outcome, run] = await outcomeOf(['--method', 'resources/read', '--uri', err.uri]);

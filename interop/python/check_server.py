@@ -69,6 +69,7 @@ from mcp_types import LOG_LEVEL_META_KEY
 from pydantic import ValidationError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from apps_schema import check_apps_meta, check_apps_read  # noqa: E402
 from expectations import (  # noqa: E402
     CANCEL_GRACE_S,
     NOTIFICATION_GRACE_S,
@@ -457,6 +458,9 @@ async def check_session(
             break
         seen_cursors.add(cursor)
     by_name = check_tool_listing(tools, pages, exp, version, era, label, rep)
+    if exp.get("appsSchema"):
+        for tool in tools:
+            check_apps_meta("McpUiToolMeta", tool, f"{tool.get('name')}: tools/list", label, rep)
 
     # The SDK validates structuredContent against each tool's outputSchema itself. It arms a
     # validator only for tools it has seen in a listing (the walk above), so confirm that.
@@ -541,6 +545,9 @@ async def check_primitives(client: Client, era: str, version: str, label: str, e
             rep.fail(label, f"{method} -> SDK rejected the result: {short(' '.join(str(e).split()), 300)}")
             continue
         check_listing(kind, items, pages, exp, era, version, "python", label, rep)
+        if exp.get("appsSchema") and kind == "resources":
+            for item in items:
+                check_apps_meta("McpUiResourceMeta", item, f"{item.get('uri')}: resources/list", label, rep)
 
     for read in filter(sel, exp["reads"]):
         outcome, note = await outcome_of(client.read_resource(read["uri"]))
@@ -549,6 +556,8 @@ async def check_primitives(client: Client, era: str, version: str, label: str, e
             problems.insert(0, note)
         title = read.get("label") or f"resources/read {read['uri']}"
         rep.check(not problems, label, f"{title} -> {summary}" + ("" if not problems else " :: " + "; ".join(problems)))
+        if exp.get("appsSchema"):
+            check_apps_read(read["uri"], outcome, label, rep)
     for err in filter(sel, exp["readErrors"]):
         outcome, note = await outcome_of(client.read_resource(err["uri"]))
         problems, summary = check_error_outcome(err, outcome)

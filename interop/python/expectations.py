@@ -40,6 +40,8 @@ TOP_KEYS = {
     "promptGets",
     "promptErrors",
     "completions",
+    # MCP Apps: every `_meta.ui` validated against the extension's own schema (apps_schema.py).
+    "appsSchema",
 }
 CALL_KEYS = {
     "$comment",
