@@ -43,19 +43,23 @@ impl Visibility {
     }
 }
 
-/// What `#[mcp_tool(ui = "...", visibility = [...])]` states: the tool's `_meta.ui`.
+/// What `#[mcp_tool(ui = "...", visibility = [...])]` (or [`DynamicTool::view`] and
+/// [`DynamicTool::visibility`]) states: the tool's `_meta.ui`.
+///
+/// [`DynamicTool::view`]: crate::DynamicTool::view
+/// [`DynamicTool::visibility`]: crate::DynamicTool::visibility
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ToolUi {
+pub struct ToolUi<'a> {
     /// `ui = "ui://..."`: the view the host renders the tool's results in.
-    pub resource_uri: Option<&'static str>,
+    pub resource_uri: Option<&'a str>,
     /// `visibility = [...]`.
     pub visibility: Visibility,
 }
 
-impl ToolUi {
+impl ToolUi<'_> {
     /// A tool with neither a view nor a visibility of its own.
-    pub const NONE: ToolUi = ToolUi {
+    pub const NONE: ToolUi<'static> = ToolUi {
         resource_uri: None,
         visibility: Visibility::ModelAndApp,
     };
@@ -71,6 +75,17 @@ impl ToolUi {
             ui.insert("visibility".into(), visibility);
         }
         (!ui.is_empty()).then(|| json!({ "ui": ui }))
+    }
+}
+
+/// Why `uri` cannot name a view, if it cannot: the spec gives views the `ui://` scheme (the
+/// rule `#[mcp_tool(ui = ...)]` applies at compile time).
+pub(crate) fn view_uri_problem(uri: &str) -> Option<String> {
+    match uri.strip_prefix("ui://") {
+        Some(rest) if !rest.is_empty() => None,
+        _ => Some(format!(
+            "a tool's view is a resource whose URI starts with `ui://`, not `{uri}`"
+        )),
     }
 }
 

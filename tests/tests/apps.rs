@@ -3,8 +3,12 @@
 //! tool's `_meta.ui` (nested, the default visibility left out), the view listed and read as
 //! `text/html;profile=mcp-app` with its `_meta.ui`, app-only tools listed for the host to
 //! filter and callable, and a tool naming a missing view refused at start-up. Every message
-//! is checked against the revision's official schema.
+//! is checked against the revision's official schema. Then the same for a tool and a view
+//! defined at run time (`DynamicTool::view`, a `ui://` `DynamicResource`), in process.
 
+use mcp_runtime::apps::{View, Visibility};
+use mcp_runtime::testing::TestClient;
+use mcp_runtime::{DynamicResource, DynamicTool, Server};
 use mcp_tests::{HANDSHAKE_REVISIONS, REVISIONS, STATELESS_REVISION, StdioClient, check_result};
 use serde_json::{Value, json};
 
@@ -203,5 +207,91 @@ fn a_tool_naming_a_missing_view_refuses_to_start_naming_both() {
     assert!(
         stderr.contains("#[mcp_resource(uri = \"ui://weather/view\")]"),
         "{stderr}"
+    );
+}
+
+/// A server whose tools and view are defined at run time (`DynamicTool::view`,
+/// `DynamicResource` of a `ui://` URI), as a plugin host would build them.
+fn dynamic_views_server(view: &str) -> Server {
+    let server = Server::new("dynamic-views", "0");
+    server
+        .resource_set()
+        .add(DynamicResource::new(view, "chart_view", |_, _| async {
+            View::html("<!doctype html><p>chart</p>").prefers_border(false)
+        }))
+        .expect("a new URI");
+    let tools = server.tool_set();
+    let tool =
+        |name: &str| DynamicTool::new(name, json!({"type": "object"}), |_, _| async { "drawn" });
+    tools.add(tool("chart").view("ui://chart/view")).unwrap();
+    tools
+        .add(
+            tool("redraw")
+                .view("ui://chart/view")
+                .visibility(Visibility::App),
+        )
+        .unwrap();
+    server
+}
+
+#[tokio::test]
+async fn a_dynamic_tool_names_its_view_as_an_attribute_does() {
+    let client = TestClient::connect(dynamic_views_server("ui://chart/view"))
+        .await
+        .expect("the server starts");
+    let capabilities = &client.initialize_result().unwrap()["capabilities"];
+    assert_eq!(
+        capabilities["extensions"][EXTENSION],
+        json!({"mimeTypes": [MIME]})
+    );
+    let tools = client.list_tools_json().await.unwrap();
+    assert_eq!(
+        tool(&tools, "chart")["_meta"],
+        json!({"ui": {"resourceUri": "ui://chart/view"}})
+    );
+    assert_eq!(
+        tool(&tools, "redraw")["_meta"],
+        json!({"ui": {"resourceUri": "ui://chart/view", "visibility": ["app"]}})
+    );
+    let listed = client.list_resources().await.unwrap();
+    assert_eq!(listed[0].mime_type.as_deref(), Some(MIME));
+    let view = client.read_view("redraw").await.unwrap().expect("a view");
+    assert_eq!(view.contents.len(), 1);
+    assert_eq!(
+        view.contents[0].raw,
+        json!({
+            "uri": "ui://chart/view", "mimeType": MIME, "text": "<!doctype html><p>chart</p>",
+            "_meta": {"ui": {"prefersBorder": false}},
+        })
+    );
+}
+
+#[tokio::test]
+async fn a_dynamic_tool_naming_a_missing_view_stops_the_start() {
+    let refused = TestClient::connect(dynamic_views_server("ui://other/view"))
+        .await
+        .err()
+        .expect("the server refuses to start")
+        .to_string();
+    assert!(
+        refused.contains("chart") && refused.contains("ui://chart/view"),
+        "{refused}"
+    );
+}
+
+#[test]
+fn a_dynamic_tool_view_needs_the_ui_scheme() {
+    let server = Server::new("bad-view", "0");
+    let refused = server
+        .tool_set()
+        .add(
+            DynamicTool::new("chart", json!({"type": "object"}), |_, _| async { "drawn" })
+                .view("https://chart/view"),
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(
+        refused.contains("`ui://`") && refused.contains("https://chart/view"),
+        "{refused}"
     );
 }

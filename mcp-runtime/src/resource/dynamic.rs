@@ -91,12 +91,18 @@ impl DynamicResource {
         Fut: Future + Send + 'static,
         Fut::Output: IntoResourceContents,
     {
+        let uri = uri.into();
+        // A `ui://` resource is an MCP Apps view, whose type the spec fixes (as for
+        // `#[mcp_resource]`).
+        let mime_type = uri
+            .starts_with("ui://")
+            .then(|| crate::apps::MIME_TYPE.to_owned());
         DynamicResource {
-            uri: uri.into(),
+            uri,
             name: name.into(),
             title: None,
             description: None,
-            mime_type: None,
+            mime_type,
             size: None,
             scopes: Vec::new(),
             read: Arc::new(move |request, context| {

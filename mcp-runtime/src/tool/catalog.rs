@@ -156,10 +156,10 @@ impl CatalogTool {
     }
 
     /// The tool's MCP Apps view and visibility (`#[mcp_tool(ui = ...)]`).
-    pub fn ui(&self) -> ToolUi {
+    pub fn ui(&self) -> ToolUi<'_> {
         match &self.source {
             ToolSource::Static(descriptor) => descriptor.ui,
-            ToolSource::Dynamic(_) => ToolUi::NONE,
+            ToolSource::Dynamic(tool) => tool.ui(),
         }
     }
 
@@ -563,23 +563,28 @@ impl Catalog {
 
     /// Refuses a tool whose `ui = "ui://..."` names no resource: the host would have nothing
     /// to render.
-    pub fn check_views(
-        tools: &[Arc<CatalogTool>],
+    pub fn check_views<'a>(
+        tools: impl IntoIterator<Item = &'a Arc<CatalogTool>>,
         exists: impl Fn(&str) -> bool,
     ) -> Result<(), Error> {
         for tool in tools {
-            let ToolSource::Static(descriptor) = &tool.source else {
+            let Some(uri) = tool.ui().resource_uri.filter(|uri| !exists(uri)) else {
                 continue;
             };
-            if let Some(uri) = descriptor.ui.resource_uri
-                && !exists(uri)
-            {
-                return Err(Error::MissingView {
+            return Err(match &tool.source {
+                ToolSource::Static(descriptor) => Error::MissingView {
                     tool: descriptor.name.to_owned(),
                     location: descriptor.location,
                     uri: uri.to_owned(),
-                });
-            }
+                },
+                ToolSource::Dynamic(dynamic) => Error::InvalidTool {
+                    name: dynamic.name.clone(),
+                    problem: format!(
+                        "its view `{uri}` is not a resource of the server; add one returning an \
+                         `apps::View` (#[mcp_resource] or `DynamicResource`) before it starts"
+                    ),
+                },
+            });
         }
         Ok(())
     }

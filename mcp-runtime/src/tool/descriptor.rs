@@ -29,7 +29,7 @@ pub struct ToolDescriptor {
     /// `icon = "..."` or `icon(src = "...", ...)`, once per icon (sent from 2025-11-25 on).
     pub icons: &'static [crate::icon::IconDescriptor],
     /// `ui = "ui://..."` and `visibility = [...]`: its MCP Apps view and who may call it.
-    pub ui: crate::apps::ToolUi,
+    pub ui: crate::apps::ToolUi<'static>,
     /// The tool's arguments, in declaration order.
     pub params: &'static [ParamDescriptor],
     /// The schema of the structured output, if the return type has one.

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
+use crate::apps::{ToolUi, Visibility, view_uri_problem};
 use crate::context::Context;
 use crate::json_schema::validate::Schema;
 use crate::middleware::{Layer, SharedLayer};
@@ -63,6 +64,9 @@ pub struct DynamicTool {
     pub(crate) scopes: Vec<String>,
     /// Its own layers, innermost last.
     pub(crate) layers: Vec<SharedLayer>,
+    /// Its MCP Apps view (`ui = "ui://..."` of `#[mcp_tool]`).
+    pub(crate) view: Option<String>,
+    pub(crate) visibility: Visibility,
     handler: Handler,
 }
 
@@ -102,6 +106,8 @@ impl DynamicTool {
             policy: ToolPolicy::default(),
             scopes: Vec::new(),
             layers: Vec::new(),
+            view: None,
+            visibility: Visibility::ModelAndApp,
             handler,
         }
     }
@@ -202,6 +208,33 @@ impl DynamicTool {
         self
     }
 
+    /// Names the tool's MCP Apps view, a `ui://` resource returning an
+    /// [`apps::View`](crate::apps::View) (as `#[mcp_tool(ui = "ui://...")]`): hosts that
+    /// render MCP Apps show the tool's results in it. A tool in the server when it starts
+    /// must name a resource it serves, or the server does not start; [`ToolSet::add`]
+    /// refuses a URI without the `ui://` scheme.
+    ///
+    /// [`ToolSet::add`]: crate::ToolSet::add
+    pub fn view(mut self, uri: impl Into<String>) -> Self {
+        self.view = Some(uri.into());
+        self
+    }
+
+    /// Who may call the tool, the model, its view or both (as
+    /// `#[mcp_tool(visibility = [...])]`); [`Visibility::ModelAndApp`] unless set.
+    pub fn visibility(mut self, visibility: Visibility) -> Self {
+        self.visibility = visibility;
+        self
+    }
+
+    /// Its `_meta.ui`, as the listing writes it.
+    pub(crate) fn ui(&self) -> ToolUi<'_> {
+        ToolUi {
+            resource_uri: self.view.as_deref(),
+            visibility: self.visibility,
+        }
+    }
+
     pub(crate) fn invoke(&self, arguments: Map<String, Value>, context: Context) -> ToolFuture {
         let handler = Arc::clone(&self.handler);
         // The handler runs inside the future, so a panic in it is caught like any tool's.
@@ -228,6 +261,9 @@ impl DynamicTool {
         Schema::compile(&self.input_schema)
             .map_err(|error| format!("the input schema is not a valid JSON Schema: {error}"))?;
         crate::tool::header::header_params(&self.input_schema)?;
+        if let Some(problem) = self.view.as_deref().and_then(view_uri_problem) {
+            return Err(problem);
+        }
         if let Some(output) = &self.output_schema {
             if output.get("type").and_then(Value::as_str) != Some("object") {
                 return Err(

@@ -142,14 +142,13 @@ impl ToolSet {
         Ok(())
     }
 
-    /// Refuses a `#[mcp_tool]` whose view (`ui = "ui://..."`) is not a resource `exists` knows;
-    /// after [`prepare`](Self::prepare).
+    /// Refuses a tool whose view (`ui = "ui://..."`, [`DynamicTool::view`]) is not a resource
+    /// `exists` knows: every `#[mcp_tool]`, and the dynamic tools added before the server
+    /// starts; after [`prepare`](Self::prepare).
     pub(crate) fn check_views(&self, exists: impl Fn(&str) -> bool) -> Result<(), Error> {
         let state = self.inner.state.lock().expect("tool set poisoned");
-        match &state.statics {
-            Some(statics) => Catalog::check_views(statics, exists),
-            None => Ok(()),
-        }
+        let statics = state.statics.iter().flatten();
+        Catalog::check_views(statics.chain(state.dynamic.values()), exists)
     }
 
     /// Whether there is no tool at all, enabled or not: no `#[mcp_tool]` linked in and no
