@@ -7,9 +7,11 @@
 #   interop/node/node_modules  `npm ci` from node/package-lock.json: @modelcontextprotocol/sdk,
 #                          @modelcontextprotocol/client, @modelcontextprotocol/inspector,
 #                          @modelcontextprotocol/conformance, @modelcontextprotocol/ext-tasks,
-#                          @anthropic-ai/mcpb (MCPB bundles: validate, pack), and the `node`
-#                          package (a Node 22 binary for the Inspector, which needs
-#                          Node >= 22.19)
+#                          @anthropic-ai/mcpb (MCPB bundles: validate, pack),
+#                          @modelcontextprotocol/ext-apps (the MCP Apps host bridge), esbuild
+#                          (bundles the host page) and playwright-core (drives the system
+#                          chromium; apps_run.sh), and the `node` package (a Node 22 binary for
+#                          the Inspector, which needs Node >= 22.19)
 #
 # Needs: python3 (>= 3.10; the lock was made on 3.11) with venv, npm (any Node >= 20), and the
 # PyPI and npm registries. Set PYTHON to use another interpreter. Set INTEROP_FORCE=1 to
@@ -81,13 +83,19 @@ setup_node() {
     @modelcontextprotocol/inspector/clients/launcher/build/index.js \
     @modelcontextprotocol/inspector/clients/cli/build/index.js \
     @modelcontextprotocol/conformance/dist/index.js \
-    @anthropic-ai/mcpb/dist/cli/cli.js; do
+    @anthropic-ai/mcpb/dist/cli/cli.js \
+    @modelcontextprotocol/ext-apps/dist/src/app-bridge.js playwright-core/package.json \
+    esbuild/lib/main.js; do
     [ -f "$node_dir/node_modules/$f" ] || die "node_modules/$f missing after npm ci"
   done
   "$node22" "$node_dir/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js" --version >/dev/null \
     || die "the Inspector does not start on $node22"
+  # esbuild's install script is denied (allowScripts): its binary comes in the optional
+  # dependency @esbuild/<platform>, which the API finds without the script.
+  (cd "$node_dir" && "$node22" -e 'require("esbuild").transformSync("let a = 1")') >/dev/null \
+    || die "esbuild does not run (is its @esbuild/<platform> package installed?)"
   echo "   node $v for the Inspector; $(cd "$node_dir" && "$node22" -e '
-    for (const p of ["sdk", "client", "inspector", "conformance", "ext-tasks"]) {
+    for (const p of ["sdk", "client", "inspector", "conformance", "ext-tasks", "ext-apps"]) {
       const v = JSON.parse(require("fs").readFileSync(`node_modules/@modelcontextprotocol/${p}/package.json`)).version;
       process.stdout.write(`@modelcontextprotocol/${p} ${v}  `);
     }

@@ -13,7 +13,9 @@
 #      Also an MCPB bundle of the calculator, validated and packed by @anthropic-ai/mcpb
 #      (interop/mcpb_run.sh);
 #   4. a fleet (interop/fleet_run.sh): instances sharing one Redis behind nginx round robin, no
-#      sticky routing, driven by the conformance suite, the SDK clients and the tasks clients.
+#      sticky routing, driven by the conformance suite, the SDK clients and the tasks clients;
+#   5. MCP Apps in a real host (interop/apps_run.sh): the apps example's view rendered by a page
+#      built on @modelcontextprotocol/ext-apps's AppBridge in headless Chromium (needs chromium).
 # Installs the pinned interop clients first (interop/setup.sh; a no-op when up to date).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -59,3 +61,7 @@ bash interop/conformance_suite.sh "$bin/conformance"
 # A fleet: three instances of the conformance example, then of the tasks server, each fleet sharing
 # one redis-server behind nginx round robin (needs nginx and redis-server, as http-tests/tests/fleet.rs).
 bash interop/fleet_run.sh "$bin/conformance" "$bin/tasks"
+# MCP Apps: a web host (ext-apps AppBridge and the 2.x client) in headless Chromium renders the
+# apps example's view, clicks its Refresh button (an app-only tool, called through the host) and
+# checks the table before and after; screenshots in target/apps-host/.
+bash interop/apps_run.sh "$bin/apps"

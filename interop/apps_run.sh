@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# MCP Apps in a real host: the view of examples/apps rendered by a web page built on
+# @modelcontextprotocol/ext-apps's host bridge, in headless Chromium:
+#
+#   interop/apps_run.sh APPS_BINARY          (e.g. target/debug/apps)
+#
+# Starts `APPS_BINARY --http 127.0.0.1:PORT` on a free loopback port, waits until it listens, and
+# runs node/apps_check.mjs (see its header) against http://127.0.0.1:PORT/mcp: the host lists the
+# tools, calls `forecast`, reads its view, renders it in a sandbox proxy and sends it the result;
+# the script checks the view's table, clicks its Refresh button (an app-only tool called through
+# the host) and checks the new table. Stops the server on any exit. Prints every PASS/FAIL line,
+# then `interop apps: N passed, M failed`; exits 1 on any failure.
+#
+# Screenshots go to target/apps-host/ (INTEROP_APPS_ARTIFACTS to change; not committed).
+#
+# Environment:
+#   INTEROP_TIMEOUT     wait for each page state, in seconds (default 30)
+#   CHROMIUM            the browser (default: `chromium` on PATH; Debian's package `chromium`)
+# Installs nothing: run interop/setup.sh first.
+set -uo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+[ $# -eq 1 ] || {
+  echo "usage: interop/apps_run.sh APPS_BINARY" >&2
+  exit 2
+}
+node22="$here/node/node_modules/node/bin/node"
+if [ ! -x "$node22" ] || [ ! -d "$here/node/node_modules/@modelcontextprotocol/ext-apps" ] \
+  || [ ! -d "$here/node/node_modules/playwright-core" ] || [ ! -d "$here/node/node_modules/esbuild" ]; then
+  echo "interop/apps_run.sh: the interop clients are not installed; run interop/setup.sh first" >&2
+  exit 2
+fi
+command -v "$1" >/dev/null 2>&1 || [ -x "$1" ] || {
+  echo "interop/apps_run.sh: no such server binary: $1" >&2
+  exit 2
+}
+chromium="${CHROMIUM:-$(command -v chromium || true)}"
+[ -n "$chromium" ] && [ -x "$chromium" ] || {
+  echo "interop/apps_run.sh: no chromium on PATH (apt-get install chromium, or set CHROMIUM)" >&2
+  exit 2
+}
+timeout_s="${INTEROP_TIMEOUT:-30}"
+artifacts="${INTEROP_APPS_ARTIFACTS:-$here/../target/apps-host}"
+
+work="$(mktemp -d)"
+server_pid=""
+stop_server() {
+  [ -n "$server_pid" ] || return 0
+  if kill -0 "$server_pid" 2>/dev/null; then
+    kill -TERM "$server_pid" 2>/dev/null
+    # The server's shutdown grace is short; make sure it is gone in any case.
+    for _ in $(seq 1 50); do
+      kill -0 "$server_pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    kill -KILL "$server_pid" 2>/dev/null
+  fi
+  wait "$server_pid" 2>/dev/null
+  server_pid=""
+}
+cleanup() {
+  stop_server
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+free_port() {
+  "$node22" -e '
+    const s = require("net").createServer();
+    s.listen(0, "127.0.0.1", () => { const { port } = s.address(); s.close(() => console.log(port)); });'
+}
+
+# Starts the server on a free port (a few tries: the port may be taken between probe and bind);
+# sets server_pid and url. Returns 1 if it never listens.
+start_http_server() {
+  local try port
+  for try in 1 2 3 4 5; do
+    port="$(free_port)" || return 1
+    : >"$work/server.log"
+    "$1" --http "127.0.0.1:$port" >/dev/null 2>"$work/server.log" &
+    server_pid=$!
+    for _ in $(seq 1 300); do
+      if ! kill -0 "$server_pid" 2>/dev/null; then
+        wait "$server_pid" 2>/dev/null
+        server_pid=""
+        break
+      fi
+      # The server says so on stderr once it accepts connections.
+      if grep -q "listening on http://127.0.0.1:$port" "$work/server.log"; then
+        url="http://127.0.0.1:$port/mcp"
+        return 0
+      fi
+      sleep 0.1
+    done
+    stop_server
+    echo "interop/apps_run.sh: the server did not listen on 127.0.0.1:$port (try $try):" >&2
+    tail -c 2000 "$work/server.log" >&2
+  done
+  return 1
+}
+
+echo
+echo "######## MCP Apps in a host (ext-apps AppBridge, Chromium)"
+if start_http_server "$1"; then
+  "$node22" "$here/node/apps_check.mjs" --url "$url" --chromium "$chromium" --timeout "$timeout_s" \
+    --artifacts "$artifacts" 2>&1 | tee "$work/apps.out"
+  rc=${PIPESTATUS[0]}
+  stop_server
+  if [ "$rc" -ne 0 ]; then
+    echo "---- server stderr (last 3000 chars) ----"
+    tail -c 3000 "$work/server.log"
+    echo "---- end server stderr ----"
+  fi
+else
+  echo "FAIL apps: the server never listened" | tee "$work/apps.out"
+  rc=1
+fi
+
+read -r passed nfailed < <(awk '
+  /^apps: [0-9]+ passed, [0-9]+ failed$/ { p += $2; f += $4 }
+  END { print p + 0, f + 0 }' "$work/apps.out")
+echo
+# A run that died before its summary line still fails the total.
+[ "$rc" -eq 0 ] || [ "$nfailed" -ne 0 ] || nfailed=1
+echo "interop apps: $passed passed, $nfailed failed"
+[ "$rc" -eq 0 ]
