@@ -78,7 +78,9 @@ start_http_server() {
   for try in 1 2 3 4 5; do
     port="$(free_port)" || return 1
     : >"$work/server.log"
-    "$1" --http "127.0.0.1:$port" >/dev/null 2>"$work/server.log" &
+    # The host page's origin may call it from the browser (CORS), as a web host's would.
+    "$1" --http "127.0.0.1:$port" --allow-origin "http://127.0.0.1:$host_port" \
+      >/dev/null 2>"$work/server.log" &
     server_pid=$!
     for _ in $(seq 1 300); do
       if ! kill -0 "$server_pid" 2>/dev/null; then
@@ -102,8 +104,9 @@ start_http_server() {
 
 echo
 echo "######## MCP Apps in a host (ext-apps AppBridge, Chromium)"
+host_port="$(free_port)"
 if start_http_server "$1"; then
-  "$node22" "$here/node/apps_check.mjs" --url "$url" --chromium "$chromium" --timeout "$timeout_s" \
+  "$node22" "$here/node/apps_check.mjs" --url "$url" --host-port "$host_port" --chromium "$chromium" --timeout "$timeout_s" \
     --artifacts "$artifacts" 2>&1 | tee "$work/apps.out"
   rc=${PIPESTATUS[0]}
   stop_server

@@ -59,6 +59,8 @@ pub struct HttpClient {
     pub session: Option<String>,
     /// The `Authorization` header every request carries, if any.
     pub authorization: Option<String>,
+    /// Headers every request carries besides the protocol's (a browser's `Origin`, ...).
+    pub extra_headers: HeaderMap,
     next_id: i64,
 }
 
@@ -98,6 +100,7 @@ impl HttpClient {
             revision: revision.to_owned(),
             session: None,
             authorization: None,
+            extra_headers: HeaderMap::new(),
             next_id: 0,
         }
     }
@@ -115,6 +118,7 @@ impl HttpClient {
             HeaderValue::from_static("application/json, text/event-stream"),
         );
         headers.insert("content-type", HeaderValue::from_static("application/json"));
+        headers.extend(self.extra_headers.clone());
         if let Some(authorization) = &self.authorization {
             headers.insert(
                 "authorization",

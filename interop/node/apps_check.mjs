@@ -4,12 +4,12 @@
 // running MCP Apps server (examples/apps; interop/apps_run.sh starts it).
 //
 // Usage:
-//   node apps_check.mjs --url http://127.0.0.1:PORT/mcp --chromium PATH [--city NAME]
-//        [--artifacts DIR] [--timeout S]
+//   node apps_check.mjs --url http://127.0.0.1:PORT/mcp --chromium PATH [--host-port PORT]
+//        [--city NAME] [--artifacts DIR] [--timeout S]
 //
 // What it does: bundles ../apps/host.js with esbuild into a temporary directory; serves the host
-// page on one loopback port (with /mcp passed through to --url, so the page reaches the server
-// from its own origin: the server sends no CORS headers) and the sandbox proxy
+// page on one loopback port (--host-port, an origin the server must allow: the page calls the
+// server from the browser, across origins, through the server's CORS) and the sandbox proxy
 // (../apps/sandbox.html) on another, as the spec wants the two on different origins; opens the
 // page in Chromium (playwright-core, the system browser, no download). The page lists the tools,
 // calls `forecast`, reads the view, renders it in the sandbox and hands it the call's input and
@@ -38,7 +38,7 @@ function pkgVersion(name) {
 }
 
 function parseArgs(argv) {
-  const opts = { city: 'Oslo', timeout: 30, artifacts: null, url: null, chromium: null };
+  const opts = { city: 'Oslo', timeout: 30, artifacts: null, url: null, chromium: null, hostPort: 0 };
   for (let i = 0; i < argv.length; i++) {
     const value = () => {
       if (i + 1 >= argv.length) throw new Error(`${argv[i]} needs a value`);
@@ -47,13 +47,14 @@ function parseArgs(argv) {
     switch (argv[i]) {
       case '--url': opts.url = value(); break;
       case '--chromium': opts.chromium = value(); break;
+      case '--host-port': opts.hostPort = Number(value()); break;
       case '--city': opts.city = value(); break;
       case '--artifacts': opts.artifacts = value(); break;
       case '--timeout': opts.timeout = Number(value()); break;
       default: throw new Error(`unknown argument ${argv[i]}`);
     }
   }
-  if (!opts.url || !opts.chromium) throw new Error('usage: apps_check.mjs --url URL --chromium PATH [--city NAME] [--artifacts DIR] [--timeout S]');
+  if (!opts.url || !opts.chromium) throw new Error('usage: apps_check.mjs --url URL --chromium PATH [--host-port PORT] [--city NAME] [--artifacts DIR] [--timeout S]');
   return opts;
 }
 
@@ -75,15 +76,15 @@ function viewCsp(csp = {}) {
   ].join('; ');
 }
 
-function listen(server) {
+function listen(server, port = 0) {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${server.address().port}`));
+    server.listen(port, '127.0.0.1', () => resolve(`http://127.0.0.1:${server.address().port}`));
   });
 }
 
-/** The host page's origin: the page, its bundle, and /mcp passed through to the MCP server. */
-function hostServer(bundle, target) {
+/** The host page's origin: the page and its bundle (the page calls the MCP server itself). */
+function hostServer(bundle) {
   const page = readFileSync(join(appsDir, 'host.html'));
   return http.createServer((req, res) => {
     const path = new URL(req.url, 'http://x').pathname;
@@ -94,19 +95,6 @@ function hostServer(bundle, target) {
     } else if (path === '/favicon.ico') {
       // Chromium asks for one; a 404 would be an error line in the console.
       res.writeHead(204).end();
-    } else if (path === '/mcp') {
-      // A plain pass-through (SSE streams included); the browser's Origin header goes along,
-      // and is a loopback origin, which the server's DNS-rebinding guard lets in.
-      const upstream = http.request(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
-        res.writeHead(answer.statusCode, answer.headers);
-        answer.pipe(res);
-      });
-      upstream.on('error', (error) => {
-        if (!res.headersSent) res.writeHead(502).end(String(error));
-        else res.destroy();
-      });
-      res.on('close', () => upstream.destroy());
-      req.pipe(upstream);
     } else {
       res.writeHead(404).end();
     }
@@ -160,10 +148,10 @@ async function main() {
     const bundle = readFileSync(out);
     rep.ok('bundle', `../apps/host.js bundled by esbuild (${bundle.length} bytes)`);
 
-    const hostHttp = hostServer(bundle, new URL(opts.url));
+    const hostHttp = hostServer(bundle);
     const sandboxHttp = sandboxServer();
     servers.push(hostHttp, sandboxHttp);
-    const hostOrigin = await listen(hostHttp);
+    const hostOrigin = await listen(hostHttp, opts.hostPort);
     const sandboxOrigin = await listen(sandboxHttp);
 
     const { chromium } = await import('playwright-core');
@@ -181,7 +169,7 @@ async function main() {
     page.on('console', (message) => consoleLines.push(`${message.type()}: ${message.text()}`));
     page.on('pageerror', (error) => pageErrors.push(String(error)));
 
-    const query = new URLSearchParams({ city: opts.city, mcp: `${hostOrigin}/mcp`, sandbox: `${sandboxOrigin}/sandbox.html` });
+    const query = new URLSearchParams({ city: opts.city, mcp: opts.url, sandbox: `${sandboxOrigin}/sandbox.html` });
     await page.goto(`${hostOrigin}/?${query}`);
     await page.waitForFunction(() => ['result-sent', 'failed'].includes(window.host?.state), null, { timeout: ms }).catch(() => {});
     const host = await page.evaluate(() => window.host);
@@ -190,6 +178,12 @@ async function main() {
       return rep;
     }
     rep.ok('host', 'connected, listed the tools, called `forecast`, read its view, rendered it and sent the result');
+    const serverOrigin = new URL(opts.url).origin;
+    rep.check(
+      serverOrigin !== hostOrigin,
+      'cors',
+      `the page of ${hostOrigin} called the server at ${serverOrigin} from the browser, across origins (the server's CORS for its allowed origin)`,
+    );
 
     // What the host saw of the server.
     rep.check(

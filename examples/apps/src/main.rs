@@ -3,7 +3,8 @@
 //! whose button calls `refresh_forecast`, a tool only the view may call.
 //!
 //! `apps` serves stdio; `apps --http 127.0.0.1:8080` serves Streamable HTTP at
-//! `http://127.0.0.1:8080/mcp`.
+//! `http://127.0.0.1:8080/mcp`, and `--allow-origin https://host.example` after it lets a
+//! web host's page of that origin call it from the browser (CORS).
 
 use mcp_runtime::apps::View;
 use mcp_runtime::{Json, Server, mcp_resource, mcp_tool};
@@ -83,8 +84,11 @@ async fn main() -> Result<(), mcp_runtime::Error> {
     match args.as_slice() {
         [] => server.serve_stdio().await,
         [http, address] if http == "--http" => server.http().serve(address).await,
+        [http, address, allow, origin] if http == "--http" && allow == "--allow-origin" => {
+            server.http().allow_origin(origin).serve(address).await
+        }
         _ => {
-            eprintln!("usage: apps [--http ADDRESS:PORT]");
+            eprintln!("usage: apps [--http ADDRESS:PORT [--allow-origin ORIGIN]]");
             std::process::exit(2)
         }
     }

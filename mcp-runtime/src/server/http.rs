@@ -111,10 +111,16 @@ impl HttpServer {
         self
     }
 
-    /// Accepts requests from browser pages of this origin (e.g. `https://app.example.com`).
+    /// Accepts requests from browser pages of this origin (e.g. `https://app.example.com`),
+    /// and lets their scripts call the endpoint (CORS): a preflight `OPTIONS` is answered
+    /// with the methods and the headers asked for, and every answer, refusals included,
+    /// carries `Access-Control-Allow-Origin` and exposes `Mcp-Session-Id`,
+    /// `Mcp-Protocol-Version`, `WWW-Authenticate` and `Retry-After`. No credentials mode:
+    /// MCP sends tokens in `Authorization`, not cookies.
+    ///
     /// Requests without an `Origin` header (non-browser clients) and from local origins
-    /// (`http://localhost:*` and the like) are always accepted; any other origin is refused
-    /// with `403`.
+    /// (`http://localhost:*` and the like) are always accepted, without CORS (name a local
+    /// origin to open it to its pages' scripts); any other origin is refused with `403`.
     pub fn allow_origin(mut self, origin: impl Into<String>) -> Self {
         self.guard.allow_origin(origin.into());
         self

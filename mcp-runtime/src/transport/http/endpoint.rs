@@ -8,6 +8,7 @@ use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
+use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde_json::Value;
@@ -18,6 +19,7 @@ use super::body::read_body;
 use super::checks::{
     PROTOCOL_VERSION, check_param_headers, check_stateless_headers, header_text, is_stateless,
 };
+use super::cors;
 use super::fleet::{Fleet, FleetEndpoint, claim_here, remote_stream};
 use super::guard::Guard;
 use super::limits::{Limits, RETRY_AFTER_SECONDS};
@@ -142,7 +144,12 @@ pub(crate) fn router(path: &str, endpoint: Arc<Endpoint>, body_limit: usize) -> 
         path,
         post(move |state, request| post_message(state, request, body_limit))
             .get(open_stream)
-            .delete(end_session),
+            .delete(end_session)
+            .options(
+                |State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap| async move {
+                    cors::preflight(&endpoint.guard, &headers)
+                },
+            ),
     );
     if let Some(resource) = &endpoint.guard.resource {
         for metadata_path in resource.paths() {
@@ -161,6 +168,10 @@ pub(crate) fn router(path: &str, endpoint: Arc<Endpoint>, body_limit: usize) -> 
                 }),
             );
         }
+    }
+    if endpoint.guard.opens_cors() {
+        let guard = Arc::new(endpoint.guard.clone());
+        router = router.layer(middleware::from_fn_with_state(guard, cors::layer));
     }
     router
         .layer(DefaultBodyLimit::max(body_limit))
@@ -195,15 +206,30 @@ async fn post_message(
     body_limit: usize,
 ) -> Response {
     let (parts, body) = request.into_parts();
-    let principal = match endpoint.guard.admit(&parts.headers) {
+    serve_post(&endpoint, parts.headers, body, body_limit).await
+}
+
+/// A POST to the endpoint: its headers past the guard (a stranger's body is not read), its
+/// body read under the limits, its messages served.
+pub(super) async fn serve_post<B>(
+    endpoint: &Endpoint,
+    headers: HeaderMap,
+    body: B,
+    limit: usize,
+) -> Response
+where
+    B: hyper::body::Body<Data = Bytes> + Unpin,
+    B::Error: std::fmt::Display,
+{
+    let principal = match endpoint.guard.admit(&headers) {
         Ok(principal) => principal,
         Err(refused) => return *refused,
     };
-    let body = match read_body(body, body_limit, &endpoint.limits, &endpoint.reading).await {
+    let body = match read_body(body, limit, &endpoint.limits, &endpoint.reading).await {
         Ok(body) => body,
         Err(refused) => return refused,
     };
-    post_body(&endpoint, parts.headers, principal, body).await
+    post_body(endpoint, headers, principal, body).await
 }
 
 /// A POST to the endpoint, its headers admitted by the guard and its body read: every

@@ -1,7 +1,7 @@
 //! What every request must pass before the protocol sees it: `Host` and `Origin`
 //! allow-lists, so a web page cannot reach a local server through DNS rebinding.
 
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::Response;
 
 use super::auth::{AnyPrincipal, Authenticator, ProtectedResource};
@@ -47,6 +47,26 @@ impl Guard {
     pub fn allow_origin(&mut self, origin: String) {
         self.origins
             .push(origin.trim_end_matches('/').to_ascii_lowercase());
+    }
+
+    /// Whether some browser origin was named: the endpoint then answers CORS.
+    pub fn opens_cors(&self) -> bool {
+        !self.origins.is_empty()
+    }
+
+    /// The request's `Origin`, when it is one [`allow_origin`](Self::allow_origin) named:
+    /// what the answer's `Access-Control-Allow-Origin` says. Local origins, accepted without
+    /// being named, get none.
+    pub fn cors_origin(&self, headers: &HeaderMap) -> Option<HeaderValue> {
+        if self.origins.is_empty() {
+            return None;
+        }
+        let origin = headers.get(header::ORIGIN)?;
+        let text = origin.to_str().ok()?;
+        self.origins
+            .iter()
+            .any(|allowed| allowed.eq_ignore_ascii_case(text))
+            .then(|| origin.clone())
     }
 
     /// Whether requests are authenticated.

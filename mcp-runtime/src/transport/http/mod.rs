@@ -24,6 +24,7 @@ mod body;
 mod checks;
 mod coarse_timer;
 mod connections;
+mod cors;
 mod endpoint;
 mod fleet;
 mod guard;

@@ -23,8 +23,8 @@ use futures_util::future::Either;
 use hyper::body::Incoming;
 use tower_service::Service;
 
-use super::body::read_body;
-use super::endpoint::{Endpoint, post_body};
+use super::cors;
+use super::endpoint::{Endpoint, serve_post};
 use super::response::bad_request;
 use crate::protocol::jsonrpc::code;
 
@@ -72,16 +72,13 @@ impl hyper::service::Service<Request<Incoming>> for EndpointService {
             let (endpoint, limit) = (Arc::clone(&self.endpoint), self.body_limit);
             Either::Left(Box::pin(async move {
                 let (parts, body) = request.into_parts();
-                // Who may send a body is known from its headers: a stranger's is not read.
-                let principal = match endpoint.guard.admit(&parts.headers) {
-                    Ok(principal) => principal,
-                    Err(refused) => return Ok(*refused),
-                };
-                let body = match read_body(body, limit, &endpoint.limits, &endpoint.reading).await {
-                    Ok(body) => body,
-                    Err(refused) => return Ok(refused),
-                };
-                Ok(post_body(&endpoint, parts.headers, principal, body).await)
+                // What the router's CORS layer does for everything else.
+                let origin = endpoint.guard.cors_origin(&parts.headers);
+                let mut response = serve_post(&endpoint, parts.headers, body, limit).await;
+                if let Some(origin) = origin {
+                    cors::open(&mut response, origin);
+                }
+                Ok(response)
             }))
         } else {
             // A clone of the router is a reference count: it holds its routes behind an `Arc`.
