@@ -8,7 +8,8 @@
 #                          @modelcontextprotocol/client, @modelcontextprotocol/inspector,
 #                          @modelcontextprotocol/conformance, @modelcontextprotocol/ext-tasks,
 #                          @anthropic-ai/mcpb (MCPB bundles: validate, pack),
-#                          @modelcontextprotocol/ext-apps (the MCP Apps host bridge), esbuild
+#                          @modelcontextprotocol/ext-apps (the MCP Apps host bridge and its
+#                          schema, which ajv checks `_meta.ui` against), esbuild
 #                          (bundles the host page) and playwright-core (drives the system
 #                          chromium; apps_run.sh), and the `node` package (a Node 22 binary for
 #                          the Inspector, which needs Node >= 22.19)
