@@ -63,12 +63,15 @@ async fn check_apps(client: &mut HttpClient, revision: &str) {
     };
     assert_eq!(
         meta("poll"),
-        json!({ "ui": { "resourceUri": "ui://poll/view" } }),
+        json!({ "ui": { "resourceUri": "ui://poll/view" }, "ui/resourceUri": "ui://poll/view" }),
         "{revision}"
     );
     assert_eq!(
         meta("vote"),
-        json!({ "ui": { "resourceUri": "ui://poll/view", "visibility": ["app"] } }),
+        json!({
+            "ui": { "resourceUri": "ui://poll/view", "visibility": ["app"] },
+            "ui/resourceUri": "ui://poll/view",
+        }),
         "{revision}"
     );
 

@@ -16,6 +16,9 @@ pub const EXTENSION: &str = "io.modelcontextprotocol/ui";
 /// The MIME type of an HTML view, which the spec requires of every view's contents.
 pub const MIME_TYPE: &str = "text/html;profile=mcp-app";
 
+/// The deprecated flat form of `_meta.ui.resourceUri`, which older hosts read.
+const FLAT_URI_KEY: &str = "ui/resourceUri";
+
 /// Who may call a tool (`_meta.ui.visibility`): the model, the view, or both.
 ///
 /// The server lists every tool with its visibility; the host keeps a tool whose visibility
@@ -64,8 +67,9 @@ impl ToolUi<'_> {
         visibility: Visibility::ModelAndApp,
     };
 
-    /// The tool's `_meta` (`{"ui": {...}}`), or `None` when it states nothing; the
-    /// deprecated flat `ui/resourceUri` key is never written.
+    /// The tool's `_meta` (`{"ui": {...}}`), or `None` when it states nothing. A view's URI
+    /// is also written under the deprecated flat key `ui/resourceUri`, for hosts older than
+    /// the nested form, as the extension's own server helper (`registerAppTool`) does.
     pub(crate) fn meta(&self) -> Option<Value> {
         let mut ui = Map::new();
         if let Some(uri) = self.resource_uri {
@@ -74,7 +78,14 @@ impl ToolUi<'_> {
         if let Some(visibility) = self.visibility.json() {
             ui.insert("visibility".into(), visibility);
         }
-        (!ui.is_empty()).then(|| json!({ "ui": ui }))
+        if ui.is_empty() {
+            return None;
+        }
+        let mut meta = Map::from_iter([("ui".to_owned(), Value::Object(ui))]);
+        if let Some(uri) = self.resource_uri {
+            meta.insert(FLAT_URI_KEY.into(), uri.into());
+        }
+        Some(Value::Object(meta))
     }
 }
 
@@ -268,7 +279,7 @@ mod tests {
         };
         assert_eq!(
             view.meta(),
-            Some(json!({"ui": {"resourceUri": "ui://w/view"}}))
+            Some(json!({"ui": {"resourceUri": "ui://w/view"}, "ui/resourceUri": "ui://w/view"}))
         );
         let app_only = ToolUi {
             resource_uri: None,

@@ -91,17 +91,20 @@ fn tools_carry_their_view_and_visibility_in_every_revision() {
     for revision in REVISIONS {
         let mut client = client(env!("CARGO_BIN_EXE_app_views"), revision);
         let tools = result(&mut client, revision, "tools/list", json!({}));
-        // Nested only: the flat `ui/resourceUri` key is deprecated.
+        // Nested, and flat for older hosts (deprecated), as ext-apps' `registerAppTool` does.
         assert_eq!(
             tool(&tools, "board")["_meta"],
-            json!({ "ui": { "resourceUri": "ui://board/view" } }),
+            json!({ "ui": { "resourceUri": "ui://board/view" }, "ui/resourceUri": "ui://board/view" }),
             "{revision}"
         );
         // Listed, for the host to keep out of the model's list: the spec puts that on the
         // host, which must also see the tool to let the view call it.
         assert_eq!(
             tool(&tools, "bump")["_meta"],
-            json!({ "ui": { "resourceUri": "ui://board/view", "visibility": ["app"] } }),
+            json!({
+                "ui": { "resourceUri": "ui://board/view", "visibility": ["app"] },
+                "ui/resourceUri": "ui://board/view",
+            }),
             "{revision}"
         );
         assert_eq!(
@@ -247,11 +250,14 @@ async fn a_dynamic_tool_names_its_view_as_an_attribute_does() {
     let tools = client.list_tools_json().await.unwrap();
     assert_eq!(
         tool(&tools, "chart")["_meta"],
-        json!({"ui": {"resourceUri": "ui://chart/view"}})
+        json!({"ui": {"resourceUri": "ui://chart/view"}, "ui/resourceUri": "ui://chart/view"})
     );
     assert_eq!(
         tool(&tools, "redraw")["_meta"],
-        json!({"ui": {"resourceUri": "ui://chart/view", "visibility": ["app"]}})
+        json!({
+            "ui": {"resourceUri": "ui://chart/view", "visibility": ["app"]},
+            "ui/resourceUri": "ui://chart/view",
+        })
     );
     let listed = client.list_resources().await.unwrap();
     assert_eq!(listed[0].mime_type.as_deref(), Some(MIME));

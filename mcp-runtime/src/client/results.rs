@@ -128,9 +128,12 @@ pub struct Tool {
 }
 
 impl Tool {
-    /// The URI of its MCP Apps view (`_meta.ui.resourceUri`), if it names one.
+    /// The URI of its MCP Apps view (`_meta.ui.resourceUri`, or the deprecated flat
+    /// `_meta["ui/resourceUri"]` of older servers), if it names one.
     pub fn view_uri(&self) -> Option<&str> {
-        self.meta.as_ref()?.get("ui")?.get("resourceUri")?.as_str()
+        let meta = self.meta.as_ref()?;
+        let nested = meta.get("ui").and_then(|ui| ui.get("resourceUri"));
+        nested.or_else(|| meta.get("ui/resourceUri"))?.as_str()
     }
 
     /// Who may call it (`_meta.ui.visibility`): `["model", "app"]` when not listed, the

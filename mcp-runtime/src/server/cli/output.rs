@@ -414,6 +414,8 @@ mod tests {
             {"name": "refresh", "inputSchema": {"type": "object"},
              "_meta": {"ui": {"resourceUri": "ui://w/view", "visibility": ["app"]}}},
             {"name": "plain", "inputSchema": {"type": "object"}, "description": "Plain."},
+            {"name": "older", "inputSchema": {"type": "object"},
+             "_meta": {"ui/resourceUri": "ui://o/view"}},
         ]))
         .unwrap();
         assert_eq!(
@@ -421,7 +423,8 @@ mod tests {
             "NAME      TITLE  HINTS  VIEW                    DESCRIPTION\n\
              forecast                ui://w/view\n\
              refresh                 ui://w/view (app only)\n\
-             plain                                           Plain.\n"
+             plain                                           Plain.\n\
+             older                   ui://o/view\n"
         );
         let prompts: Vec<Prompt> = serde_json::from_value(json!([
             {"name": "review", "title": "Code review", "description": "Review code.",
