@@ -16,10 +16,13 @@
 #      sticky routing, driven by the conformance suite, the SDK clients and the tasks clients;
 #   5. MCP Apps in a real host (interop/apps_run.sh): the apps example's view rendered by a page
 #      built on @modelcontextprotocol/ext-apps's AppBridge in headless Chromium (needs chromium).
-# Installs the pinned interop clients first (interop/setup.sh; a no-op when up to date).
+# Installs first what it needs and lacks: nginx, redis-server and chromium (apt-get; see
+# scripts/system-packages.sh), and the pinned interop clients (interop/setup.sh). Both are
+# no-ops when up to date.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+bash scripts/system-packages.sh
 bash interop/setup.sh
 
 cargo test --workspace --all-targets
