@@ -42,69 +42,15 @@ chromium="${CHROMIUM:-$(command -v chromium || true)}"
 timeout_s="${INTEROP_TIMEOUT:-30}"
 artifacts="${INTEROP_APPS_ARTIFACTS:-$here/../target/apps-host}"
 
-work="$(mktemp -d)"
-server_pid=""
-stop_server() {
-  [ -n "$server_pid" ] || return 0
-  if kill -0 "$server_pid" 2>/dev/null; then
-    kill -TERM "$server_pid" 2>/dev/null
-    # The server's shutdown grace is short; make sure it is gone in any case.
-    for _ in $(seq 1 50); do
-      kill -0 "$server_pid" 2>/dev/null || break
-      sleep 0.1
-    done
-    kill -KILL "$server_pid" 2>/dev/null
-  fi
-  wait "$server_pid" 2>/dev/null
-  server_pid=""
-}
-cleanup() {
-  stop_server
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-free_port() {
-  "$node22" -e '
-    const s = require("net").createServer();
-    s.listen(0, "127.0.0.1", () => { const { port } = s.address(); s.close(() => console.log(port)); });'
-}
-
-# Starts the server on a free port (a few tries: the port may be taken between probe and bind);
-# sets server_pid and url. Returns 1 if it never listens.
-start_http_server() {
-  local try port
-  for try in 1 2 3 4 5; do
-    port="$(free_port)" || return 1
-    : >"$work/server.log"
-    # The host page's origin may call it from the browser (CORS), as a web host's would.
-    "$1" --http "127.0.0.1:$port" --allow-origin "http://127.0.0.1:$host_port" \
-      >/dev/null 2>"$work/server.log" &
-    server_pid=$!
-    for _ in $(seq 1 300); do
-      if ! kill -0 "$server_pid" 2>/dev/null; then
-        wait "$server_pid" 2>/dev/null
-        server_pid=""
-        break
-      fi
-      # The server says so on stderr once it accepts connections.
-      if grep -q "listening on http://127.0.0.1:$port" "$work/server.log"; then
-        url="http://127.0.0.1:$port/mcp"
-        return 0
-      fi
-      sleep 0.1
-    done
-    stop_server
-    echo "interop/apps_run.sh: the server did not listen on 127.0.0.1:$port (try $try):" >&2
-    tail -c 2000 "$work/server.log" >&2
-  done
-  return 1
-}
+script="interop/apps_run.sh"
+# shellcheck source=interop/http_server.sh
+source "$here/http_server.sh"
 
 echo
 echo "######## MCP Apps in a host (ext-apps AppBridge, Chromium)"
 host_port="$(free_port)"
+# The host page's origin may call the server from the browser (CORS), as a web host's would.
+after_http=(--allow-origin "http://127.0.0.1:$host_port")
 if start_http_server "$1"; then
   "$node22" "$here/node/apps_check.mjs" --url "$url" --host-port "$host_port" --chromium "$chromium" --timeout "$timeout_s" \
     --artifacts "$artifacts" 2>&1 | tee "$work/apps.out"

@@ -40,6 +40,26 @@ impl InProcessServer {
     }
 }
 
+/// The endpoint `make()` builds, served twice on free loopback ports, the two ways an
+/// application serves it: by `serve_on`, and as `router()` under the application's own
+/// `axum::serve` (until the test ends).
+pub async fn serve_both(make: impl Fn() -> mcp_runtime::HttpServer) -> [std::net::SocketAddr; 2] {
+    let bind = || tokio::net::TcpListener::bind("127.0.0.1:0");
+    let (serve_on, routed) = (bind().await.expect("a port"), bind().await.expect("a port"));
+    let addresses = [
+        serve_on.local_addr().expect("an address"),
+        routed.local_addr().expect("an address"),
+    ];
+    tokio::spawn(
+        make()
+            .shutdown_on(std::future::pending())
+            .serve_on(serve_on),
+    );
+    let router = make().router().expect("a router");
+    tokio::spawn(async move { axum::serve(routed, router).await });
+    addresses
+}
+
 /// The `progress` of every progress notification among `messages`, in order.
 pub fn progress_of(messages: &[Value]) -> Vec<f64> {
     messages

@@ -5,7 +5,7 @@
 
 use std::net::SocketAddr;
 
-use mcp_http_tests::HttpClient;
+use mcp_http_tests::{HttpClient, serve_both};
 use mcp_runtime::{AuthRejection, HttpServer, Server, bearer_token, mcp_tool};
 use reqwest::header::{HeaderMap, HeaderValue};
 use reqwest::{Method, StatusCode};
@@ -41,20 +41,7 @@ fn configured(token: bool) -> HttpServer {
 
 /// The endpoint served by `serve_on` and, beside it, as `router()` through `axum::serve`.
 async fn both(token: bool) -> [SocketAddr; 2] {
-    let serve_on = TcpListener::bind("127.0.0.1:0").await.expect("a port");
-    let routed = TcpListener::bind("127.0.0.1:0").await.expect("a port");
-    let addresses = [
-        serve_on.local_addr().expect("an address"),
-        routed.local_addr().expect("an address"),
-    ];
-    tokio::spawn(
-        configured(token)
-            .shutdown_on(std::future::pending())
-            .serve_on(serve_on),
-    );
-    let router = configured(token).router().expect("a router");
-    tokio::spawn(async move { axum::serve(routed, router).await });
-    addresses
+    serve_both(|| configured(token)).await
 }
 
 fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {

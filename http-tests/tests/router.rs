@@ -4,7 +4,7 @@
 
 use std::net::SocketAddr;
 
-use mcp_http_tests::HttpClient;
+use mcp_http_tests::{HttpClient, serve_both};
 use mcp_runtime::{HttpServer, Server, mcp_tool};
 use reqwest::StatusCode;
 use reqwest::header::HeaderValue;
@@ -29,20 +29,7 @@ fn configured() -> HttpServer {
 
 /// Serves the endpoint with `serve_on`, and as `router()` through `axum::serve`.
 async fn both() -> [SocketAddr; 2] {
-    let serve_on = TcpListener::bind("127.0.0.1:0").await.expect("a port");
-    let routed = TcpListener::bind("127.0.0.1:0").await.expect("a port");
-    let addresses = [
-        serve_on.local_addr().expect("an address"),
-        routed.local_addr().expect("an address"),
-    ];
-    tokio::spawn(
-        configured()
-            .shutdown_on(std::future::pending())
-            .serve_on(serve_on),
-    );
-    let router = configured().router().expect("a router");
-    tokio::spawn(async move { axum::serve(routed, router).await });
-    addresses
+    serve_both(configured).await
 }
 
 /// What a reply says, with what differs between any two servers (session ids) left out.
