@@ -10,7 +10,7 @@ use reqwest::StatusCode;
 use reqwest::header::HeaderValue;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpStream;
 
 /// Echo the text back.
 #[mcp_tool]
