@@ -61,6 +61,12 @@ impl Access {
         }));
     }
 
+    /// Whether `Server::scopes_of` was given.
+    #[cfg(feature = "jwt")]
+    pub fn reads_scopes(&self) -> bool {
+        self.scopes_of.is_some()
+    }
+
     /// The scopes `principal` holds: none without a principal, without
     /// `Server::scopes_of`, or for a principal of another type than it reads.
     pub fn granted(&self, principal: Option<&AnyPrincipal>) -> Vec<String> {

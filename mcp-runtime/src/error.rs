@@ -156,6 +156,12 @@ pub enum Error {
     /// the server refuses to start rather than serve requests it would have to fail.
     #[error("the server cannot start: {0}")]
     StoreUnavailable(String),
+    /// The [`JwtVerifier`](crate::JwtVerifier) given to
+    /// [`HttpServer::verify_jwt`](crate::HttpServer::verify_jwt) cannot be used (an issuer
+    /// that is not https, no algorithm).
+    #[cfg(feature = "jwt")]
+    #[error("the JWT verifier cannot be used: {0}")]
+    InvalidJwtVerifier(String),
     /// Reading from or writing to the transport failed.
     #[error("transport I/O failed: {0}")]
     Io(#[from] std::io::Error),

@@ -100,3 +100,7 @@ pub use tool::result::{CallToolResult, IntoCallToolResult, Json, ToolError};
 pub use tool::set::ToolSet;
 #[cfg(feature = "http")]
 pub use transport::http::{AuthRejection, Authenticate, ProtectedResource, bearer_token};
+#[cfg(feature = "jwt")]
+pub use transport::http::{
+    DEFAULT_JWKS_REFETCH_INTERVAL, DEFAULT_JWT_LEEWAY, JwtAlgorithm, JwtVerifier, TokenClaims,
+};

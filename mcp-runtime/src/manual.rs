@@ -17,6 +17,8 @@
 //! - [`protocol`]: revisions, errors, concurrency, cancellation, shutdown, rate limits,
 //!   sanitizing, stdout.
 //! - [`http`]: Streamable HTTP and deployment (feature `http`).
+//! - [`jwt`]: JWT access tokens verified by the server against the issuer's published keys
+//!   (feature `jwt`).
 //! - [`fleet`]: several instances without sticky routing, sharing sessions, streams and
 //!   tasks through Redis (feature `redis`).
 //! - [`production`]: middleware around every tool call, and scopes per tool.
@@ -68,6 +70,14 @@ pub mod protocol {}
            feature `http` (docs.rs builds every feature)."
 )]
 pub mod http {}
+
+#[cfg_attr(feature = "jwt", doc = include_str!("../docs/jwt.md"))]
+#[cfg_attr(
+    not(feature = "jwt"),
+    doc = "JWT access tokens verified by the server. This chapter is built with the Cargo \
+           feature `jwt` (docs.rs builds every feature)."
+)]
+pub mod jwt {}
 
 #[cfg_attr(feature = "redis", doc = include_str!("../docs/fleet.md"))]
 #[cfg_attr(

@@ -48,9 +48,9 @@ pub const DEFAULT_SSE_RETRY: Duration = Duration::from_secs(1);
 /// ```
 #[must_use = "an HTTP server does nothing until you call `serve(addr).await` or `router()`"]
 pub struct HttpServer {
-    server: Server,
+    pub(super) server: Server,
     endpoint: String,
-    guard: Guard,
+    pub(super) guard: Guard,
     limits: Limits,
     session_idle_timeout: Duration,
     streams: StreamSettings,
@@ -60,6 +60,9 @@ pub struct HttpServer {
     /// The path of the Prometheus endpoint, if any.
     #[cfg(feature = "otel")]
     pub(super) prometheus: Option<String>,
+    /// Why the JWT verifier cannot be used, reported when the server starts.
+    #[cfg(feature = "jwt")]
+    pub(super) jwt_problem: Option<String>,
 }
 
 impl Server {
@@ -79,6 +82,8 @@ impl Server {
             fleet: None,
             #[cfg(feature = "otel")]
             prometheus: None,
+            #[cfg(feature = "jwt")]
+            jwt_problem: None,
         }
     }
 
@@ -339,7 +344,13 @@ impl HttpServer {
             fleet,
             #[cfg(feature = "otel")]
             prometheus,
+            #[cfg(feature = "jwt")]
+            jwt_problem,
         } = self;
+        #[cfg(feature = "jwt")]
+        if let Some(problem) = jwt_problem {
+            return Err(Error::InvalidJwtVerifier(problem));
+        }
         let mut server = server;
         // Its reader first: the server's metrics go where it reads.
         #[cfg(feature = "otel")]

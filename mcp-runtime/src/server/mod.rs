@@ -9,6 +9,8 @@ pub(crate) mod cli;
 pub(crate) mod fleet;
 #[cfg(feature = "http")]
 pub(crate) mod http;
+#[cfg(feature = "jwt")]
+mod jwt;
 pub(crate) mod linking;
 mod notices;
 mod stdio;

@@ -64,9 +64,9 @@ mod http {
             // Behind the endpoint's guard: tool names and latencies are not for every
             // page a browser visits (DNS rebinding), nor for every client.
             get(move |headers: HeaderMap| {
-                let scraped = guard.admit(&headers).map(|_| reader.render());
+                let (guard, reader) = (guard.clone(), reader.clone());
                 async move {
-                    let scraped = match scraped {
+                    let scraped = match guard.admit(&headers).await.map(|_| reader.render()) {
                         Ok(scraped) => scraped,
                         Err(refused) => return *refused,
                     };

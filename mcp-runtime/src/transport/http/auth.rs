@@ -1,8 +1,6 @@
 //! Authentication: a hook that sees every HTTP request and returns who made it, and the
 //! OAuth 2.1 resource-server pieces (RFC 9728 metadata, `WWW-Authenticate` challenges).
 
-use std::sync::Arc;
-
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::Response;
 use serde_json::{Value, json};
@@ -68,18 +66,6 @@ where
 }
 
 pub(crate) use crate::access::AnyPrincipal;
-
-/// An [`Authenticate`] hook with its principal type erased.
-pub(crate) type Authenticator =
-    Arc<dyn Fn(&HeaderMap) -> Result<AnyPrincipal, AuthRejection> + Send + Sync>;
-
-pub(crate) fn erase<A: Authenticate>(authenticate: A) -> Authenticator {
-    Arc::new(move |headers: &HeaderMap| {
-        authenticate
-            .authenticate(headers)
-            .map(|principal| Arc::new(principal) as AnyPrincipal)
-    })
-}
 
 /// Why a request was refused: `401` with a `WWW-Authenticate: Bearer` challenge (no or bad
 /// credentials), or `403` (valid credentials that may not do this).
@@ -236,6 +222,18 @@ impl ProtectedResource {
     pub fn authorization_server(mut self, url: impl Into<String>) -> Self {
         self.authorization_servers.push(url.into());
         self
+    }
+
+    /// Lists `url` as an authorization server unless it is already.
+    #[cfg(feature = "jwt")]
+    pub(crate) fn list_authorization_server(&mut self, url: &str) {
+        if !self
+            .authorization_servers
+            .iter()
+            .any(|listed| listed == url)
+        {
+            self.authorization_servers.push(url.to_owned());
+        }
     }
 
     /// A scope this server understands (listed as `scopes_supported`).

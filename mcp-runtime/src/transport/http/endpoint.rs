@@ -221,7 +221,7 @@ where
     B: hyper::body::Body<Data = Bytes> + Unpin,
     B::Error: std::fmt::Display,
 {
-    let principal = match endpoint.guard.admit(&headers) {
+    let principal = match endpoint.guard.admit(&headers).await {
         Ok(principal) => principal,
         Err(refused) => return *refused,
     };
@@ -702,7 +702,7 @@ fn speaks_stateless(headers: &HeaderMap) -> bool {
 
 /// GET: the session's standalone stream (tool list changes). 2026-07-28 has none.
 async fn open_stream(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap) -> Response {
-    let principal = match endpoint.guard.admit(&headers) {
+    let principal = match endpoint.guard.admit(&headers).await {
         Ok(principal) => principal,
         Err(refused) => return *refused,
     };
@@ -792,7 +792,7 @@ async fn open_stream(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap) 
 
 /// DELETE: ends a session; its calls in flight are cancelled.
 async fn end_session(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap) -> Response {
-    let principal = match endpoint.guard.admit(&headers) {
+    let principal = match endpoint.guard.admit(&headers).await {
         Ok(principal) => principal,
         Err(refused) => return *refused,
     };

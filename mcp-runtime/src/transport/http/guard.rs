@@ -4,7 +4,8 @@
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::Response;
 
-use super::auth::{AnyPrincipal, Authenticator, ProtectedResource};
+use super::auth::{AnyPrincipal, ProtectedResource};
+use super::authenticator::Authenticator;
 use super::response::error_response;
 use crate::protocol::jsonrpc::{RpcError, code};
 
@@ -20,6 +21,9 @@ pub(crate) struct Guard {
     authenticator: Option<Authenticator>,
     /// OAuth resource-server mode: the metadata 401 challenges point to.
     pub resource: Option<ProtectedResource>,
+    /// The issuer of the JWTs the built-in verifier accepts, listed in `resource`.
+    #[cfg(feature = "jwt")]
+    pub issuer: Option<String>,
 }
 
 impl Default for Guard {
@@ -29,6 +33,8 @@ impl Default for Guard {
             origins: Vec::new(),
             authenticator: None,
             resource: None,
+            #[cfg(feature = "jwt")]
+            issuer: None,
         }
     }
 }
@@ -78,23 +84,32 @@ impl Guard {
         self.authenticator = Some(authenticator);
     }
 
-    pub fn protected_resource(&mut self, resource: ProtectedResource) {
+    #[cfg_attr(not(feature = "jwt"), allow(unused_mut))]
+    pub fn protected_resource(&mut self, mut resource: ProtectedResource) {
+        #[cfg(feature = "jwt")]
+        if let Some(issuer) = &self.issuer {
+            resource.list_authorization_server(issuer);
+        }
         self.resource = Some(resource);
     }
 
     /// Checks the request: `Host`/`Origin` first, then credentials. The verified principal
     /// (if a hook is set), or the response that refuses the request.
-    pub fn admit(&self, headers: &HeaderMap) -> Result<Option<AnyPrincipal>, Box<Response>> {
+    pub async fn admit(&self, headers: &HeaderMap) -> Result<Option<AnyPrincipal>, Box<Response>> {
         if let Some(refused) = self.refusal(headers) {
             return Err(Box::new(refused));
         }
         let Some(authenticator) = &self.authenticator else {
             return Ok(None);
         };
-        authenticator(headers).map(Some).map_err(|rejection| {
-            let metadata = self.resource.as_ref().map(ProtectedResource::url);
-            Box::new(rejection.into_response(metadata.as_deref()))
-        })
+        authenticator
+            .principal(headers)
+            .await
+            .map(Some)
+            .map_err(|rejection| {
+                let metadata = self.resource.as_ref().map(ProtectedResource::url);
+                Box::new(rejection.into_response(metadata.as_deref()))
+            })
     }
 
     /// The response that refuses the request, or `None` when it may proceed.

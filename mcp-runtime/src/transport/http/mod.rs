@@ -20,6 +20,7 @@
 //! protection), then the optional authentication hook.
 
 mod auth;
+mod authenticator;
 mod body;
 mod checks;
 mod coarse_timer;
@@ -28,6 +29,8 @@ mod cors;
 mod endpoint;
 mod fleet;
 mod guard;
+#[cfg(feature = "jwt")]
+mod jwt;
 mod limits;
 mod response;
 mod scopes;
@@ -35,11 +38,17 @@ mod service;
 mod sessions;
 mod sse;
 
-pub(crate) use auth::erase;
 pub use auth::{AuthRejection, Authenticate, ProtectedResource, bearer_token};
+#[cfg(feature = "jwt")]
+pub(crate) use authenticator::Authenticator;
+pub(crate) use authenticator::erase;
 pub(crate) use connections::serve_connections;
 pub(crate) use endpoint::{Endpoint, router};
 pub(crate) use guard::Guard;
+#[cfg(feature = "jwt")]
+pub use jwt::{
+    DEFAULT_JWKS_REFETCH_INTERVAL, DEFAULT_JWT_LEEWAY, JwtAlgorithm, JwtVerifier, TokenClaims,
+};
 pub(crate) use limits::Limits;
 pub use limits::{
     DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_MAX_CALLS_PER_SESSION,

@@ -1,0 +1,42 @@
+//! [`Authenticator`]: how the guard learns who sent a request — a user's [`Authenticate`]
+//! hook, or the built-in JWT verifier.
+
+use std::sync::Arc;
+
+use axum::http::HeaderMap;
+
+use crate::access::AnyPrincipal;
+
+use super::auth::{AuthRejection, Authenticate};
+
+type Hook = Arc<dyn Fn(&HeaderMap) -> Result<AnyPrincipal, AuthRejection> + Send + Sync>;
+
+/// How requests are authenticated: an [`Authenticate`] hook with its principal type
+/// erased, or the built-in JWT verifier, which may wait for the issuer's keys.
+#[derive(Clone)]
+pub(crate) enum Authenticator {
+    Hook(Hook),
+    #[cfg(feature = "jwt")]
+    Jwt(Arc<super::jwt::Verifier>),
+}
+
+impl Authenticator {
+    pub async fn principal(&self, headers: &HeaderMap) -> Result<AnyPrincipal, AuthRejection> {
+        match self {
+            Authenticator::Hook(hook) => hook(headers),
+            #[cfg(feature = "jwt")]
+            Authenticator::Jwt(verifier) => verifier
+                .verify(headers)
+                .await
+                .map(|claims| Arc::new(claims) as AnyPrincipal),
+        }
+    }
+}
+
+pub(crate) fn erase<A: Authenticate>(authenticate: A) -> Authenticator {
+    Authenticator::Hook(Arc::new(move |headers: &HeaderMap| {
+        authenticate
+            .authenticate(headers)
+            .map(|principal| Arc::new(principal) as AnyPrincipal)
+    }))
+}

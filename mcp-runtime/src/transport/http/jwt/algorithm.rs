@@ -1,0 +1,48 @@
+//! [`JwtAlgorithm`]: the signature algorithms a verifier may accept.
+
+use jsonwebtoken::Algorithm;
+
+/// A signature algorithm a [`JwtVerifier`](crate::JwtVerifier) may accept. Only asymmetric ones exist here: a
+/// resource server holds public keys, so an HMAC (`HS256`) token could only be verified
+/// with a public key as its secret — the algorithm-confusion attack — and `none` is no
+/// signature at all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum JwtAlgorithm {
+    /// RSASSA-PKCS1-v1_5 with SHA-256.
+    RS256,
+    /// RSASSA-PKCS1-v1_5 with SHA-384.
+    RS384,
+    /// RSASSA-PKCS1-v1_5 with SHA-512.
+    RS512,
+    /// RSASSA-PSS with SHA-256.
+    PS256,
+    /// RSASSA-PSS with SHA-384.
+    PS384,
+    /// RSASSA-PSS with SHA-512.
+    PS512,
+    /// ECDSA on P-256 with SHA-256.
+    ES256,
+    /// ECDSA on P-384 with SHA-384.
+    ES384,
+    /// Ed25519.
+    EdDSA,
+}
+
+impl JwtAlgorithm {
+    pub(super) fn of(algorithm: Algorithm) -> Option<Self> {
+        Some(match algorithm {
+            Algorithm::RS256 => JwtAlgorithm::RS256,
+            Algorithm::RS384 => JwtAlgorithm::RS384,
+            Algorithm::RS512 => JwtAlgorithm::RS512,
+            Algorithm::PS256 => JwtAlgorithm::PS256,
+            Algorithm::PS384 => JwtAlgorithm::PS384,
+            Algorithm::PS512 => JwtAlgorithm::PS512,
+            Algorithm::ES256 => JwtAlgorithm::ES256,
+            Algorithm::ES384 => JwtAlgorithm::ES384,
+            Algorithm::EdDSA => JwtAlgorithm::EdDSA,
+            // HS256, HS384, HS512, and any the crate adds.
+            _ => return None,
+        })
+    }
+}

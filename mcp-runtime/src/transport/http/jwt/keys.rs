@@ -1,0 +1,289 @@
+//! The issuer's signing keys: discovered from its metadata, fetched from its `jwks_uri`,
+//! cached, and fetched again for an unknown `kid` — one fetch at a time, at most one per
+//! interval, so tokens with made-up `kid`s cannot make the server hammer the issuer.
+
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant};
+
+use jsonwebtoken::DecodingKey;
+use jsonwebtoken::jwk::{AlgorithmParameters, EllipticCurve, Jwk, KeyAlgorithm};
+use serde_json::Value;
+
+use super::algorithm::JwtAlgorithm;
+use super::fetch::{Fetcher, fetchable};
+
+/// The most keys kept from one key set; the rest are ignored (and logged).
+pub(crate) const MAX_KEYS: usize = 100;
+
+/// A verification key and what it may verify.
+pub(super) struct Key {
+    pub decoding: DecodingKey,
+    jwk: Jwk,
+}
+
+impl Key {
+    /// Whether this key may verify a token signed with `algorithm`: its type (and curve)
+    /// fits, and its own `alg`, if stated, is the same.
+    pub fn fits(&self, algorithm: JwtAlgorithm) -> bool {
+        let kind_fits = match (&self.jwk.algorithm, algorithm) {
+            (
+                AlgorithmParameters::RSA(_),
+                JwtAlgorithm::RS256
+                | JwtAlgorithm::RS384
+                | JwtAlgorithm::RS512
+                | JwtAlgorithm::PS256
+                | JwtAlgorithm::PS384
+                | JwtAlgorithm::PS512,
+            ) => true,
+            (AlgorithmParameters::EllipticCurve(ec), JwtAlgorithm::ES256) => {
+                ec.curve == EllipticCurve::P256
+            }
+            (AlgorithmParameters::EllipticCurve(ec), JwtAlgorithm::ES384) => {
+                ec.curve == EllipticCurve::P384
+            }
+            (AlgorithmParameters::OctetKeyPair(okp), JwtAlgorithm::EdDSA) => {
+                okp.curve == EllipticCurve::Ed25519
+            }
+            _ => false,
+        };
+        let stated_fits = self
+            .jwk
+            .common
+            .key_algorithm
+            .is_none_or(|stated| key_algorithm(algorithm) == stated);
+        kind_fits && stated_fits
+    }
+}
+
+fn key_algorithm(algorithm: JwtAlgorithm) -> KeyAlgorithm {
+    match algorithm {
+        JwtAlgorithm::RS256 => KeyAlgorithm::RS256,
+        JwtAlgorithm::RS384 => KeyAlgorithm::RS384,
+        JwtAlgorithm::RS512 => KeyAlgorithm::RS512,
+        JwtAlgorithm::PS256 => KeyAlgorithm::PS256,
+        JwtAlgorithm::PS384 => KeyAlgorithm::PS384,
+        JwtAlgorithm::PS512 => KeyAlgorithm::PS512,
+        JwtAlgorithm::ES256 => KeyAlgorithm::ES256,
+        JwtAlgorithm::ES384 => KeyAlgorithm::ES384,
+        JwtAlgorithm::EdDSA => KeyAlgorithm::EdDSA,
+    }
+}
+
+/// The keys by `kid`.
+type KeySet = HashMap<String, Arc<Key>>;
+
+/// Why no key was found, for the operator's log.
+pub(super) enum Missing {
+    /// The key set was fetched (now or lately) and has no such `kid`.
+    Unknown,
+    /// A fetch was due but failed.
+    Unreachable(String),
+}
+
+pub(super) struct Keys {
+    issuer: String,
+    allow_http: bool,
+    fetcher: Fetcher,
+    refetch_interval: Duration,
+    keys: RwLock<Arc<KeySet>>,
+    /// Held while fetching, so one fetch runs at a time; the `jwks_uri` once discovered,
+    /// and when the last fetch started.
+    fetching: tokio::sync::Mutex<(Option<String>, Option<Instant>)>,
+}
+
+impl Keys {
+    pub fn new(issuer: String, allow_http: bool, refetch_interval: Duration) -> Self {
+        Keys {
+            issuer,
+            allow_http,
+            fetcher: Fetcher::new(allow_http),
+            refetch_interval,
+            keys: RwLock::new(Arc::default()),
+            fetching: tokio::sync::Mutex::new((None, None)),
+        }
+    }
+
+    fn cached(&self, kid: &str) -> Option<Arc<Key>> {
+        let keys = self
+            .keys
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        keys.get(kid).cloned()
+    }
+
+    /// The key `kid`: from the cache, or from a fetch of the key set if none ran within the
+    /// refetch interval.
+    pub async fn key(&self, kid: &str) -> Result<Arc<Key>, Missing> {
+        if let Some(key) = self.cached(kid) {
+            return Ok(key);
+        }
+        let mut fetching = self.fetching.lock().await;
+        // Another request may have fetched it while this one waited.
+        if let Some(key) = self.cached(kid) {
+            return Ok(key);
+        }
+        let (jwks_uri, last) = &mut *fetching;
+        if last.is_some_and(|last| last.elapsed() < self.refetch_interval) {
+            return Err(Missing::Unknown);
+        }
+        *last = Some(Instant::now());
+        let uri = match jwks_uri {
+            Some(uri) => uri.clone(),
+            None => {
+                let uri = self.discover().await.map_err(Missing::Unreachable)?;
+                jwks_uri.insert(uri).clone()
+            }
+        };
+        let fetched = self
+            .fetcher
+            .json(&uri)
+            .await
+            .map_err(Missing::Unreachable)?;
+        let keys = Arc::new(key_set(&fetched, &uri));
+        tracing::info!(jwks_uri = %uri, kids = ?keys.keys().collect::<Vec<_>>(), "fetched the token issuer's keys");
+        let found = keys.get(kid).cloned();
+        *self
+            .keys
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = keys;
+        found.ok_or(Missing::Unknown)
+    }
+
+    /// The `jwks_uri` of the issuer's metadata: RFC 8414's well-known document, else
+    /// OpenID Connect's; its `issuer` must be ours exactly (RFC 8414 §3.3).
+    async fn discover(&self) -> Result<String, String> {
+        let mut failures = Vec::new();
+        for url in metadata_urls(&self.issuer) {
+            let metadata = match self.fetcher.json(&url).await {
+                Ok(metadata) => metadata,
+                Err(error) => {
+                    failures.push(error);
+                    continue;
+                }
+            };
+            if metadata["issuer"].as_str() != Some(self.issuer.as_str()) {
+                return Err(format!(
+                    "{url}: its issuer {} is not {}",
+                    metadata["issuer"], self.issuer
+                ));
+            }
+            let Some(uri) = metadata["jwks_uri"].as_str() else {
+                return Err(format!("{url}: no jwks_uri"));
+            };
+            if !fetchable(uri, self.allow_http) {
+                return Err(format!("{url}: the jwks_uri {uri} is not https"));
+            }
+            return Ok(uri.to_owned());
+        }
+        Err(failures.join("; "))
+    }
+}
+
+/// Where the issuer's metadata may be: RFC 8414 §3.1 inserts the well-known path before the
+/// issuer's path; OpenID Connect Discovery appends it.
+pub(super) fn metadata_urls(issuer: &str) -> [String; 2] {
+    let issuer = issuer.trim_end_matches('/');
+    let after_scheme = issuer.find("://").map_or(0, |start| start + 3);
+    let (origin, path) = match issuer[after_scheme..].find('/') {
+        Some(start) => issuer.split_at(after_scheme + start),
+        None => (issuer, ""),
+    };
+    [
+        format!("{origin}/.well-known/oauth-authorization-server{path}"),
+        format!("{issuer}/.well-known/openid-configuration"),
+    ]
+}
+
+/// The usable signing keys of a JWKS document: asymmetric, with a `kid`, not marked for
+/// encryption; at most [`MAX_KEYS`].
+fn key_set(document: &Value, uri: &str) -> KeySet {
+    let mut keys = KeySet::new();
+    let listed = document["keys"].as_array().map_or(&[][..], Vec::as_slice);
+    for value in listed {
+        let Ok(jwk) = serde_json::from_value::<Jwk>(value.clone()) else {
+            tracing::info!(jwks_uri = uri, key = %value, "a key of the issuer's key set is not one this server reads; ignored");
+            continue;
+        };
+        let asymmetric = !matches!(
+            jwk.algorithm,
+            AlgorithmParameters::OctetKey(_) | AlgorithmParameters::Other(_)
+        );
+        let for_signing = value["use"].as_str().is_none_or(|usage| usage == "sig");
+        let (Some(kid), true, true) = (jwk.common.key_id.clone(), asymmetric, for_signing) else {
+            continue;
+        };
+        if keys.len() == MAX_KEYS {
+            tracing::warn!(
+                jwks_uri = uri,
+                "the issuer's key set has more than {MAX_KEYS} keys; the rest are ignored"
+            );
+            break;
+        }
+        match DecodingKey::from_jwk(&jwk) {
+            Ok(decoding) => {
+                keys.insert(kid, Arc::new(Key { decoding, jwk }));
+            }
+            Err(error) => {
+                tracing::info!(jwks_uri = uri, kid, %error, "a key of the issuer's key set is not usable; ignored");
+            }
+        }
+    }
+    keys
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn metadata_is_looked_for_where_both_specifications_place_it() {
+        assert_eq!(
+            metadata_urls("https://auth.example.com"),
+            [
+                "https://auth.example.com/.well-known/oauth-authorization-server",
+                "https://auth.example.com/.well-known/openid-configuration"
+            ]
+        );
+        assert_eq!(
+            metadata_urls("https://auth.example.com/tenant/1"),
+            [
+                "https://auth.example.com/.well-known/oauth-authorization-server/tenant/1",
+                "https://auth.example.com/tenant/1/.well-known/openid-configuration"
+            ]
+        );
+    }
+
+    #[test]
+    fn only_asymmetric_signing_keys_with_a_kid_are_kept_and_they_fit_their_algorithms() {
+        let rsa = json!({"kty": "RSA", "kid": "r", "alg": "RS256", "n": "sXch", "e": "AQAB"});
+        let document = json!({"keys": [
+            rsa,
+            {"kty": "RSA", "n": "sXch", "e": "AQAB"},
+            {"kty": "RSA", "kid": "enc", "use": "enc", "n": "sXch", "e": "AQAB"},
+            {"kty": "oct", "kid": "secret", "k": "c2VjcmV0"},
+            {"kty": "OKP", "kid": "ed", "crv": "Ed25519", "x": "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"},
+            {"kty": "what", "kid": "odd"},
+        ]});
+        let keys = key_set(&document, "test");
+        let mut kids: Vec<_> = keys.keys().map(String::as_str).collect();
+        kids.sort_unstable();
+        assert_eq!(kids, ["ed", "r"]);
+        let (rsa, ed) = (&keys["r"], &keys["ed"]);
+        assert!(rsa.fits(JwtAlgorithm::RS256));
+        // Its stated `alg` is RS256: not PS256 nor RS512, though the key type would do.
+        assert!(!rsa.fits(JwtAlgorithm::PS256));
+        assert!(!rsa.fits(JwtAlgorithm::ES256));
+        assert!(ed.fits(JwtAlgorithm::EdDSA));
+        assert!(!ed.fits(JwtAlgorithm::RS256));
+    }
+
+    #[test]
+    fn no_more_than_the_bound_of_keys_is_kept() {
+        let many: Vec<Value> = (0..MAX_KEYS + 5)
+            .map(|n| json!({"kty": "RSA", "kid": format!("k{n}"), "n": "sXch", "e": "AQAB"}))
+            .collect();
+        assert_eq!(key_set(&json!({ "keys": many }), "test").len(), MAX_KEYS);
+    }
+}

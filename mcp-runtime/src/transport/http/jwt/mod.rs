@@ -1,0 +1,245 @@
+//! JWT access tokens verified by the server (feature `jwt`): [`JwtVerifier`] checks the
+//! signature with the issuer's published keys, then the issuer, audience and lifetime.
+
+mod algorithm;
+mod claims;
+#[cfg(test)]
+mod discovery_tests;
+mod fetch;
+mod keys;
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+use jsonwebtoken::errors::ErrorKind;
+use jsonwebtoken::{Algorithm, Validation};
+use serde_json::{Map, Value};
+
+use super::auth::{AuthRejection, bearer_token};
+pub use algorithm::JwtAlgorithm;
+use axum::http::HeaderMap;
+pub use claims::TokenClaims;
+use fetch::fetchable;
+use keys::{Keys, Missing};
+
+/// Default clock skew allowed when checking `exp`, `nbf` and `iat`.
+pub const DEFAULT_JWT_LEEWAY: Duration = Duration::from_secs(60);
+/// Default shortest time between two fetches of the issuer's keys.
+pub const DEFAULT_JWKS_REFETCH_INTERVAL: Duration = Duration::from_secs(30);
+
+/// Verifies JWT access tokens (RFC 9068) issued for this server by one authorization
+/// server; install it with [`HttpServer::verify_jwt`](crate::HttpServer::verify_jwt).
+///
+/// The issuer's keys are found through its metadata (RFC 8414, else OpenID Connect
+/// Discovery) and cached; a token naming an unknown `kid` fetches them again, at most once
+/// per [refetch interval](JwtVerifier::refetch_interval).
+///
+/// ```
+/// use mcp_runtime::{JwtVerifier, Server};
+///
+/// let http = Server::new("notes", "1.0.0")
+///     .http()
+///     .verify_jwt(JwtVerifier::new("https://mcp.example.com/mcp", "https://auth.example.com"));
+/// # drop(http);
+/// ```
+#[derive(Clone, Debug)]
+pub struct JwtVerifier {
+    resource: String,
+    issuer: String,
+    algorithms: Vec<JwtAlgorithm>,
+    leeway: Duration,
+    refetch_interval: Duration,
+    allow_http: bool,
+}
+
+impl JwtVerifier {
+    /// Accepts tokens for `resource`, this server's canonical URL (their `aud` must hold
+    /// it, RFC 8707), issued by `issuer` (their `iss` must be it exactly, and its metadata
+    /// must name it so).
+    pub fn new(resource: impl Into<String>, issuer: impl Into<String>) -> Self {
+        JwtVerifier {
+            resource: resource.into(),
+            issuer: issuer.into(),
+            algorithms: vec![
+                JwtAlgorithm::RS256,
+                JwtAlgorithm::ES256,
+                JwtAlgorithm::PS256,
+                JwtAlgorithm::EdDSA,
+            ],
+            leeway: DEFAULT_JWT_LEEWAY,
+            refetch_interval: DEFAULT_JWKS_REFETCH_INTERVAL,
+            allow_http: false,
+        }
+    }
+
+    /// The algorithms a token may be signed with (default `RS256`, `ES256`, `PS256`,
+    /// `EdDSA`); a token signed otherwise is refused.
+    pub fn algorithms(mut self, algorithms: impl IntoIterator<Item = JwtAlgorithm>) -> Self {
+        self.algorithms = algorithms.into_iter().collect();
+        self
+    }
+
+    /// The clock skew allowed between this server and the issuer (default
+    /// [`DEFAULT_JWT_LEEWAY`]): a token is accepted until `exp` + leeway, and from `nbf` (or
+    /// `iat`) − leeway.
+    pub fn leeway(mut self, leeway: Duration) -> Self {
+        self.leeway = leeway;
+        self
+    }
+
+    /// The shortest time between two fetches of the issuer's keys (default
+    /// [`DEFAULT_JWKS_REFETCH_INTERVAL`]): a token signed with a key not in the cache
+    /// fetches the key set again unless a fetch started within it, and one fetch runs at a
+    /// time, so made-up `kid`s cost the issuer at most one request per interval.
+    pub fn refetch_interval(mut self, interval: Duration) -> Self {
+        self.refetch_interval = interval;
+        self
+    }
+
+    /// Accepts an `http://` issuer and key set (by default only `https://`, since keys
+    /// fetched in the clear could be replaced on the way). For tests against a local
+    /// authorization server.
+    pub fn allow_http(mut self) -> Self {
+        self.allow_http = true;
+        self
+    }
+
+    /// The issuer, listed as authorization server in the protected-resource metadata.
+    pub(crate) fn issuer(&self) -> &str {
+        &self.issuer
+    }
+
+    /// The resource, this server's canonical URL.
+    pub(crate) fn resource(&self) -> &str {
+        &self.resource
+    }
+
+    /// What makes this verifier unusable, if anything: checked when the server starts.
+    pub(crate) fn problem(&self) -> Option<String> {
+        if !fetchable(&self.issuer, self.allow_http) {
+            return Some(format!(
+                "the issuer `{}` is not an https URL (`JwtVerifier::allow_http` accepts http, for tests)",
+                self.issuer
+            ));
+        }
+        if self.algorithms.is_empty() {
+            return Some("it accepts no algorithm".to_owned());
+        }
+        None
+    }
+
+    /// The verifier requests run through.
+    pub(crate) fn start(self) -> Arc<Verifier> {
+        // Another crate of the build may turn on jsonwebtoken's other backend too, which
+        // leaves it without a default: then this one is chosen.
+        if jsonwebtoken::crypto::CryptoProvider::try_get_default().is_none() {
+            let _ = jsonwebtoken::crypto::rust_crypto::DEFAULT_PROVIDER.install_default();
+        }
+        let mut validation = Validation::new(Algorithm::RS256);
+        validation.algorithms = Vec::new();
+        validation.leeway = self.leeway.as_secs();
+        validation.validate_nbf = true;
+        validation.set_issuer(&[&self.issuer]);
+        validation.set_audience(&[&self.resource]);
+        validation.set_required_spec_claims(&["exp", "iss", "aud"]);
+        Arc::new(Verifier {
+            keys: Keys::new(self.issuer.clone(), self.allow_http, self.refetch_interval),
+            algorithms: self.algorithms.into_iter().collect(),
+            validation,
+            leeway: self.leeway,
+        })
+    }
+}
+
+/// A started [`JwtVerifier`]: its settings and the issuer's keys.
+pub(crate) struct Verifier {
+    keys: Keys,
+    algorithms: HashSet<JwtAlgorithm>,
+    validation: Validation,
+    leeway: Duration,
+}
+
+const NOT_VERIFIED: &str = "The access token could not be verified.";
+
+impl Verifier {
+    /// The claims of the request's bearer token, or the refusal: a short reason for the
+    /// client, the precise one logged for the operator.
+    pub async fn verify(&self, headers: &HeaderMap) -> Result<TokenClaims, AuthRejection> {
+        let token = bearer_token(headers)?;
+        let refuse = |reason: String| {
+            tracing::info!(%reason, "refused a JWT access token");
+            AuthRejection::invalid_token(NOT_VERIFIED)
+        };
+        let header = jsonwebtoken::decode_header(token)
+            .map_err(|error| refuse(format!("its header cannot be read: {error}")))?;
+        let algorithm = JwtAlgorithm::of(header.alg)
+            .filter(|algorithm| self.algorithms.contains(algorithm))
+            .ok_or_else(|| refuse(format!("its algorithm {:?} is not accepted", header.alg)))?;
+        let kid = header
+            .kid
+            .ok_or_else(|| refuse("its header names no key (`kid`)".to_owned()))?;
+        let key = match self.keys.key(&kid).await {
+            Ok(key) => key,
+            Err(Missing::Unknown) => {
+                tracing::warn!(
+                    kid,
+                    "refused a JWT access token: the issuer's key set has no such key"
+                );
+                return Err(AuthRejection::invalid_token(NOT_VERIFIED));
+            }
+            Err(Missing::Unreachable(why)) => {
+                tracing::warn!(kid, %why, "refused a JWT access token: the issuer's keys could not be fetched");
+                return Err(AuthRejection::invalid_token(NOT_VERIFIED));
+            }
+        };
+        if !key.fits(algorithm) {
+            return Err(refuse(format!(
+                "its algorithm {algorithm:?} does not fit the key `{kid}`"
+            )));
+        }
+        let mut validation = self.validation.clone();
+        validation.algorithms = vec![header.alg];
+        let claims = jsonwebtoken::decode::<Map<String, Value>>(token, &key.decoding, &validation)
+            .map_err(|error| match error.kind() {
+                ErrorKind::ExpiredSignature => {
+                    tracing::info!(kid, "refused a JWT access token: expired");
+                    AuthRejection::invalid_token("The access token is expired.")
+                }
+                ErrorKind::InvalidAudience => {
+                    tracing::info!(
+                        kid,
+                        "refused a JWT access token: its `aud` does not hold this server's resource"
+                    );
+                    AuthRejection::invalid_token("The access token is not valid for this resource.")
+                }
+                kind => refuse(format!("{} (key `{kid}`)", why(kind, &self.validation))),
+            })?
+            .claims;
+        // jsonwebtoken reads `nbf` but not `iat`: a token issued in the future is refused too.
+        let now = jsonwebtoken::get_current_timestamp();
+        if let Some(issued) = claims.get("iat") {
+            match issued.as_u64() {
+                Some(issued) if issued <= now + self.leeway.as_secs() => {}
+                _ => {
+                    return Err(refuse(format!(
+                        "its `iat` {issued} is in the future or not a time"
+                    )));
+                }
+            }
+        }
+        Ok(TokenClaims::new(claims))
+    }
+}
+
+/// The operator's words for a check jsonwebtoken failed.
+fn why(kind: &ErrorKind, validation: &Validation) -> String {
+    match kind {
+        ErrorKind::InvalidSignature => "its signature is not the key's".to_owned(),
+        ErrorKind::InvalidIssuer => format!("its `iss` is not {:?}", validation.iss),
+        ErrorKind::ImmatureSignature => "its `nbf` is in the future".to_owned(),
+        ErrorKind::MissingRequiredClaim(claim) => format!("it has no `{claim}`"),
+        ErrorKind::InvalidClaimFormat(claim) => format!("its `{claim}` is not of the right type"),
+        kind => format!("{kind:?}"),
+    }
+}
