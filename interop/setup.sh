@@ -11,8 +11,10 @@
 #                          @modelcontextprotocol/ext-apps (the MCP Apps host bridge and its
 #                          schema, which ajv checks `_meta.ui` against), esbuild
 #                          (bundles the host page) and playwright-core (drives the system
-#                          chromium; apps_run.sh), and the `node` package (a Node 22 binary for
-#                          the Inspector, which needs Node >= 22.19)
+#                          chromium; apps_run.sh), oidc-provider 9.13.3 (the authorization
+#                          server of http-tests/tests/jwt.rs, run by interop/auth/provider.mjs),
+#                          and the `node` package (a Node 22 binary for the Inspector, which
+#                          needs Node >= 22.19)
 #
 # Needs: python3 (>= 3.10; the lock was made on 3.11) with venv, npm (any Node >= 20), and the
 # PyPI and npm registries. Set PYTHON to use another interpreter. Set INTEROP_FORCE=1 to

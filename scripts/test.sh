@@ -51,6 +51,9 @@ bash interop/http_run.sh interop/expectations/fixture.json -- "$bin/fixture" --s
 bash interop/http_run.sh interop/expectations/apps.json -- "$bin/apps"
 # Tasks (2025-11-25 and the 2026-07-28 extension) with the 1.x SDK and ext-tasks, over stdio and HTTP.
 bash interop/tasks_run.sh "$bin/tasks"
+# The 1.x SDK's own OAuth client (ClientCredentialsProvider) against HttpServer::verify_jwt, with
+# oidc-provider as the authorization server: discovery from the 401, a token, scoped tools.
+bash interop/auth_run.sh "$bin/jwt_server"
 # Skills (the 2026-07-28 io.modelcontextprotocol/skills extension) with the Python SDK: every file
 # of every skill the conformance example serves read and checked against its digest and size.
 bash interop/skills_run.sh "$bin/conformance"
