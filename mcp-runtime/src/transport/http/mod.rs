@@ -47,7 +47,8 @@ pub(crate) use endpoint::{Endpoint, router};
 pub(crate) use guard::Guard;
 #[cfg(feature = "jwt")]
 pub use jwt::{
-    DEFAULT_JWKS_REFETCH_INTERVAL, DEFAULT_JWT_LEEWAY, JwtAlgorithm, JwtVerifier, TokenClaims,
+    DEFAULT_JWKS_MAX_AGE, DEFAULT_JWKS_REFETCH_INTERVAL, DEFAULT_JWT_LEEWAY, JwtAlgorithm,
+    JwtVerifier, TokenClaims,
 };
 pub(crate) use limits::Limits;
 pub use limits::{

@@ -13,6 +13,8 @@ use serde_json::{Value, json};
 use super::fetch::{MAX_DOCUMENT_BYTES, fetchable};
 use super::keys::{Keys, Missing};
 
+const HOUR: Duration = Duration::from_secs(3600);
+
 /// A key set with one RSA key, `kid`.
 fn key_set(kid: &str) -> Value {
     json!({"keys": [{"kty": "RSA", "kid": kid, "n": "sXch", "e": "AQAB"}]})
@@ -67,7 +69,7 @@ async fn rfc_8414_metadata_comes_first_and_openid_configuration_is_the_fallback(
             .route("/keys", json_route(key_set("a")))
     })
     .await;
-    let keys = Keys::new(both, true, Duration::ZERO);
+    let keys = Keys::new(both, true, Duration::ZERO, HOUR);
     assert!(keys.key("a").await.is_ok());
     assert_eq!(openid_asked.load(Ordering::SeqCst), 0);
 
@@ -80,7 +82,7 @@ async fn rfc_8414_metadata_comes_first_and_openid_configuration_is_the_fallback(
             .route("/keys", json_route(key_set("b")))
     })
     .await;
-    let keys = Keys::new(openid_only, true, Duration::ZERO);
+    let keys = Keys::new(openid_only, true, Duration::ZERO, HOUR);
     assert!(keys.key("b").await.is_ok());
 }
 
@@ -95,7 +97,7 @@ async fn metadata_of_another_issuer_or_without_keys_is_not_trusted() {
         )
     })
     .await;
-    let why = unreachable(Keys::new(other, true, Duration::ZERO).key("a").await);
+    let why = unreachable(Keys::new(other, true, Duration::ZERO, HOUR).key("a").await);
     assert!(why.contains("is not"), "{why}");
 
     let keyless = issuer(|origin| {
@@ -105,7 +107,11 @@ async fn metadata_of_another_issuer_or_without_keys_is_not_trusted() {
         )
     })
     .await;
-    let why = unreachable(Keys::new(keyless, true, Duration::ZERO).key("a").await);
+    let why = unreachable(
+        Keys::new(keyless, true, Duration::ZERO, HOUR)
+            .key("a")
+            .await,
+    );
     assert!(why.contains("no jwks_uri"), "{why}");
 }
 
@@ -123,14 +129,18 @@ async fn documents_over_the_bound_and_failed_answers_are_refused() {
             )
     })
     .await;
-    let why = unreachable(Keys::new(huge, true, Duration::ZERO).key("a").await);
+    let why = unreachable(Keys::new(huge, true, Duration::ZERO, HOUR).key("a").await);
     assert!(
         why.contains(&format!("at most {MAX_DOCUMENT_BYTES} bytes")),
         "{why}"
     );
 
     let failing = issuer(|_| Router::new()).await;
-    let why = unreachable(Keys::new(failing, true, Duration::ZERO).key("a").await);
+    let why = unreachable(
+        Keys::new(failing, true, Duration::ZERO, HOUR)
+            .key("a")
+            .await,
+    );
     assert!(why.contains("404"), "{why}");
 }
 
@@ -140,7 +150,7 @@ async fn an_unreachable_issuer_is_asked_again_only_after_the_interval() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
     let closed = format!("http://{}", listener.local_addr().expect("an address"));
     drop(listener);
-    let keys = Keys::new(closed, true, Duration::from_secs(3600));
+    let keys = Keys::new(closed, true, HOUR, HOUR);
     unreachable(keys.key("a").await);
     assert!(matches!(keys.key("a").await, Err(Missing::Unknown)));
 }
@@ -159,6 +169,53 @@ async fn http_is_fetched_only_when_allowed() {
         )
     })
     .await;
-    let why = unreachable(Keys::new(served, false, Duration::ZERO).key("a").await);
+    let why = unreachable(
+        Keys::new(served, false, Duration::ZERO, HOUR)
+            .key("a")
+            .await,
+    );
     assert!(why.contains("unsupported scheme http"), "{why}");
+}
+
+#[tokio::test]
+async fn aged_keys_are_fetched_again_and_still_serve_while_the_issuer_is_down() {
+    // The key set the issuer publishes (changed below); `None`: it answers 503.
+    let published = Arc::new(std::sync::Mutex::new(Some(key_set("a"))));
+    let state = Arc::clone(&published);
+    let origin = issuer(move |origin| {
+        Router::new()
+            .route(
+                "/.well-known/oauth-authorization-server",
+                json_route(json!({"issuer": origin, "jwks_uri": format!("{origin}/keys")})),
+            )
+            .route(
+                "/keys",
+                get(move || {
+                    let set = state.lock().expect("not poisoned").clone();
+                    async move {
+                        match set {
+                            Some(set) => (StatusCode::OK, set.to_string()),
+                            None => (StatusCode::SERVICE_UNAVAILABLE, String::new()),
+                        }
+                    }
+                }),
+            )
+    })
+    .await;
+    // Every use finds the keys aged; no refetch interval.
+    let keys = Keys::new(origin.clone(), true, Duration::ZERO, Duration::ZERO);
+    assert!(keys.key("a").await.is_ok());
+    // The issuer is down: the aged key still serves.
+    *published.lock().expect("not poisoned") = None;
+    assert!(keys.key("a").await.is_ok());
+    // The issuer withdrew it: the next use fetches the set again and no longer finds it.
+    *published.lock().expect("not poisoned") = Some(key_set("b"));
+    assert!(matches!(keys.key("a").await, Err(Missing::Unknown)));
+    assert!(keys.key("b").await.is_ok());
+
+    // Within the refetch interval an aged key serves without a fetch, withdrawn or not.
+    let keys = Keys::new(origin, true, HOUR, Duration::ZERO);
+    assert!(keys.key("b").await.is_ok());
+    *published.lock().expect("not poisoned") = Some(key_set("c"));
+    assert!(keys.key("b").await.is_ok());
 }

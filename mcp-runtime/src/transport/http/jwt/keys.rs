@@ -81,73 +81,106 @@ pub(super) enum Missing {
     Unreachable(String),
 }
 
+/// The key set as last fetched, and when.
+#[derive(Default)]
+struct Cached {
+    keys: KeySet,
+    fetched: Option<Instant>,
+}
+
 pub(super) struct Keys {
     issuer: String,
     allow_http: bool,
     fetcher: Fetcher,
     refetch_interval: Duration,
-    keys: RwLock<Arc<KeySet>>,
+    max_age: Duration,
+    cached: RwLock<Arc<Cached>>,
     /// Held while fetching, so one fetch runs at a time; the `jwks_uri` once discovered,
     /// and when the last fetch started.
     fetching: tokio::sync::Mutex<(Option<String>, Option<Instant>)>,
 }
 
 impl Keys {
-    pub fn new(issuer: String, allow_http: bool, refetch_interval: Duration) -> Self {
+    pub fn new(
+        issuer: String,
+        allow_http: bool,
+        refetch_interval: Duration,
+        max_age: Duration,
+    ) -> Self {
         Keys {
             issuer,
             allow_http,
             fetcher: Fetcher::new(allow_http),
             refetch_interval,
-            keys: RwLock::new(Arc::default()),
+            max_age,
+            cached: RwLock::new(Arc::default()),
             fetching: tokio::sync::Mutex::new((None, None)),
         }
     }
 
-    fn cached(&self, kid: &str) -> Option<Arc<Key>> {
-        let keys = self
-            .keys
+    /// The cached key `kid`, if any, and whether the set it is in is younger than the
+    /// maximum age.
+    fn cached(&self, kid: &str) -> (Option<Arc<Key>>, bool) {
+        let cached = self
+            .cached
             .read()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        keys.get(kid).cloned()
+        let fresh = cached
+            .fetched
+            .is_some_and(|fetched| fetched.elapsed() < self.max_age);
+        (cached.keys.get(kid).cloned(), fresh)
     }
 
-    /// The key `kid`: from the cache, or from a fetch of the key set if none ran within the
-    /// refetch interval.
+    /// The key `kid`: from the cache while it is fresh, else from a fetch of the key set if
+    /// none started within the refetch interval. A key whose set has aged still serves
+    /// while a fetch is not due or fails, so an issuer that is down does not stop the
+    /// server.
     pub async fn key(&self, kid: &str) -> Result<Arc<Key>, Missing> {
-        if let Some(key) = self.cached(kid) {
+        if let (Some(key), true) = self.cached(kid) {
             return Ok(key);
         }
         let mut fetching = self.fetching.lock().await;
         // Another request may have fetched it while this one waited.
-        if let Some(key) = self.cached(kid) {
-            return Ok(key);
+        let (kept, fresh) = self.cached(kid);
+        if let (Some(key), true) = (&kept, fresh) {
+            return Ok(Arc::clone(key));
         }
         let (jwks_uri, last) = &mut *fetching;
         if last.is_some_and(|last| last.elapsed() < self.refetch_interval) {
-            return Err(Missing::Unknown);
+            return kept.ok_or(Missing::Unknown);
         }
         *last = Some(Instant::now());
+        match self.fetch(jwks_uri).await {
+            Ok(keys) => {
+                let found = keys.get(kid).cloned();
+                *self
+                    .cached
+                    .write()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner()) = Arc::new(Cached {
+                    keys,
+                    fetched: Some(Instant::now()),
+                });
+                found.ok_or(Missing::Unknown)
+            }
+            Err(why) => match kept {
+                Some(key) => {
+                    tracing::warn!(%why, "the token issuer's keys could not be fetched again; the cached ones still serve");
+                    Ok(key)
+                }
+                None => Err(Missing::Unreachable(why)),
+            },
+        }
+    }
+
+    /// The key set, from the `jwks_uri` discovered once.
+    async fn fetch(&self, jwks_uri: &mut Option<String>) -> Result<KeySet, String> {
         let uri = match jwks_uri {
             Some(uri) => uri.clone(),
-            None => {
-                let uri = self.discover().await.map_err(Missing::Unreachable)?;
-                jwks_uri.insert(uri).clone()
-            }
+            None => jwks_uri.insert(self.discover().await?).clone(),
         };
-        let fetched = self
-            .fetcher
-            .json(&uri)
-            .await
-            .map_err(Missing::Unreachable)?;
-        let keys = Arc::new(key_set(&fetched, &uri));
+        let keys = key_set(&self.fetcher.json(&uri).await?, &uri);
         tracing::info!(jwks_uri = %uri, kids = ?keys.keys().collect::<Vec<_>>(), "fetched the token issuer's keys");
-        let found = keys.get(kid).cloned();
-        *self
-            .keys
-            .write()
-            .unwrap_or_else(|poisoned| poisoned.into_inner()) = keys;
-        found.ok_or(Missing::Unknown)
+        Ok(keys)
     }
 
     /// The `jwks_uri` of the issuer's metadata: RFC 8414's well-known document, else

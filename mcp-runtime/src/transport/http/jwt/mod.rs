@@ -27,13 +27,16 @@ use keys::{Keys, Missing};
 pub const DEFAULT_JWT_LEEWAY: Duration = Duration::from_secs(60);
 /// Default shortest time between two fetches of the issuer's keys.
 pub const DEFAULT_JWKS_REFETCH_INTERVAL: Duration = Duration::from_secs(30);
+/// Default age past which the issuer's keys are fetched again before use.
+pub const DEFAULT_JWKS_MAX_AGE: Duration = Duration::from_secs(10 * 60);
 
 /// Verifies JWT access tokens (RFC 9068) issued for this server by one authorization
 /// server; install it with [`HttpServer::verify_jwt`](crate::HttpServer::verify_jwt).
 ///
 /// The issuer's keys are found through its metadata (RFC 8414, else OpenID Connect
-/// Discovery) and cached; a token naming an unknown `kid` fetches them again, at most once
-/// per [refetch interval](JwtVerifier::refetch_interval).
+/// Discovery) and cached; a token naming an unknown `kid`, or keys older than their
+/// [maximum age](JwtVerifier::max_key_age), fetch them again, at most once per
+/// [refetch interval](JwtVerifier::refetch_interval).
 ///
 /// ```
 /// use mcp_runtime::{JwtVerifier, Server};
@@ -50,6 +53,7 @@ pub struct JwtVerifier {
     algorithms: Vec<JwtAlgorithm>,
     leeway: Duration,
     refetch_interval: Duration,
+    max_key_age: Duration,
     allow_http: bool,
 }
 
@@ -69,6 +73,7 @@ impl JwtVerifier {
             ],
             leeway: DEFAULT_JWT_LEEWAY,
             refetch_interval: DEFAULT_JWKS_REFETCH_INTERVAL,
+            max_key_age: DEFAULT_JWKS_MAX_AGE,
             allow_http: false,
         }
     }
@@ -94,6 +99,15 @@ impl JwtVerifier {
     /// time, so made-up `kid`s cost the issuer at most one request per interval.
     pub fn refetch_interval(mut self, interval: Duration) -> Self {
         self.refetch_interval = interval;
+        self
+    }
+
+    /// How long fetched keys are used before the key set is fetched again (default
+    /// [`DEFAULT_JWKS_MAX_AGE`]), so a key the issuer withdrew stops verifying within it. A
+    /// fetch then is rate-limited like any other, and if it fails the keys held still
+    /// serve (and a warning is logged).
+    pub fn max_key_age(mut self, age: Duration) -> Self {
+        self.max_key_age = age;
         self
     }
 
@@ -144,7 +158,12 @@ impl JwtVerifier {
         validation.set_audience(&[&self.resource]);
         validation.set_required_spec_claims(&["exp", "iss", "aud"]);
         Arc::new(Verifier {
-            keys: Keys::new(self.issuer.clone(), self.allow_http, self.refetch_interval),
+            keys: Keys::new(
+                self.issuer.clone(),
+                self.allow_http,
+                self.refetch_interval,
+                self.max_key_age,
+            ),
             algorithms: self.algorithms.into_iter().collect(),
             validation,
             leeway: self.leeway,
