@@ -56,11 +56,7 @@ if start_http_server "$1"; then
     --artifacts "$artifacts" 2>&1 | tee "$work/apps.out"
   rc=${PIPESTATUS[0]}
   stop_server
-  if [ "$rc" -ne 0 ]; then
-    echo "---- server stderr (last 3000 chars) ----"
-    tail -c 3000 "$work/server.log"
-    echo "---- end server stderr ----"
-  fi
+  show_server_stderr "$rc"
 else
   echo "FAIL apps: the server never listened" | tee "$work/apps.out"
   rc=1

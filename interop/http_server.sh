@@ -62,3 +62,11 @@ start_http_server() {
   done
   return 1
 }
+
+# After a failed check (`$1`, its exit status, not 0): the server's last words.
+show_server_stderr() {
+  [ "$1" -ne 0 ] || return 0
+  echo "---- server stderr (last 3000 chars) ----"
+  tail -c 3000 "$work/server.log"
+  echo "---- end server stderr ----"
+}

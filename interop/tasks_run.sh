@@ -71,11 +71,7 @@ for transport in $transports; do
         "${check[@]}" --url "$url" 2>&1 | tee "$work/http.out"
         rc=${PIPESTATUS[0]}
         stop_server
-        if [ "$rc" -ne 0 ]; then
-          echo "---- server stderr (last 3000 chars) ----"
-          tail -c 3000 "$work/server.log"
-          echo "---- end server stderr ----"
-        fi
+        show_server_stderr "$rc"
       else
         echo "FAIL tasks-http: the server never listened" | tee "$work/http.out"
         rc=1
