@@ -33,6 +33,7 @@ mod guard;
 mod jwt;
 mod limits;
 mod response;
+mod routes;
 mod scopes;
 mod service;
 mod sessions;
@@ -43,7 +44,7 @@ pub use auth::{AuthRejection, Authenticate, ProtectedResource, bearer_token};
 pub(crate) use authenticator::Authenticator;
 pub(crate) use authenticator::erase;
 pub(crate) use connections::serve_connections;
-pub(crate) use endpoint::{Endpoint, router};
+pub(crate) use endpoint::Endpoint;
 pub(crate) use guard::Guard;
 #[cfg(feature = "jwt")]
 pub use jwt::{
@@ -56,5 +57,6 @@ pub use limits::{
     DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_READING_BYTES, DEFAULT_MAX_SESSIONS,
     DEFAULT_MAX_SESSIONS_PER_PRINCIPAL,
 };
+pub(crate) use routes::router;
 pub(crate) use service::EndpointService;
 pub(crate) use sse::StreamSettings;
