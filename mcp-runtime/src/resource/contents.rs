@@ -49,48 +49,41 @@ impl ReadOutcome {
         uri: &str,
         mime_type: Option<&str>,
     ) -> Result<Vec<Value>, ReadFailure> {
-        if let ReadOutcome::View { html, meta } = self {
-            // The spec requires this type of a view's contents, whatever the resource states.
-            let mut item = contents_json(&EmbeddedResource {
-                uri: uri.to_owned(),
-                mime_type: Some(crate::apps::MIME_TYPE.to_owned()),
-                contents: ResourceContents::Text(html),
-            });
-            if let (Some(meta), Value::Object(item)) = (meta, &mut item) {
-                item.insert("_meta".into(), Value::Object(meta));
-            }
-            return Ok(vec![item]);
-        }
-        self.into_embedded(uri, mime_type)
-            .map(|contents| contents.iter().map(contents_json).collect())
-    }
-
-    fn into_embedded(
-        self,
-        uri: &str,
-        mime_type: Option<&str>,
-    ) -> Result<Vec<EmbeddedResource>, ReadFailure> {
         let item = |contents, default_type: Option<&str>| EmbeddedResource {
             uri: uri.to_owned(),
             mime_type: mime_type.or(default_type).map(str::to_owned),
             contents,
         };
-        match self {
-            ReadOutcome::Text(text) => Ok(vec![item(ResourceContents::Text(text), None)]),
-            ReadOutcome::Blob(bytes) => Ok(vec![item(
+        let contents = match self {
+            ReadOutcome::Text(text) => vec![item(ResourceContents::Text(text), None)],
+            ReadOutcome::Blob(bytes) => vec![item(
                 ResourceContents::Blob(crate::content::base64(&bytes)),
                 None,
-            )]),
-            ReadOutcome::Json(text) => Ok(vec![item(
-                ResourceContents::Text(text),
-                Some("application/json"),
-            )]),
-            ReadOutcome::Contents(contents) => Ok(contents),
-            ReadOutcome::View { html, .. } => Ok(vec![item(ResourceContents::Text(html), None)]),
-            ReadOutcome::Failed { message, public } => Err(ReadFailure::Failed { message, public }),
-            ReadOutcome::Rejected(message) => Err(ReadFailure::Rejected(message)),
-            ReadOutcome::NotFound => Err(ReadFailure::NotFound),
-        }
+            )],
+            ReadOutcome::Json(text) => {
+                vec![item(ResourceContents::Text(text), Some("application/json"))]
+            }
+            ReadOutcome::Contents(contents) => contents,
+            ReadOutcome::View { html, meta } => {
+                // The spec requires this type of a view's contents, whatever the resource
+                // states.
+                let mut view = contents_json(&EmbeddedResource {
+                    uri: uri.to_owned(),
+                    mime_type: Some(crate::apps::MIME_TYPE.to_owned()),
+                    contents: ResourceContents::Text(html),
+                });
+                if let (Some(meta), Value::Object(view)) = (meta, &mut view) {
+                    view.insert("_meta".into(), Value::Object(meta));
+                }
+                return Ok(vec![view]);
+            }
+            ReadOutcome::Failed { message, public } => {
+                return Err(ReadFailure::Failed { message, public });
+            }
+            ReadOutcome::Rejected(message) => return Err(ReadFailure::Rejected(message)),
+            ReadOutcome::NotFound => return Err(ReadFailure::NotFound),
+        };
+        Ok(contents.iter().map(contents_json).collect())
     }
 }
 
