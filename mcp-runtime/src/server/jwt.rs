@@ -34,13 +34,12 @@ impl HttpServer {
     pub fn verify_jwt(mut self, verifier: JwtVerifier) -> Self {
         self.jwt_problem = verifier.problem();
         let issuer = verifier.issuer().to_owned();
-        let resource = match self.guard.resource.take() {
-            Some(mut resource) => {
-                resource.list_authorization_server(&issuer);
-                resource
-            }
-            None => ProtectedResource::new(verifier.resource(), issuer.as_str()),
-        };
+        let resource = self
+            .guard
+            .resource
+            .take()
+            .unwrap_or_else(|| ProtectedResource::new(verifier.resource(), issuer.as_str()));
+        // The guard lists its issuer in any metadata given, now or later.
         self.guard.issuer = Some(issuer);
         self.guard.protected_resource(resource);
         self.guard
