@@ -280,16 +280,9 @@ async fn messages_reach_every_subscriber_also_after_redis_restarts() {
     let (one, other) = (store(&redis, "a:"), store(&redis, "a:"));
     let mut heard = other.subscribe();
     let mut heard_by_sender = one.subscribe();
-    // Subscribing happens in the background: publish until it is heard.
-    let first = publish_until_heard(&one, &mut heard, "hello").await;
-    assert_eq!(first, "hello");
-    assert_eq!(
-        tokio::time::timeout(Duration::from_secs(5), heard_by_sender.next())
-            .await
-            .unwrap()
-            .as_deref(),
-        Some("hello")
-    );
+    // Subscribing happens in the background, for each subscriber on its own: publish until
+    // both have heard, the sender's own subscription too.
+    publish_until_heard(&one, [&mut heard, &mut heard_by_sender], "hello").await;
     // Another prefix hears nothing of it.
     let mut elsewhere = store(&redis, "b:").subscribe();
     one.publish("not for b").await.unwrap();
@@ -308,25 +301,31 @@ async fn messages_reach_every_subscriber_also_after_redis_restarts() {
     assert!(message.contains("cannot reach Redis"), "{message}");
 
     redis.start_again();
-    let again = publish_until_heard(&one, &mut heard, "back").await;
-    assert_eq!(again, "back");
+    publish_until_heard(&one, [&mut heard, &mut heard_by_sender], "back").await;
 }
 
-/// Publishes `message` every 100 ms until the subscriber hears it (at most 10 s); what it
-/// hears first of other messages is skipped.
-async fn publish_until_heard(
+/// Publishes `message` every 100 ms until each subscriber has heard it (at most 10 s); other
+/// messages and repeats are skipped.
+async fn publish_until_heard<const N: usize>(
     store: &RedisFleetStore,
-    heard: &mut mcp_runtime::fleet::FleetMessages,
+    mut subscribers: [&mut mcp_runtime::fleet::FleetMessages; N],
     message: &str,
-) -> String {
+) {
     let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
+    let mut heard = [false; N];
+    while !heard.iter().all(|heard| *heard) {
+        assert!(
+            Instant::now() < deadline,
+            "not every subscriber heard {message:?}: {heard:?}"
+        );
         let _ = store.publish(message).await;
-        if let Ok(Some(text)) = tokio::time::timeout(Duration::from_millis(100), heard.next()).await
-            && text == message
-        {
-            return text;
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        for (subscriber, heard) in subscribers.iter_mut().zip(heard.iter_mut()) {
+            while let Ok(Some(text)) =
+                tokio::time::timeout(Duration::from_millis(1), subscriber.next()).await
+            {
+                *heard |= text == message;
+            }
         }
-        assert!(Instant::now() < deadline, "nothing was heard");
     }
 }
