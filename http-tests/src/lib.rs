@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 
 use mcp_tests::{RECEIVE_TIMEOUT, STATELESS_REVISION, check_server_message, stateless_meta};
 
+pub mod auth;
 pub mod fleet;
 
 /// A server of every tool linked in, over HTTP on a free loopback port, in this process;
