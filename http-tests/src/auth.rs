@@ -70,28 +70,49 @@ impl Provider {
 
     /// A token from the token endpoint: client credentials of `client` for `resource`.
     pub async fn token(&self, client: &str, resource: &str, scope: &str) -> String {
+        let answer = self.token_answer(client, resource, scope, None).await;
+        answer["access_token"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no token: {answer}"))
+            .to_owned()
+    }
+
+    /// The token endpoint's answer to a client-credentials request of `client` for
+    /// `resource`, with a DPoP proof (RFC 9449 §5) if `dpop` is one.
+    pub async fn token_answer(
+        &self,
+        client: &str,
+        resource: &str,
+        scope: &str,
+        dpop: Option<&str>,
+    ) -> Value {
         let body = format!(
             "grant_type=client_credentials&resource={}&scope={}",
             encode(resource),
             encode(scope)
         );
-        let answer: Value = self
+        let mut request = self
             .http
-            .post(format!("{}/token", self.issuer))
+            .post(self.token_endpoint())
             .basic_auth(client, Some("secret"))
             .header("content-type", "application/x-www-form-urlencoded")
-            .body(body)
+            .body(body);
+        if let Some(proof) = dpop {
+            request = request.header("dpop", proof);
+        }
+        request
             .send()
             .await
             .expect("the token endpoint answers")
             .text()
             .await
             .map(|text| serde_json::from_str(&text).expect("JSON"))
-            .expect("a body");
-        answer["access_token"]
-            .as_str()
-            .unwrap_or_else(|| panic!("no token: {answer}"))
-            .to_owned()
+            .expect("a body")
+    }
+
+    /// Where tokens are asked for.
+    pub fn token_endpoint(&self) -> String {
+        format!("{}/token", self.issuer)
     }
 
     /// A JWT of exactly `claims`, signed with the provider's current key.

@@ -1,7 +1,9 @@
 //! [`HttpServer::verify_jwt`]: the built-in verifier of JWT access tokens (feature `jwt`).
 
 use super::http::HttpServer;
-use crate::transport::http::{Authenticator, JwtVerifier, ProtectedResource, TokenClaims};
+use crate::transport::http::{
+    Authenticator, JwtVerifier, ProtectedResource, TokenClaims, VerifierListing,
+};
 
 impl HttpServer {
     /// Verifies every request's bearer token as a JWT access token (RFC 9068) issued for
@@ -39,8 +41,11 @@ impl HttpServer {
             .resource
             .take()
             .unwrap_or_else(|| ProtectedResource::new(verifier.resource(), issuer.as_str()));
-        // The guard lists its issuer in any metadata given, now or later.
-        self.guard.issuer = Some(issuer);
+        // The guard lists the verifier in any metadata given, now or later.
+        self.guard.listing = Some(VerifierListing {
+            issuer,
+            dpop_required: verifier.requires_dpop(),
+        });
         self.guard.protected_resource(resource);
         self.guard
             .authenticate(Authenticator::Jwt(verifier.start()));

@@ -40,12 +40,12 @@ pub(super) use http::prometheus_route;
 #[cfg(feature = "http")]
 mod http {
     use axum::Router;
-    use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+    use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
     use axum::response::IntoResponse as _;
     use axum::routing::get;
 
     use crate::telemetry::PrometheusReader;
-    use crate::transport::http::Guard;
+    use crate::transport::http::{Guard, RequestHead};
 
     /// The content type of the text exposition format.
     const TEXT_FORMAT: &str = "text/plain; version=0.0.4; charset=utf-8";
@@ -63,10 +63,15 @@ mod http {
             &path,
             // Behind the endpoint's guard: tool names and latencies are not for every
             // page a browser visits (DNS rebinding), nor for every client.
-            get(move |headers: HeaderMap| {
+            get(move |method: Method, uri: Uri, headers: HeaderMap| {
                 let (guard, reader) = (guard.clone(), reader.clone());
                 async move {
-                    let scraped = match guard.admit(&headers).await.map(|_| reader.render()) {
+                    let head = RequestHead {
+                        method: &method,
+                        uri: &uri,
+                        headers: &headers,
+                    };
+                    let scraped = match guard.admit(head).await.map(|_| reader.render()) {
                         Ok(scraped) => scraped,
                         Err(refused) => return *refused,
                     };

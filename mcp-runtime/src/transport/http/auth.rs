@@ -77,6 +77,19 @@ pub struct AuthRejection {
     description: String,
     /// `insufficient_scope`: the scopes the request needs, for the challenge's `scope`.
     scope: Option<String>,
+    /// The `DPoP` challenge (RFC 9449 §7.1) sent too, or alone, when DPoP proofs are read.
+    dpop: Option<DpopChallenge>,
+}
+
+/// How a refusal offers the `DPoP` scheme.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct DpopChallenge {
+    /// The proof algorithms accepted, space-separated (the challenge's `algs`).
+    pub algs: String,
+    /// Whether `Bearer` is not offered at all (only DPoP-bound tokens are accepted).
+    pub only: bool,
+    /// Whether the error belongs to the `DPoP` challenge: the request used that scheme.
+    pub error_here: bool,
 }
 
 impl AuthRejection {
@@ -87,6 +100,7 @@ impl AuthRejection {
             error: None,
             description: description.into(),
             scope: None,
+            dpop: None,
         }
     }
 
@@ -98,6 +112,7 @@ impl AuthRejection {
             error: Some("invalid_token"),
             description: description.into(),
             scope: None,
+            dpop: None,
         }
     }
 
@@ -108,6 +123,7 @@ impl AuthRejection {
             error: Some("insufficient_scope"),
             description: description.into(),
             scope: None,
+            dpop: None,
         }
     }
 
@@ -115,6 +131,23 @@ impl AuthRejection {
     /// `scope`), so the client can ask its authorization server for them (step-up).
     pub(crate) fn needing_scopes(mut self, scopes: &[&str]) -> Self {
         self.scope = Some(scopes.join(" "));
+        self
+    }
+
+    /// A DPoP proof that is missing or not valid (RFC 9449 §7.1): `401`,
+    /// `error="invalid_dpop_proof"` in the `DPoP` challenge.
+    #[cfg(feature = "jwt")]
+    pub(crate) fn invalid_dpop_proof(description: impl Into<String>) -> Self {
+        AuthRejection {
+            error: Some("invalid_dpop_proof"),
+            ..AuthRejection::invalid_token(description)
+        }
+    }
+
+    /// Offers the `DPoP` scheme in the challenge, as `dpop` says.
+    #[cfg(feature = "jwt")]
+    pub(crate) fn offering_dpop(mut self, dpop: DpopChallenge) -> Self {
+        self.dpop = Some(dpop);
         self
     }
 
@@ -147,14 +180,42 @@ impl AuthRejection {
         )
     }
 
-    /// Adds the `WWW-Authenticate: Bearer` challenge.
+    /// Adds the `WWW-Authenticate` challenges: `Bearer`, then `DPoP` when offered (each its
+    /// own header, Bearer first: the official SDK clients read the first for the metadata).
     fn challenge(&self, response: &mut Response, resource_metadata: Option<&str>) {
-        let mut challenge = vec!["Bearer".to_owned()];
+        let dpop = self.dpop.as_ref();
+        let bearer = dpop.is_none_or(|dpop| !dpop.only);
+        let error_on_dpop = dpop.is_some_and(|dpop| dpop.error_here || dpop.only);
+        let mut challenges = Vec::new();
+        if bearer {
+            challenges.push(self.scheme("Bearer", resource_metadata, !error_on_dpop, None));
+        }
+        if let Some(dpop) = dpop {
+            let metadata = resource_metadata.filter(|_| !bearer);
+            challenges.push(self.scheme("DPoP", metadata, error_on_dpop, Some(&dpop.algs)));
+        }
+        for challenge in challenges {
+            if let Ok(value) = HeaderValue::from_str(&challenge) {
+                response
+                    .headers_mut()
+                    .append(header::WWW_AUTHENTICATE, value);
+            }
+        }
+    }
+
+    /// One challenge: `scheme`, then its parameters.
+    fn scheme(
+        &self,
+        scheme: &str,
+        resource_metadata: Option<&str>,
+        with_error: bool,
+        algs: Option<&str>,
+    ) -> String {
         let mut parameters = Vec::new();
         if let Some(url) = resource_metadata {
             parameters.push(format!("resource_metadata=\"{url}\""));
         }
-        if let Some(error) = self.error {
+        if let (Some(error), true) = (self.error, with_error) {
             parameters.push(format!("error=\"{error}\""));
             if let Some(scope) = &self.scope {
                 parameters.push(format!("scope=\"{scope}\""));
@@ -166,13 +227,13 @@ impl AuthRejection {
                 .collect();
             parameters.push(format!("error_description=\"{description}\""));
         }
-        if !parameters.is_empty() {
-            challenge.push(parameters.join(", "));
+        if let Some(algs) = algs {
+            parameters.push(format!("algs=\"{algs}\""));
         }
-        if let Ok(value) = HeaderValue::from_str(&challenge.join(" ")) {
-            response
-                .headers_mut()
-                .insert(header::WWW_AUTHENTICATE, value);
+        if parameters.is_empty() {
+            scheme.to_owned()
+        } else {
+            format!("{scheme} {}", parameters.join(", "))
         }
     }
 }
@@ -205,6 +266,18 @@ pub struct ProtectedResource {
     resource: String,
     authorization_servers: Vec<String>,
     scopes_supported: Vec<String>,
+    /// Whether DPoP proofs are read, and if so whether they are required.
+    #[cfg(feature = "jwt")]
+    dpop: Option<bool>,
+}
+
+/// What the built-in verifier lists in the protected-resource metadata.
+#[cfg(feature = "jwt")]
+#[derive(Clone, Debug)]
+pub(crate) struct VerifierListing {
+    pub issuer: String,
+    /// Whether only DPoP-bound tokens are accepted.
+    pub dpop_required: bool,
 }
 
 impl ProtectedResource {
@@ -215,6 +288,8 @@ impl ProtectedResource {
             resource: resource.into(),
             authorization_servers: vec![authorization_server.into()],
             scopes_supported: Vec::new(),
+            #[cfg(feature = "jwt")]
+            dpop: None,
         }
     }
 
@@ -224,16 +299,14 @@ impl ProtectedResource {
         self
     }
 
-    /// Lists `url` as an authorization server unless it is already.
+    /// Lists the verifier's issuer as an authorization server (unless it is already), and
+    /// its DPoP support (RFC 9728 §2).
     #[cfg(feature = "jwt")]
-    pub(crate) fn list_authorization_server(&mut self, url: &str) {
-        if !self
-            .authorization_servers
-            .iter()
-            .any(|listed| listed == url)
-        {
-            self.authorization_servers.push(url.to_owned());
+    pub(crate) fn list_verifier(&mut self, listing: &VerifierListing) {
+        if !self.authorization_servers.contains(&listing.issuer) {
+            self.authorization_servers.push(listing.issuer.clone());
         }
+        self.dpop = Some(listing.dpop_required);
     }
 
     /// A scope this server understands (listed as `scopes_supported`).
@@ -258,6 +331,12 @@ impl ProtectedResource {
         }
         if !scopes.is_empty() {
             document["scopes_supported"] = json!(scopes);
+        }
+        #[cfg(feature = "jwt")]
+        if let Some(required) = self.dpop {
+            let algorithms = super::jwt::PROOF_ALGORITHMS.map(|algorithm| algorithm.name());
+            document["dpop_signing_alg_values_supported"] = json!(algorithms);
+            document["dpop_bound_access_tokens_required"] = json!(required);
         }
         document
     }

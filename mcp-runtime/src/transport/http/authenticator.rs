@@ -3,11 +3,21 @@
 
 use std::sync::Arc;
 
-use axum::http::HeaderMap;
+use axum::http::{HeaderMap, Method, Uri};
 
 use crate::access::AnyPrincipal;
 
 use super::auth::{AuthRejection, Authenticate};
+
+/// What authentication reads of a request: its headers, and for DPoP proofs (which name
+/// the method and URL they were made for) its method and URI.
+#[derive(Clone, Copy)]
+#[cfg_attr(not(feature = "jwt"), allow(dead_code))]
+pub(crate) struct RequestHead<'a> {
+    pub method: &'a Method,
+    pub uri: &'a Uri,
+    pub headers: &'a HeaderMap,
+}
 
 type Hook = Arc<dyn Fn(&HeaderMap) -> Result<AnyPrincipal, AuthRejection> + Send + Sync>;
 
@@ -21,12 +31,12 @@ pub(crate) enum Authenticator {
 }
 
 impl Authenticator {
-    pub async fn principal(&self, headers: &HeaderMap) -> Result<AnyPrincipal, AuthRejection> {
+    pub async fn principal(&self, head: RequestHead<'_>) -> Result<AnyPrincipal, AuthRejection> {
         match self {
-            Authenticator::Hook(hook) => hook(headers),
+            Authenticator::Hook(hook) => hook(head.headers),
             #[cfg(feature = "jwt")]
             Authenticator::Jwt(verifier) => verifier
-                .verify(headers)
+                .verify(head)
                 .await
                 .map(|claims| Arc::new(claims) as AnyPrincipal),
         }

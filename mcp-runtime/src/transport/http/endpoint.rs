@@ -6,12 +6,14 @@ use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
 use axum::body::Bytes;
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::auth::AnyPrincipal;
+use super::authenticator::RequestHead;
 use super::body::read_body;
 use super::checks::{
     PROTOCOL_VERSION, check_param_headers, check_stateless_headers, header_text, is_stateless,
@@ -155,7 +157,7 @@ pub(super) fn accepts_event_stream(headers: &HeaderMap) -> bool {
 /// body read under the limits, its messages served.
 pub(super) async fn serve_post<B>(
     endpoint: &Endpoint,
-    headers: HeaderMap,
+    parts: Parts,
     body: B,
     limit: usize,
 ) -> Response
@@ -163,7 +165,12 @@ where
     B: hyper::body::Body<Data = Bytes> + Unpin,
     B::Error: std::fmt::Display,
 {
-    let principal = match endpoint.guard.admit(&headers).await {
+    let head = RequestHead {
+        method: &parts.method,
+        uri: &parts.uri,
+        headers: &parts.headers,
+    };
+    let principal = match endpoint.guard.admit(head).await {
         Ok(principal) => principal,
         Err(refused) => return *refused,
     };
@@ -171,7 +178,7 @@ where
         Ok(body) => body,
         Err(refused) => return refused,
     };
-    post_body(endpoint, headers, principal, body).await
+    post_body(endpoint, parts.headers, principal, body).await
 }
 
 /// A POST to the endpoint, its headers admitted by the guard and its body read: every

@@ -4,8 +4,10 @@
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::Response;
 
+#[cfg(feature = "jwt")]
+use super::auth::VerifierListing;
 use super::auth::{AnyPrincipal, ProtectedResource};
-use super::authenticator::Authenticator;
+use super::authenticator::{Authenticator, RequestHead};
 use super::response::error_response;
 use crate::protocol::jsonrpc::{RpcError, code};
 
@@ -21,9 +23,9 @@ pub(crate) struct Guard {
     authenticator: Option<Authenticator>,
     /// OAuth resource-server mode: the metadata 401 challenges point to.
     pub resource: Option<ProtectedResource>,
-    /// The issuer of the JWTs the built-in verifier accepts, listed in `resource`.
+    /// What the built-in verifier lists in `resource`: its issuer, its DPoP support.
     #[cfg(feature = "jwt")]
-    pub issuer: Option<String>,
+    pub listing: Option<VerifierListing>,
 }
 
 impl Default for Guard {
@@ -34,7 +36,7 @@ impl Default for Guard {
             authenticator: None,
             resource: None,
             #[cfg(feature = "jwt")]
-            issuer: None,
+            listing: None,
         }
     }
 }
@@ -87,23 +89,26 @@ impl Guard {
     #[cfg_attr(not(feature = "jwt"), allow(unused_mut))]
     pub fn protected_resource(&mut self, mut resource: ProtectedResource) {
         #[cfg(feature = "jwt")]
-        if let Some(issuer) = &self.issuer {
-            resource.list_authorization_server(issuer);
+        if let Some(listing) = &self.listing {
+            resource.list_verifier(listing);
         }
         self.resource = Some(resource);
     }
 
     /// Checks the request: `Host`/`Origin` first, then credentials. The verified principal
     /// (if a hook is set), or the response that refuses the request.
-    pub async fn admit(&self, headers: &HeaderMap) -> Result<Option<AnyPrincipal>, Box<Response>> {
-        if let Some(refused) = self.refusal(headers) {
+    pub async fn admit(
+        &self,
+        head: RequestHead<'_>,
+    ) -> Result<Option<AnyPrincipal>, Box<Response>> {
+        if let Some(refused) = self.refusal(head.headers) {
             return Err(Box::new(refused));
         }
         let Some(authenticator) = &self.authenticator else {
             return Ok(None);
         };
         authenticator
-            .principal(headers)
+            .principal(head)
             .await
             .map(Some)
             .map_err(|rejection| {

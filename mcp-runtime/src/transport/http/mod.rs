@@ -39,10 +39,14 @@ mod service;
 mod sessions;
 mod sse;
 
+#[cfg(feature = "jwt")]
+pub(crate) use auth::VerifierListing;
 pub use auth::{AuthRejection, Authenticate, ProtectedResource, bearer_token};
+pub(crate) use authenticator::erase;
 #[cfg(feature = "jwt")]
 pub(crate) use authenticator::Authenticator;
-pub(crate) use authenticator::erase;
+#[cfg(feature = "otel")]
+pub(crate) use authenticator::RequestHead;
 pub(crate) use connections::serve_connections;
 pub(crate) use endpoint::Endpoint;
 pub(crate) use guard::Guard;

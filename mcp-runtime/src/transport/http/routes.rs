@@ -5,11 +5,12 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Request, State};
-use axum::http::{HeaderMap, HeaderName, StatusCode};
+use axum::http::{HeaderMap, HeaderName, Method, StatusCode, Uri};
 use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 
+use super::authenticator::RequestHead;
 use super::checks::{header_text, is_stateless};
 use super::cors;
 use super::endpoint::{
@@ -70,7 +71,7 @@ async fn post_message(
     body_limit: usize,
 ) -> Response {
     let (parts, body) = request.into_parts();
-    serve_post(&endpoint, parts.headers, body, body_limit).await
+    serve_post(&endpoint, parts, body, body_limit).await
 }
 
 fn speaks_stateless(headers: &HeaderMap) -> bool {
@@ -78,8 +79,18 @@ fn speaks_stateless(headers: &HeaderMap) -> bool {
 }
 
 /// GET: the session's standalone stream (tool list changes). 2026-07-28 has none.
-async fn open_stream(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap) -> Response {
-    let principal = match endpoint.guard.admit(&headers).await {
+async fn open_stream(
+    State(endpoint): State<Arc<Endpoint>>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Response {
+    let head = RequestHead {
+        method: &method,
+        uri: &uri,
+        headers: &headers,
+    };
+    let principal = match endpoint.guard.admit(head).await {
         Ok(principal) => principal,
         Err(refused) => return *refused,
     };
@@ -168,8 +179,18 @@ async fn open_stream(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap) 
 }
 
 /// DELETE: ends a session; its calls in flight are cancelled.
-async fn end_session(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap) -> Response {
-    let principal = match endpoint.guard.admit(&headers).await {
+async fn end_session(
+    State(endpoint): State<Arc<Endpoint>>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Response {
+    let head = RequestHead {
+        method: &method,
+        uri: &uri,
+        headers: &headers,
+    };
+    let principal = match endpoint.guard.admit(head).await {
         Ok(principal) => principal,
         Err(refused) => return *refused,
     };

@@ -74,7 +74,7 @@ impl hyper::service::Service<Request<Incoming>> for EndpointService {
                 let (parts, body) = request.into_parts();
                 // What the router's CORS layer does for everything else.
                 let origin = endpoint.guard.cors_origin(&parts.headers);
-                let mut response = serve_post(&endpoint, parts.headers, body, limit).await;
+                let mut response = serve_post(&endpoint, parts, body, limit).await;
                 if let Some(origin) = origin {
                     cors::open(&mut response, origin);
                 }

@@ -30,6 +30,21 @@ pub enum JwtAlgorithm {
 }
 
 impl JwtAlgorithm {
+    /// Its JOSE name (RFC 7518), as metadata and challenges list it.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            JwtAlgorithm::RS256 => "RS256",
+            JwtAlgorithm::RS384 => "RS384",
+            JwtAlgorithm::RS512 => "RS512",
+            JwtAlgorithm::PS256 => "PS256",
+            JwtAlgorithm::PS384 => "PS384",
+            JwtAlgorithm::PS512 => "PS512",
+            JwtAlgorithm::ES256 => "ES256",
+            JwtAlgorithm::ES384 => "ES384",
+            JwtAlgorithm::EdDSA => "EdDSA",
+        }
+    }
+
     pub(super) fn of(algorithm: Algorithm) -> Option<Self> {
         Some(match algorithm {
             Algorithm::RS256 => JwtAlgorithm::RS256,

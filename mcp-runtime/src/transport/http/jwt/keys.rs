@@ -23,6 +23,13 @@ pub(super) struct Key {
 }
 
 impl Key {
+    pub fn from_jwk(jwk: Jwk) -> jsonwebtoken::errors::Result<Key> {
+        Ok(Key {
+            decoding: DecodingKey::from_jwk(&jwk)?,
+            jwk,
+        })
+    }
+
     /// Whether this key may verify a token signed with `algorithm`: its type (and curve)
     /// fits, and its own `alg`, if stated, is the same.
     pub fn fits(&self, algorithm: JwtAlgorithm) -> bool {
@@ -253,9 +260,9 @@ fn key_set(document: &Value, uri: &str) -> KeySet {
             );
             break;
         }
-        match DecodingKey::from_jwk(&jwk) {
-            Ok(decoding) => {
-                keys.insert(kid, Arc::new(Key { decoding, jwk }));
+        match Key::from_jwk(jwk) {
+            Ok(key) => {
+                keys.insert(kid, Arc::new(key));
             }
             Err(error) => {
                 tracing::info!(jwks_uri = uri, kid, %error, "a key of the issuer's key set is not usable; ignored");

@@ -5,6 +5,7 @@ mod algorithm;
 mod claims;
 #[cfg(test)]
 mod discovery_tests;
+mod dpop;
 mod fetch;
 mod keys;
 
@@ -16,10 +17,12 @@ use jsonwebtoken::errors::ErrorKind;
 use jsonwebtoken::{Algorithm, Validation};
 use serde_json::{Map, Value};
 
-use super::auth::{AuthRejection, bearer_token};
+use super::auth::AuthRejection;
+use super::authenticator::RequestHead;
 pub use algorithm::JwtAlgorithm;
-use axum::http::HeaderMap;
 pub use claims::TokenClaims;
+use dpop::Dpop;
+pub(crate) use dpop::PROOF_ALGORITHMS;
 use fetch::fetchable;
 use keys::{Keys, Missing};
 
@@ -55,6 +58,7 @@ pub struct JwtVerifier {
     refetch_interval: Duration,
     max_key_age: Duration,
     allow_http: bool,
+    require_dpop: bool,
 }
 
 impl JwtVerifier {
@@ -75,6 +79,7 @@ impl JwtVerifier {
             refetch_interval: DEFAULT_JWKS_REFETCH_INTERVAL,
             max_key_age: DEFAULT_JWKS_MAX_AGE,
             allow_http: false,
+            require_dpop: false,
         }
     }
 
@@ -117,6 +122,21 @@ impl JwtVerifier {
     pub fn allow_http(mut self) -> Self {
         self.allow_http = true;
         self
+    }
+
+    /// Accepts only DPoP-bound tokens (RFC 9449), each with a proof of its key; bearer
+    /// tokens are refused, and the metadata says `dpop_bound_access_tokens_required`.
+    ///
+    /// Without it, a token bound to a key (its `cnf.jkt`) still needs its proof, and
+    /// unbound tokens are accepted as bearer tokens.
+    pub fn require_dpop(mut self) -> Self {
+        self.require_dpop = true;
+        self
+    }
+
+    /// Whether only DPoP-bound tokens are accepted.
+    pub(crate) fn requires_dpop(&self) -> bool {
+        self.require_dpop
     }
 
     /// The issuer, listed as authorization server in the protected-resource metadata.
@@ -167,6 +187,7 @@ impl JwtVerifier {
             algorithms: self.algorithms.into_iter().collect(),
             validation,
             leeway: self.leeway,
+            dpop: Dpop::new(&self.resource, self.require_dpop, self.leeway),
         })
     }
 }
@@ -177,15 +198,20 @@ pub(crate) struct Verifier {
     algorithms: HashSet<JwtAlgorithm>,
     validation: Validation,
     leeway: Duration,
+    dpop: Dpop,
 }
 
 const NOT_VERIFIED: &str = "The access token could not be verified.";
 
 impl Verifier {
-    /// The claims of the request's bearer token, or the refusal: a short reason for the
-    /// client, the precise one logged for the operator.
-    pub async fn verify(&self, headers: &HeaderMap) -> Result<TokenClaims, AuthRejection> {
-        let token = bearer_token(headers)?;
+    /// The claims of the request's token, used as it is bound (DPoP), or the refusal: a
+    /// short reason for the client, the precise one logged for the operator.
+    pub async fn verify(&self, head: RequestHead<'_>) -> Result<TokenClaims, AuthRejection> {
+        self.dpop.admit(head, |token| self.claims(token)).await
+    }
+
+    /// The claims of a JWT access token, once its signature and claims are checked.
+    async fn claims(&self, token: &str) -> Result<TokenClaims, AuthRejection> {
         let refuse = |reason: String| {
             tracing::info!(%reason, "refused a JWT access token");
             AuthRejection::invalid_token(NOT_VERIFIED)
