@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# The official TypeScript SDK's own OAuth client against a server that verifies JWT access
-# tokens (HttpServer::verify_jwt), with a real authorization server (oidc-provider):
+# The official TypeScript and Python SDKs' own OAuth clients against a server that verifies JWT
+# access tokens (HttpServer::verify_jwt), with a real authorization server (oidc-provider):
 #
 #   interop/auth_run.sh JWT_SERVER_BINARY      (target/debug/jwt_server, from http-tests)
 #
 # Starts interop/auth/provider.mjs and the server on free loopback ports, runs
-# interop/auth/sdk_client.mjs against the server (see its header), and stops both on any exit.
+# interop/auth/sdk_client.mjs and sdk_client.py against the server (see their headers), and
+# stops both on any exit.
 # Prints every PASS/FAIL line; exits 1 on any failure. Installs nothing: run interop/setup.sh
 # first.
 set -uo pipefail
@@ -13,7 +14,7 @@ set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 [ $# -eq 1 ] || { echo "usage: interop/auth_run.sh JWT_SERVER_BINARY" >&2; exit 2; }
 node22="$here/node/node_modules/node/bin/node"
-if [ ! -x "$node22" ] || [ ! -d "$here/node/node_modules/oidc-provider" ]; then
+if [ ! -x "$node22" ] || [ ! -d "$here/node/node_modules/oidc-provider" ] || [ ! -x "$here/python/.venv/bin/python" ]; then
   echo "interop/auth_run.sh: the interop clients are not installed; run interop/setup.sh first" >&2
   exit 1
 fi
@@ -43,5 +44,10 @@ issuer="$(listening "$work/provider.out" "the authorization server")" || exit 1
 "$1" "$issuer" >"$work/server.out" 2>&1 &
 server_pid=$!
 url="$(listening "$work/server.out" "the server")" || exit 1
-echo "== interop auth: the SDK's ClientCredentialsProvider, $url, issuer $issuer"
+python="$here/python/.venv/bin/python"
+echo "== interop auth: the TypeScript SDK's ClientCredentialsProvider, $url, issuer $issuer"
 "$node22" "$here/auth/sdk_client.mjs" "$url" "$issuer"
+status=$?
+echo "== interop auth: the Python SDK's ClientCredentialsOAuthProvider"
+"$python" "$here/auth/sdk_client.py" "$url" "$issuer" || status=1
+exit $status
