@@ -448,6 +448,31 @@ async fn a_rotated_key_is_fetched_once_and_made_up_kids_are_rate_limited() {
 }
 
 #[tokio::test]
+async fn an_audience_other_than_the_resource_url_replaces_it() {
+    let keys = KeysFile::new("audience");
+    let provider = Provider::start(&keys.0).await;
+    // As Microsoft Entra ID names the API application by its client ID.
+    let client_id = "6e74172b-be56-4843-9ff4-e66a39bb12e3";
+    let server = Running::start(&provider.issuer, |verifier| verifier.audience(client_id)).await;
+    let claims = |aud: &str| json!({"iss": provider.issuer, "aud": aud, "exp": now() + 600, "scope": "notes:write"});
+    let token = provider.sign(claims(client_id)).await;
+    let reply = server.write(&token, "by client id").await;
+    assert_eq!(reply.status, StatusCode::OK, "{:?}", reply.messages);
+    let token = provider.sign(claims(&server.resource)).await;
+    let reply = server.write(&token, "by resource url").await;
+    assert_invalid(
+        &reply,
+        "The access token is not valid for this resource.",
+        "by resource url",
+        "the resource URL is no longer the audience",
+    );
+    assert_eq!(
+        server.metadata().await["resource"],
+        server.resource.as_str()
+    );
+}
+
+#[tokio::test]
 async fn an_http_issuer_needs_the_opt_in() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await

@@ -42,11 +42,11 @@ mod sse;
 #[cfg(feature = "jwt")]
 pub(crate) use auth::VerifierListing;
 pub use auth::{AuthRejection, Authenticate, ProtectedResource, bearer_token};
-pub(crate) use authenticator::erase;
 #[cfg(feature = "jwt")]
 pub(crate) use authenticator::Authenticator;
 #[cfg(feature = "otel")]
 pub(crate) use authenticator::RequestHead;
+pub(crate) use authenticator::erase;
 pub(crate) use connections::serve_connections;
 pub(crate) use endpoint::Endpoint;
 pub(crate) use guard::Guard;

@@ -52,6 +52,8 @@ pub const DEFAULT_JWKS_MAX_AGE: Duration = Duration::from_secs(10 * 60);
 #[derive(Clone, Debug)]
 pub struct JwtVerifier {
     resource: String,
+    /// The `aud` a token must hold, when not the resource URL.
+    audience: Option<String>,
     issuer: String,
     algorithms: Vec<JwtAlgorithm>,
     leeway: Duration,
@@ -68,6 +70,7 @@ impl JwtVerifier {
     pub fn new(resource: impl Into<String>, issuer: impl Into<String>) -> Self {
         JwtVerifier {
             resource: resource.into(),
+            audience: None,
             issuer: issuer.into(),
             algorithms: vec![
                 JwtAlgorithm::RS256,
@@ -124,6 +127,15 @@ impl JwtVerifier {
         self
     }
 
+    /// Accepts tokens whose `aud` holds `audience` instead of the resource URL, for
+    /// authorization servers that cannot put a URL there: Microsoft Entra ID's v2.0 tokens
+    /// name the API application's client ID. It must name this server alone, or a token
+    /// made for another server of the same issuer opens this one.
+    pub fn audience(mut self, audience: impl Into<String>) -> Self {
+        self.audience = Some(audience.into());
+        self
+    }
+
     /// Accepts only DPoP-bound tokens (RFC 9449), each with a proof of its key; bearer
     /// tokens are refused, and the metadata says `dpop_bound_access_tokens_required`.
     ///
@@ -175,7 +187,7 @@ impl JwtVerifier {
         validation.leeway = self.leeway.as_secs();
         validation.validate_nbf = true;
         validation.set_issuer(&[&self.issuer]);
-        validation.set_audience(&[&self.resource]);
+        validation.set_audience(&[self.audience.as_ref().unwrap_or(&self.resource)]);
         validation.set_required_spec_claims(&["exp", "iss", "aud"]);
         Arc::new(Verifier {
             keys: Keys::new(
