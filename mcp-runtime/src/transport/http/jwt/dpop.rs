@@ -205,7 +205,13 @@ impl Dpop {
         uri: &Uri,
     ) -> Result<(), String> {
         let header = proof_header(proof)?;
-        if header.get("typ").and_then(Value::as_str) != Some("dpop+jwt") {
+        // A media type, so without case, and `application/` may be left out (RFC 7515 §4.1.9).
+        let typ = header
+            .get("typ")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let typ = typ.to_ascii_lowercase();
+        if typ.strip_prefix("application/").unwrap_or(&typ) != "dpop+jwt" {
             return Err("The DPoP proof's `typ` is not `dpop+jwt`.".to_owned());
         }
         let decoded = jsonwebtoken::decode_header(proof)
