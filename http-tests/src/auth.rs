@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -184,4 +185,45 @@ impl Drop for KeysFile {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.0);
     }
+}
+
+/// Serves the server `build` makes from its resource URL (`http://127.0.0.1:PORT/mcp`) on a
+/// loopback port until the test ends; that URL.
+pub async fn serve_resource(build: impl FnOnce(&str) -> mcp_runtime::HttpServer) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a loopback port");
+    let resource = format!("http://{}/mcp", listener.local_addr().expect("an address"));
+    tokio::spawn(build(&resource).serve_on(listener));
+    resource
+}
+
+/// The protected-resource metadata (RFC 9728) of the server at `resource`.
+pub async fn resource_metadata(resource: &str) -> Value {
+    let url = resource.replace("/mcp", "/.well-known/oauth-protected-resource/mcp");
+    let text = reqwest::get(url)
+        .await
+        .expect("the metadata")
+        .text()
+        .await
+        .expect("a body");
+    serde_json::from_str(&text).expect("JSON")
+}
+
+/// The notes the tools of the token tests were called with: a refused call must leave none.
+/// Tests run in parallel, so each looks for a text of its own.
+static WRITTEN: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// Records that a tool wrote `text`.
+pub fn write(text: &str) {
+    WRITTEN.lock().expect("not poisoned").push(text.to_owned());
+}
+
+/// Whether a tool wrote `text`.
+pub fn written(text: &str) -> bool {
+    WRITTEN
+        .lock()
+        .expect("not poisoned")
+        .iter()
+        .any(|t| t == text)
 }

@@ -8,12 +8,10 @@
 //!
 //! Needs `interop/node/node_modules` (`bash interop/setup.sh`, which `scripts/test.sh` runs).
 
-use std::sync::Mutex;
-
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use jsonwebtoken::{Algorithm, EncodingKey};
-use mcp_http_tests::auth::{KeysFile, Provider};
+use mcp_http_tests::auth::{KeysFile, Provider, resource_metadata, serve_resource, write, written};
 use mcp_http_tests::{HttpClient, Reply};
 use mcp_runtime::{JwtVerifier, Server, mcp_tool};
 use mcp_tests::STATELESS_REVISION;
@@ -22,24 +20,13 @@ use reqwest::header::HeaderValue;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-/// The notes `dpop_note` was called with: a refused call must leave none.
-static WRITTEN: Mutex<Vec<String>> = Mutex::new(Vec::new());
-
-fn written(text: &str) -> bool {
-    WRITTEN
-        .lock()
-        .expect("not poisoned")
-        .iter()
-        .any(|t| t == text)
-}
-
 /// Write a note with a DPoP-bound token.
 #[mcp_tool(scopes = ["notes:write"])]
 async fn dpop_note(
     /// The note.
     text: String,
 ) -> String {
-    WRITTEN.lock().expect("not poisoned").push(text.clone());
+    write(&text);
     format!("wrote {text}")
 }
 
@@ -139,30 +126,19 @@ struct Running {
 
 impl Running {
     async fn start(issuer: &str, require: bool) -> Running {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("a loopback port");
-        let resource = format!("http://{}/mcp", listener.local_addr().expect("an address"));
-        let mut verifier = JwtVerifier::new(&resource, issuer).allow_http();
-        if require {
-            verifier = verifier.require_dpop();
-        }
-        let http = Server::new("dpop", "1.0.0").http().verify_jwt(verifier);
-        tokio::spawn(http.serve_on(listener));
+        let resource = serve_resource(|resource| {
+            let mut verifier = JwtVerifier::new(resource, issuer).allow_http();
+            if require {
+                verifier = verifier.require_dpop();
+            }
+            Server::new("dpop", "1.0.0").http().verify_jwt(verifier)
+        })
+        .await;
         Running { resource }
     }
 
     async fn metadata(&self) -> Value {
-        let url = self
-            .resource
-            .replace("/mcp", "/.well-known/oauth-protected-resource/mcp");
-        let text = reqwest::get(url)
-            .await
-            .expect("the metadata")
-            .text()
-            .await
-            .expect("a body");
-        serde_json::from_str(&text).expect("JSON")
+        resource_metadata(&self.resource).await
     }
 
     /// `dpop_note(text)` sent statelessly with `authorization` and these `DPoP` headers.

@@ -8,12 +8,11 @@
 //!
 //! Needs `interop/node/node_modules` (`bash interop/setup.sh`, which `scripts/test.sh` runs).
 
-use std::sync::Mutex;
 use std::time::Duration;
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use mcp_http_tests::auth::{KeysFile, Provider};
+use mcp_http_tests::auth::{KeysFile, Provider, resource_metadata, serve_resource, write, written};
 use mcp_http_tests::{HttpClient, Reply};
 use mcp_runtime::{
     Error, HttpServer, JwtVerifier, Principal, ProtectedResource, Server, TokenClaims, mcp_tool,
@@ -22,18 +21,6 @@ use mcp_tests::STATELESS_REVISION;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-/// The notes `write_note` was called with: a refused call must leave none. Tests run in
-/// parallel, so each looks for a text of its own.
-static WRITTEN: Mutex<Vec<String>> = Mutex::new(Vec::new());
-
-fn written(text: &str) -> bool {
-    WRITTEN
-        .lock()
-        .expect("not poisoned")
-        .iter()
-        .any(|t| t == text)
-}
-
 /// Write a note.
 #[mcp_tool(scopes = ["notes:write"])]
 async fn write_note(
@@ -41,7 +28,7 @@ async fn write_note(
     text: String,
     claims: Principal<TokenClaims>,
 ) -> String {
-    WRITTEN.lock().expect("not poisoned").push(text.clone());
+    write(&text);
     format!(
         "{} (client {}) wrote {text}",
         claims.subject().unwrap_or("?"),
@@ -73,28 +60,17 @@ impl Running {
         issuer: &str,
         build: impl FnOnce(&str, Server, JwtVerifier) -> HttpServer,
     ) -> Running {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("a loopback port");
-        let resource = format!("http://{}/mcp", listener.local_addr().expect("an address"));
-        let verifier = JwtVerifier::new(&resource, issuer).allow_http();
-        let http = build(&resource, Server::new("jwt", "1.0.0"), verifier);
-        tokio::spawn(http.serve_on(listener));
+        let resource = serve_resource(|resource| {
+            let verifier = JwtVerifier::new(resource, issuer).allow_http();
+            build(resource, Server::new("jwt", "1.0.0"), verifier)
+        })
+        .await;
         Running { resource }
     }
 
     /// Its protected-resource metadata.
     async fn metadata(&self) -> Value {
-        let url = self
-            .resource
-            .replace("/mcp", "/.well-known/oauth-protected-resource/mcp");
-        let text = reqwest::get(url)
-            .await
-            .expect("the metadata")
-            .text()
-            .await
-            .expect("a body");
-        serde_json::from_str(&text).expect("JSON")
+        resource_metadata(&self.resource).await
     }
 
     /// `write_note(text)` sent statelessly with `token`.

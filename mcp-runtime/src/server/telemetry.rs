@@ -66,11 +66,7 @@ mod http {
             get(move |method: Method, uri: Uri, headers: HeaderMap| {
                 let (guard, reader) = (guard.clone(), reader.clone());
                 async move {
-                    let head = RequestHead {
-                        method: &method,
-                        uri: &uri,
-                        headers: &headers,
-                    };
+                    let head = RequestHead::new(&method, &uri, &headers);
                     let scraped = match guard.admit(head).await.map(|_| reader.render()) {
                         Ok(scraped) => scraped,
                         Err(refused) => return *refused,

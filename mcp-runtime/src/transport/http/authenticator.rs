@@ -19,6 +19,16 @@ pub(crate) struct RequestHead<'a> {
     pub headers: &'a HeaderMap,
 }
 
+impl<'a> RequestHead<'a> {
+    pub fn new(method: &'a Method, uri: &'a Uri, headers: &'a HeaderMap) -> Self {
+        RequestHead {
+            method,
+            uri,
+            headers,
+        }
+    }
+}
+
 type Hook = Arc<dyn Fn(&HeaderMap) -> Result<AnyPrincipal, AuthRejection> + Send + Sync>;
 
 /// How requests are authenticated: an [`Authenticate`] hook with its principal type

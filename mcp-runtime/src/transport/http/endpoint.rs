@@ -165,11 +165,7 @@ where
     B: hyper::body::Body<Data = Bytes> + Unpin,
     B::Error: std::fmt::Display,
 {
-    let head = RequestHead {
-        method: &parts.method,
-        uri: &parts.uri,
-        headers: &parts.headers,
-    };
+    let head = RequestHead::new(&parts.method, &parts.uri, &parts.headers);
     let principal = match endpoint.guard.admit(head).await {
         Ok(principal) => principal,
         Err(refused) => return *refused,

@@ -4,12 +4,14 @@
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{DefaultBodyLimit, Request, State};
-use axum::http::{HeaderMap, HeaderName, Method, StatusCode, Uri};
+use axum::extract::{DefaultBodyLimit, FromRequestParts, Request, State};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, HeaderName, StatusCode};
 use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 
+use super::auth::AnyPrincipal;
 use super::authenticator::RequestHead;
 use super::checks::{header_text, is_stateless};
 use super::cors;
@@ -78,22 +80,31 @@ fn speaks_stateless(headers: &HeaderMap) -> bool {
     is_stateless(headers, None)
 }
 
+/// The principal of a GET or DELETE the guard let in; the guard's refusal is the
+/// response otherwise.
+struct Admitted(Option<AnyPrincipal>);
+
+impl FromRequestParts<Arc<Endpoint>> for Admitted {
+    type Rejection = Response;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        endpoint: &Arc<Endpoint>,
+    ) -> Result<Self, Response> {
+        let head = RequestHead::new(&parts.method, &parts.uri, &parts.headers);
+        match endpoint.guard.admit(head).await {
+            Ok(principal) => Ok(Admitted(principal)),
+            Err(refused) => Err(*refused),
+        }
+    }
+}
+
 /// GET: the session's standalone stream (tool list changes). 2026-07-28 has none.
 async fn open_stream(
     State(endpoint): State<Arc<Endpoint>>,
-    method: Method,
-    uri: Uri,
+    Admitted(principal): Admitted,
     headers: HeaderMap,
 ) -> Response {
-    let head = RequestHead {
-        method: &method,
-        uri: &uri,
-        headers: &headers,
-    };
-    let principal = match endpoint.guard.admit(head).await {
-        Ok(principal) => principal,
-        Err(refused) => return *refused,
-    };
     if speaks_stateless(&headers) || header_text(&headers, SESSION_ID).is_none() {
         return method_not_allowed(
             "Method not allowed: GET opens the stream of a session; without a session (or under 2026-07-28) there is none.",
@@ -181,19 +192,9 @@ async fn open_stream(
 /// DELETE: ends a session; its calls in flight are cancelled.
 async fn end_session(
     State(endpoint): State<Arc<Endpoint>>,
-    method: Method,
-    uri: Uri,
+    Admitted(principal): Admitted,
     headers: HeaderMap,
 ) -> Response {
-    let head = RequestHead {
-        method: &method,
-        uri: &uri,
-        headers: &headers,
-    };
-    let principal = match endpoint.guard.admit(head).await {
-        Ok(principal) => principal,
-        Err(refused) => return *refused,
-    };
     if speaks_stateless(&headers) {
         return method_not_allowed(
             "Method not allowed: protocol revision 2026-07-28 has no sessions to end.",
