@@ -162,6 +162,12 @@ pub enum Error {
     #[cfg(feature = "jwt")]
     #[error("the JWT verifier cannot be used: {0}")]
     InvalidJwtVerifier(String),
+    /// The [`TokenIntrospector`](crate::TokenIntrospector) given to
+    /// [`HttpServer::introspect_tokens`](crate::HttpServer::introspect_tokens) cannot be used
+    /// (an issuer that is not https).
+    #[cfg(feature = "jwt")]
+    #[error("the token introspector cannot be used: {0}")]
+    InvalidTokenIntrospector(String),
     /// Reading from or writing to the transport failed.
     #[error("transport I/O failed: {0}")]
     Io(#[from] std::io::Error),

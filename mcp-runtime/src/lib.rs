@@ -102,6 +102,7 @@ pub use tool::set::ToolSet;
 pub use transport::http::{AuthRejection, Authenticate, ProtectedResource, bearer_token};
 #[cfg(feature = "jwt")]
 pub use transport::http::{
-    DEFAULT_JWKS_MAX_AGE, DEFAULT_JWKS_REFETCH_INTERVAL, DEFAULT_JWT_LEEWAY, JwtAlgorithm,
-    JwtVerifier, TokenClaims,
+    DEFAULT_INTROSPECTION_CACHE_TTL, DEFAULT_JWKS_MAX_AGE, DEFAULT_JWKS_REFETCH_INTERVAL,
+    DEFAULT_JWT_LEEWAY, DEFAULT_MAX_CACHED_TOKENS, JwtAlgorithm, JwtVerifier, TokenClaims,
+    TokenIntrospector,
 };

@@ -17,8 +17,8 @@
 //! - [`protocol`]: revisions, errors, concurrency, cancellation, shutdown, rate limits,
 //!   sanitizing, stdout.
 //! - [`http`]: Streamable HTTP and deployment (feature `http`).
-//! - [`jwt`]: JWT access tokens verified by the server against the issuer's published keys
-//!   (feature `jwt`).
+//! - [`jwt`]: JWT access tokens verified by the server against the issuer's published keys,
+//!   and opaque tokens by introspection (feature `jwt`).
 //! - [`fleet`]: several instances without sticky routing, sharing sessions, streams and
 //!   tasks through Redis (feature `redis`).
 //! - [`production`]: middleware around every tool call, and scopes per tool.

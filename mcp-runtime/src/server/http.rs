@@ -60,9 +60,9 @@ pub struct HttpServer {
     /// The path of the Prometheus endpoint, if any.
     #[cfg(feature = "otel")]
     pub(super) prometheus: Option<String>,
-    /// Why the JWT verifier cannot be used, reported when the server starts.
+    /// Why the token verifier cannot be used, reported when the server starts.
     #[cfg(feature = "jwt")]
-    pub(super) jwt_problem: Option<String>,
+    pub(super) jwt_problem: Option<Error>,
 }
 
 impl Server {
@@ -349,7 +349,7 @@ impl HttpServer {
         } = self;
         #[cfg(feature = "jwt")]
         if let Some(problem) = jwt_problem {
-            return Err(Error::InvalidJwtVerifier(problem));
+            return Err(problem);
         }
         let mut server = server;
         // Its reader first: the server's metrics go where it reads.

@@ -38,6 +38,8 @@ pub(crate) enum Authenticator {
     Hook(Hook),
     #[cfg(feature = "jwt")]
     Jwt(Arc<super::jwt::Verifier>),
+    #[cfg(feature = "jwt")]
+    Introspection(Arc<super::jwt::Introspector>),
 }
 
 impl Authenticator {
@@ -46,6 +48,11 @@ impl Authenticator {
             Authenticator::Hook(hook) => hook(head.headers),
             #[cfg(feature = "jwt")]
             Authenticator::Jwt(verifier) => verifier
+                .verify(head)
+                .await
+                .map(|claims| Arc::new(claims) as AnyPrincipal),
+            #[cfg(feature = "jwt")]
+            Authenticator::Introspection(introspector) => introspector
                 .verify(head)
                 .await
                 .map(|claims| Arc::new(claims) as AnyPrincipal),

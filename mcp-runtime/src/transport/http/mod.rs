@@ -52,8 +52,9 @@ pub(crate) use endpoint::Endpoint;
 pub(crate) use guard::Guard;
 #[cfg(feature = "jwt")]
 pub use jwt::{
-    DEFAULT_JWKS_MAX_AGE, DEFAULT_JWKS_REFETCH_INTERVAL, DEFAULT_JWT_LEEWAY, JwtAlgorithm,
-    JwtVerifier, TokenClaims,
+    DEFAULT_INTROSPECTION_CACHE_TTL, DEFAULT_JWKS_MAX_AGE, DEFAULT_JWKS_REFETCH_INTERVAL,
+    DEFAULT_JWT_LEEWAY, DEFAULT_MAX_CACHED_TOKENS, JwtAlgorithm, JwtVerifier, TokenClaims,
+    TokenIntrospector,
 };
 pub(crate) use limits::Limits;
 pub use limits::{

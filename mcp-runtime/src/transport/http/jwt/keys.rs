@@ -190,49 +190,17 @@ impl Keys {
         Ok(keys)
     }
 
-    /// The `jwks_uri` of the issuer's metadata: RFC 8414's well-known document, else
-    /// OpenID Connect's; its `issuer` must be ours exactly (RFC 8414 §3.3).
+    /// The `jwks_uri` of the issuer's metadata.
     async fn discover(&self) -> Result<String, String> {
-        let mut failures = Vec::new();
-        for url in metadata_urls(&self.issuer) {
-            let metadata = match self.fetcher.json(&url).await {
-                Ok(metadata) => metadata,
-                Err(error) => {
-                    failures.push(error);
-                    continue;
-                }
-            };
-            if metadata["issuer"].as_str() != Some(self.issuer.as_str()) {
-                return Err(format!(
-                    "{url}: its issuer {} is not {}",
-                    metadata["issuer"], self.issuer
-                ));
-            }
-            let Some(uri) = metadata["jwks_uri"].as_str() else {
-                return Err(format!("{url}: no jwks_uri"));
-            };
-            if !fetchable(uri, self.allow_http) {
-                return Err(format!("{url}: the jwks_uri {uri} is not https"));
-            }
-            return Ok(uri.to_owned());
+        let metadata = self.fetcher.metadata(&self.issuer).await?;
+        let Some(uri) = metadata["jwks_uri"].as_str() else {
+            return Err(format!("the metadata of {} has no jwks_uri", self.issuer));
+        };
+        if !fetchable(uri, self.allow_http) {
+            return Err(format!("the jwks_uri {uri} is not https"));
         }
-        Err(failures.join("; "))
+        Ok(uri.to_owned())
     }
-}
-
-/// Where the issuer's metadata may be: RFC 8414 §3.1 inserts the well-known path before the
-/// issuer's path; OpenID Connect Discovery appends it.
-pub(super) fn metadata_urls(issuer: &str) -> [String; 2] {
-    let issuer = issuer.trim_end_matches('/');
-    let after_scheme = issuer.find("://").map_or(0, |start| start + 3);
-    let (origin, path) = match issuer[after_scheme..].find('/') {
-        Some(start) => issuer.split_at(after_scheme + start),
-        None => (issuer, ""),
-    };
-    [
-        format!("{origin}/.well-known/oauth-authorization-server{path}"),
-        format!("{issuer}/.well-known/openid-configuration"),
-    ]
 }
 
 /// The usable signing keys of a JWKS document: asymmetric, with a `kid`, not marked for
@@ -276,24 +244,6 @@ fn key_set(document: &Value, uri: &str) -> KeySet {
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn metadata_is_looked_for_where_both_specifications_place_it() {
-        assert_eq!(
-            metadata_urls("https://auth.example.com"),
-            [
-                "https://auth.example.com/.well-known/oauth-authorization-server",
-                "https://auth.example.com/.well-known/openid-configuration"
-            ]
-        );
-        assert_eq!(
-            metadata_urls("https://auth.example.com/tenant/1"),
-            [
-                "https://auth.example.com/.well-known/oauth-authorization-server/tenant/1",
-                "https://auth.example.com/tenant/1/.well-known/openid-configuration"
-            ]
-        );
-    }
 
     #[test]
     fn only_asymmetric_signing_keys_with_a_kid_are_kept_and_they_fit_their_algorithms() {

@@ -1,5 +1,6 @@
 //! JWT access tokens verified by the server (feature `jwt`): [`JwtVerifier`] checks the
-//! signature with the issuer's published keys, then the issuer, audience and lifetime.
+//! signature with the issuer's published keys, then the issuer, audience and lifetime;
+//! [`TokenIntrospector`] asks the issuer about opaque tokens (RFC 7662).
 
 mod algorithm;
 mod claims;
@@ -7,6 +8,7 @@ mod claims;
 mod discovery_tests;
 mod dpop;
 mod fetch;
+mod introspection;
 mod keys;
 
 use std::collections::HashSet;
@@ -24,6 +26,10 @@ pub use claims::TokenClaims;
 use dpop::Dpop;
 pub(crate) use dpop::PROOF_ALGORITHMS;
 use fetch::fetchable;
+pub(crate) use introspection::Introspector;
+pub use introspection::{
+    DEFAULT_INTROSPECTION_CACHE_TTL, DEFAULT_MAX_CACHED_TOKENS, TokenIntrospector,
+};
 use keys::{Keys, Missing};
 
 /// Default clock skew allowed when checking `exp`, `nbf` and `iat`.
@@ -214,6 +220,8 @@ pub(crate) struct Verifier {
 }
 
 const NOT_VERIFIED: &str = "The access token could not be verified.";
+const EXPIRED: &str = "The access token is expired.";
+const OTHER_RESOURCE: &str = "The access token is not valid for this resource.";
 
 impl Verifier {
     /// The claims of the request's token, used as it is bound (DPoP), or the refusal: a
@@ -261,14 +269,14 @@ impl Verifier {
             .map_err(|error| match error.kind() {
                 ErrorKind::ExpiredSignature => {
                     tracing::info!(kid, "refused a JWT access token: expired");
-                    AuthRejection::invalid_token("The access token is expired.")
+                    AuthRejection::invalid_token(EXPIRED)
                 }
                 ErrorKind::InvalidAudience => {
                     tracing::info!(
                         kid,
                         "refused a JWT access token: its `aud` does not hold this server's resource"
                     );
-                    AuthRejection::invalid_token("The access token is not valid for this resource.")
+                    AuthRejection::invalid_token(OTHER_RESOURCE)
                 }
                 kind => refuse(format!("{} (key `{kid}`)", why(kind, &self.validation))),
             })?
