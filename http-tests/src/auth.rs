@@ -131,6 +131,16 @@ impl Provider {
 
     /// How many times its key set was fetched.
     pub async fn jwks_requests(&self) -> u64 {
+        self.stat("jwks").await
+    }
+
+    /// How many introspection requests it was sent.
+    pub async fn introspections(&self) -> u64 {
+        self.stat("introspections").await
+    }
+
+    /// The count `name` of its `/admin/stats`.
+    async fn stat(&self, name: &str) -> u64 {
         let stats: Value = self
             .http
             .get(format!("{}/admin/stats", self.issuer))
@@ -141,7 +151,22 @@ impl Provider {
             .await
             .map(|text| serde_json::from_str(&text).expect("JSON"))
             .expect("a body");
-        stats["jwks"].as_u64().expect("a count")
+        stats[name].as_u64().expect("a count")
+    }
+
+    /// Revokes `token`, issued to `client` (RFC 7009).
+    pub async fn revoke(&self, client: &str, token: &str) {
+        let status = self
+            .http
+            .post(format!("{}/token/revocation", self.issuer))
+            .basic_auth(client, Some("secret"))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(format!("token={}", encode(token)))
+            .send()
+            .await
+            .expect("the provider answers")
+            .status();
+        assert!(status.is_success(), "revocation answered {status}");
     }
 
     /// Signs with a new key from now on; the old one is no longer published.

@@ -1,6 +1,8 @@
-// A real OAuth 2.1 authorization server (oidc-provider, pinned in ../node) for the JWT tests:
-// client-credentials clients, resource indicators (RFC 8707) issuing JWT access tokens for the
-// resource asked for, and keys that can be rotated while it runs.
+// A real OAuth 2.1 authorization server (oidc-provider, pinned in ../node) for the token tests:
+// client-credentials clients, resource indicators (RFC 8707) issuing access tokens for the
+// resource asked for (JWTs, or opaque ones for the client `opaque`), introspection (RFC 7662,
+// `/token/introspection`) and revocation (RFC 7009, `/token/revocation`), and keys that can be
+// rotated while it runs.
 //
 //   node provider.mjs --keys FILE [--port N]
 //
@@ -8,9 +10,13 @@
 // FILE: read if it exists, else made and written, so a second provider given the same file
 // signs with the same keys under another issuer. Clients (secret = `secret`):
 //   reader  scope `notes:read`;  writer  `notes:read notes:write`;
-//   brief   `notes:read notes:write`, tokens living 1 s.
+//   brief   `notes:read notes:write`, tokens living 1 s;
+//   opaque  `notes:read notes:write`, opaque tokens; opaque-brief  the same, living 1 s;
+//   mcp-server  no scope: the resource server, which introspects the others' tokens (the
+//   default `introspection.allowedPolicy` lets any client that authenticates do so).
 // Admin routes (not OAuth): POST /admin/rotate signs with a new key from then on (the old one
-// is no longer published); GET /admin/stats answers {"jwks": requests of /jwks so far};
+// is no longer published); GET /admin/stats answers {"jwks": requests of /jwks so far,
+// "introspections": requests of /token/introspection so far};
 // POST /admin/sign with a JSON object of claims answers a JWT of exactly those claims, signed
 // with the current key (for the claims no OAuth request makes the provider issue).
 
@@ -42,7 +48,16 @@ function newKey(generation) {
 let keys = existsSync(keysFile) ? JSON.parse(readFileSync(keysFile, 'utf8')) : [newKey(1)];
 writeFileSync(keysFile, JSON.stringify(keys));
 
-const scopes = { reader: 'notes:read', writer: 'notes:read notes:write', brief: 'notes:read notes:write' };
+const scopes = {
+  reader: 'notes:read',
+  writer: 'notes:read notes:write',
+  brief: 'notes:read notes:write',
+  opaque: 'notes:read notes:write',
+  'opaque-brief': 'notes:read notes:write',
+  'mcp-server': '',
+};
+const opaque = new Set(['opaque', 'opaque-brief']);
+const brief = new Set(['brief', 'opaque-brief']);
 
 function configuration() {
   return {
@@ -52,24 +67,27 @@ function configuration() {
       grant_types: ['client_credentials'],
       redirect_uris: [],
       response_types: [],
-      scope: scopes[client_id],
+      scope: scopes[client_id] || undefined,
     })),
     scopes: ['openid', 'notes:read', 'notes:write'],
     jwks: { keys: [keys[keys.length - 1]] },
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
+      introspection: { enabled: true },
+      revocation: { enabled: true },
       resourceIndicators: {
         enabled: true,
         defaultResource: (_ctx, _client, oneOf) => oneOf,
         useGrantedResource: () => true,
-        // Any resource asked for gets a JWT with it as audience: the tests ask for others too.
+        // Any resource asked for gets a token with it as audience: the tests ask for others too.
         getResourceServerInfo: (_ctx, resource, client) => ({
           scope: scopes[client.clientId],
           audience: resource,
-          accessTokenFormat: 'jwt',
-          accessTokenTTL: client.clientId === 'brief' ? 1 : 300,
-          jwt: { sign: { alg: 'RS256' } },
+          accessTokenTTL: brief.has(client.clientId) ? 1 : 300,
+          ...(opaque.has(client.clientId)
+            ? { accessTokenFormat: 'opaque' }
+            : { accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } }),
         }),
       },
     },
@@ -77,6 +95,7 @@ function configuration() {
 }
 
 let jwksRequests = 0;
+let introspections = 0;
 let provider;
 const server = http.createServer((request, response) => {
   const path = new URL(request.url, 'http://x').pathname;
@@ -100,10 +119,11 @@ const server = http.createServer((request, response) => {
     return;
   }
   if (path === '/admin/stats') {
-    response.end(JSON.stringify({ jwks: jwksRequests }));
+    response.end(JSON.stringify({ jwks: jwksRequests, introspections }));
     return;
   }
   if (path === '/jwks') jwksRequests += 1;
+  if (path === '/token/introspection') introspections += 1;
   provider.callback()(request, response);
 });
 

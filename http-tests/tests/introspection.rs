@@ -1,0 +1,262 @@
+//! Opaque access tokens verified by introspection (`HttpServer::introspect_tokens`, RFC 7662,
+//! feature `jwt`) against a real authorization server: oidc-provider
+//! (`interop/auth/provider.mjs`, pinned in `interop/node`), whose client `opaque` gets opaque
+//! client-credentials tokens for the resource asked for, and which our server asks about them
+//! as the client `mcp-server`. A token it issued for this server opens the tools its scopes
+//! allow and is asked about once while cached; every other token is refused with `401` and an
+//! `invalid_token` challenge before any tool runs.
+//!
+//! Needs `interop/node/node_modules` (`bash interop/setup.sh`, which `scripts/test.sh` runs).
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use mcp_http_tests::auth::{KeysFile, Provider};
+use mcp_http_tests::{HttpClient, Reply};
+use mcp_runtime::{Error, Principal, Server, TokenClaims, TokenIntrospector, mcp_tool};
+use mcp_tests::STATELESS_REVISION;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+/// The notes `write_note` was called with: a refused call must leave none. Tests run in
+/// parallel, so each looks for a text of its own.
+static WRITTEN: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+fn written(text: &str) -> bool {
+    WRITTEN
+        .lock()
+        .expect("not poisoned")
+        .iter()
+        .any(|t| t == text)
+}
+
+/// Write a note.
+#[mcp_tool(scopes = ["notes:write"])]
+async fn write_note(
+    /// The note.
+    text: String,
+    claims: Principal<TokenClaims>,
+) -> String {
+    WRITTEN.lock().expect("not poisoned").push(text.clone());
+    format!(
+        "{:?} (client {}) wrote {text}",
+        claims.subject(),
+        claims.client_id().unwrap_or("?")
+    )
+}
+
+/// Read the notes.
+#[mcp_tool(scopes = ["notes:read"], read_only)]
+async fn read_notes() -> String {
+    "the notes".to_owned()
+}
+
+/// Our server, introspecting the provider's tokens; `resource` is its URL.
+struct Running {
+    resource: String,
+}
+
+impl Running {
+    async fn start(
+        issuer: &str,
+        configure: impl FnOnce(TokenIntrospector) -> TokenIntrospector,
+    ) -> Running {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("a loopback port");
+        let resource = format!("http://{}/mcp", listener.local_addr().expect("an address"));
+        let introspector =
+            TokenIntrospector::new(&resource, issuer, "mcp-server", "secret").allow_http();
+        let http = Server::new("introspection", "1.0.0")
+            .http()
+            .introspect_tokens(configure(introspector));
+        tokio::spawn(http.serve_on(listener));
+        Running { resource }
+    }
+
+    /// Its protected-resource metadata.
+    async fn metadata(&self) -> Value {
+        let url = self
+            .resource
+            .replace("/mcp", "/.well-known/oauth-protected-resource/mcp");
+        let text = reqwest::get(url)
+            .await
+            .expect("the metadata")
+            .text()
+            .await
+            .expect("a body");
+        serde_json::from_str(&text).expect("JSON")
+    }
+
+    /// `write_note(text)` sent statelessly with `token`.
+    async fn write(&self, token: &str, text: &str) -> Reply {
+        let mut client = HttpClient::new(&self.resource, STATELESS_REVISION);
+        client.authorization = Some(format!("Bearer {token}"));
+        client
+            .request(
+                "tools/call",
+                json!({ "name": "write_note", "arguments": { "text": text } }),
+            )
+            .await
+    }
+}
+
+fn challenge(reply: &Reply) -> &str {
+    reply.headers["www-authenticate"]
+        .to_str()
+        .expect("an ASCII challenge")
+}
+
+/// `reply` refuses with `401`, `error="invalid_token"` and `description`, and the tool did
+/// not run.
+fn assert_invalid(reply: &Reply, description: &str, text: &str) {
+    assert_eq!(
+        reply.status,
+        StatusCode::UNAUTHORIZED,
+        "{text}: {:?}",
+        reply.messages
+    );
+    let challenge = challenge(reply);
+    assert!(
+        challenge.contains("error=\"invalid_token\"")
+            && challenge.contains(&format!("error_description=\"{description}\"")),
+        "{text}: {challenge}"
+    );
+    assert!(!written(text), "{text}: the tool ran");
+}
+
+const NOT_VERIFIED: &str = "The access token could not be verified.";
+
+#[tokio::test]
+async fn an_opaque_token_opens_the_tools_its_scopes_allow_and_is_asked_about_once() {
+    let keys = KeysFile::new("introspected");
+    let provider = Provider::start(&keys.0).await;
+    let server = Running::start(&provider.issuer, |introspector| introspector).await;
+
+    let token = provider
+        .token("opaque", &server.resource, "notes:read notes:write")
+        .await;
+    assert_eq!(token.matches('.').count(), 0, "an opaque token: {token}");
+    let reply = server.write(&token, "opaque note").await;
+    assert_eq!(reply.status, StatusCode::OK, "{:?}", reply.messages);
+    // oidc-provider gives a client-credentials token no `sub` (it has no account).
+    assert_eq!(
+        reply.response()["result"]["content"][0]["text"],
+        "None (client opaque) wrote opaque note"
+    );
+    assert_eq!(provider.introspections().await, 1);
+    let reply = server.write(&token, "opaque note again").await;
+    assert_eq!(reply.status, StatusCode::OK, "{:?}", reply.messages);
+    assert_eq!(provider.introspections().await, 1, "the answer was cached");
+
+    // A token without `notes:write`: 403 and the step-up challenge naming it.
+    let reader = provider
+        .token("opaque", &server.resource, "notes:read")
+        .await;
+    let reply = server.write(&reader, "reader's note").await;
+    assert_eq!(reply.status, StatusCode::FORBIDDEN, "{:?}", reply.messages);
+    assert!(
+        challenge(&reply).contains("scope=\"notes:write\""),
+        "{}",
+        challenge(&reply)
+    );
+    assert!(!written("reader's note"));
+
+    let metadata = server.metadata().await;
+    assert_eq!(metadata["resource"], server.resource.as_str());
+    assert_eq!(metadata["authorization_servers"], json!([provider.issuer]));
+}
+
+#[tokio::test]
+async fn refused_tokens_never_reach_the_tool() {
+    let keys = KeysFile::new("introspection-refused");
+    let provider = Provider::start(&keys.0).await;
+    let server = Running::start(&provider.issuer, |introspector| introspector).await;
+    let resource = server.resource.as_str();
+
+    // Issued by the provider for another resource (RFC 8707).
+    let other = provider
+        .token("opaque", "https://other.example.com/mcp", "notes:write")
+        .await;
+    let reply = server.write(&other, "other resource").await;
+    assert_invalid(
+        &reply,
+        "The access token is not valid for this resource.",
+        "other resource",
+    );
+
+    // Never issued.
+    let reply = server.write("made-up-token", "made-up").await;
+    assert_invalid(&reply, NOT_VERIFIED, "made-up");
+
+    // Revoked before its first use.
+    let revoked = provider.token("opaque", resource, "notes:write").await;
+    provider.revoke("opaque", &revoked).await;
+    let reply = server.write(&revoked, "revoked").await;
+    assert_invalid(&reply, NOT_VERIFIED, "revoked");
+
+    // Living 1 s: accepted, then after its `exp` no longer served from the cache.
+    let brief = provider
+        .token("opaque-brief", resource, "notes:write")
+        .await;
+    let reply = server.write(&brief, "brief, in time").await;
+    assert_eq!(reply.status, StatusCode::OK, "{:?}", reply.messages);
+    let asked = provider.introspections().await;
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    let reply = server.write(&brief, "brief, too late").await;
+    assert_invalid(&reply, NOT_VERIFIED, "brief, too late");
+    assert_eq!(
+        provider.introspections().await,
+        asked + 1,
+        "asked again past exp"
+    );
+
+    // The server's own client secret is wrong: the issuer will not answer it.
+    let wrong_secret = Running::start(&provider.issuer, |_| {
+        TokenIntrospector::new(resource, &provider.issuer, "mcp-server", "wrong").allow_http()
+    })
+    .await;
+    let token = provider
+        .token("opaque", &wrong_secret.resource, "notes:write")
+        .await;
+    let reply = wrong_secret.write(&token, "wrong secret").await;
+    assert_invalid(&reply, NOT_VERIFIED, "wrong secret");
+}
+
+#[tokio::test]
+async fn a_revoked_token_is_refused_once_its_cache_entry_ends() {
+    let keys = KeysFile::new("introspection-revoked");
+    let provider = Provider::start(&keys.0).await;
+    let server = Running::start(&provider.issuer, |introspector| {
+        introspector.cache_ttl(Duration::ZERO)
+    })
+    .await;
+    let token = provider
+        .token("opaque", &server.resource, "notes:write")
+        .await;
+    let reply = server.write(&token, "before revocation").await;
+    assert_eq!(reply.status, StatusCode::OK, "{:?}", reply.messages);
+    provider.revoke("opaque", &token).await;
+    let reply = server.write(&token, "after revocation").await;
+    assert_invalid(&reply, NOT_VERIFIED, "after revocation");
+}
+
+#[tokio::test]
+async fn an_http_issuer_needs_the_opt_in() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a loopback port");
+    let introspector =
+        TokenIntrospector::new("http://127.0.0.1/mcp", "http://127.0.0.1:1", "id", "secret");
+    let served = Server::new("introspection", "1.0.0")
+        .http()
+        .introspect_tokens(introspector)
+        .serve_on(listener)
+        .await;
+    match served {
+        Err(Error::InvalidTokenIntrospector(problem)) => {
+            assert!(problem.contains("not an https URL"), "{problem}")
+        }
+        other => panic!("served: {other:?}"),
+    }
+}
