@@ -13,6 +13,8 @@ use sha2::{Digest, Sha256};
 use tokio::sync::Semaphore;
 
 mod cache;
+#[cfg(test)]
+mod endpoint_tests;
 
 use super::dpop::Dpop;
 use super::fetch::{FETCH_TIMEOUT, Fetcher, fetchable, form_encode};

@@ -1,0 +1,112 @@
+//! Introspection against a local issuer: what is sent, how many requests run at once, and
+//! how often a failed discovery is tried again.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use axum::Router;
+use axum::http::{HeaderMap, HeaderValue, header};
+use axum::routing::{get, post};
+use serde_json::json;
+
+use super::{MAX_INTROSPECTIONS, TokenIntrospector};
+
+const RESOURCE: &str = "https://mcp.example.com/mcp";
+
+/// What the issuer saw: metadata fetches, introspections, and the most under way at once.
+#[derive(Default)]
+struct Seen {
+    metadata: AtomicUsize,
+    introspections: AtomicUsize,
+    under_way: AtomicUsize,
+    most_under_way: AtomicUsize,
+}
+
+/// An issuer on a loopback port whose introspection endpoint (listed only if `listed`)
+/// answers `active` for any token sent as this test sends it, after 100 ms.
+async fn issuer(listed: bool, seen: Arc<Seen>) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a loopback port");
+    let origin = format!("http://{}", listener.local_addr().expect("an address"));
+    let mut metadata = json!({"issuer": origin});
+    if listed {
+        metadata["introspection_endpoint"] = json!(format!("{origin}/introspect"));
+    }
+    let (on_metadata, on_introspection) = (Arc::clone(&seen), seen);
+    let router = Router::new()
+        .route(
+            "/.well-known/oauth-authorization-server",
+            get(move || {
+                on_metadata.metadata.fetch_add(1, Ordering::SeqCst);
+                let body = metadata.to_string();
+                async move { ([(header::CONTENT_TYPE, "application/json")], body) }
+            }),
+        )
+        .route(
+            "/introspect",
+            post(move |headers: HeaderMap, body: String| {
+                let seen = Arc::clone(&on_introspection);
+                async move {
+                    seen.introspections.fetch_add(1, Ordering::SeqCst);
+                    let now = seen.under_way.fetch_add(1, Ordering::SeqCst) + 1;
+                    seen.most_under_way.fetch_max(now, Ordering::SeqCst);
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    seen.under_way.fetch_sub(1, Ordering::SeqCst);
+                    let sent_right = headers[header::AUTHORIZATION] == "Basic aWQ6cyUyMDE="
+                        && headers[header::CONTENT_TYPE] == "application/x-www-form-urlencoded"
+                        && body.starts_with("token=t%2B")
+                        && body.ends_with("&token_type_hint=access_token");
+                    json!({"active": sent_right, "aud": RESOURCE}).to_string()
+                }
+            }),
+        );
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    origin
+}
+
+fn bearer(token: &str) -> HeaderMap {
+    let mut headers = HeaderMap::new();
+    let value = HeaderValue::from_str(&format!("Bearer {token}")).expect("a header value");
+    headers.insert(header::AUTHORIZATION, value);
+    headers
+}
+
+#[tokio::test]
+async fn introspections_are_bounded_and_active_answers_reused() {
+    let seen = Arc::new(Seen::default());
+    let origin = issuer(true, Arc::clone(&seen)).await;
+    let introspector = TokenIntrospector::new(RESOURCE, origin, "id", "s 1")
+        .allow_http()
+        .start();
+    let tokens = 3 * MAX_INTROSPECTIONS;
+    let requests = (0..tokens).map(|n| {
+        let introspector = Arc::clone(&introspector);
+        tokio::spawn(async move { introspector.introspect(&bearer(&format!("t+{n}"))).await })
+    });
+    for request in requests.collect::<Vec<_>>() {
+        assert!(request.await.expect("no panic").is_ok());
+    }
+    assert_eq!(seen.introspections.load(Ordering::SeqCst), tokens);
+    assert_eq!(seen.metadata.load(Ordering::SeqCst), 1, "discovered once");
+    let most = seen.most_under_way.load(Ordering::SeqCst);
+    assert!(most <= MAX_INTROSPECTIONS, "{most} at once");
+    // Cached: asked no more.
+    assert!(introspector.introspect(&bearer("t+0")).await.is_ok());
+    assert_eq!(seen.introspections.load(Ordering::SeqCst), tokens);
+}
+
+#[tokio::test]
+async fn a_failed_discovery_is_not_tried_again_at_once() {
+    let seen = Arc::new(Seen::default());
+    let origin = issuer(false, Arc::clone(&seen)).await;
+    let introspector = TokenIntrospector::new(RESOURCE, origin, "id", "s 1")
+        .allow_http()
+        .start();
+    for _ in 0..3 {
+        assert!(introspector.introspect(&bearer("t+1")).await.is_err());
+    }
+    assert_eq!(seen.metadata.load(Ordering::SeqCst), 1);
+    assert_eq!(seen.introspections.load(Ordering::SeqCst), 0);
+}
