@@ -252,3 +252,41 @@ pub fn written(text: &str) -> bool {
         .iter()
         .any(|t| t == text)
 }
+
+/// `write_note(text)` sent statelessly to the server at `resource` with the bearer `token`.
+pub async fn write_note_as(resource: &str, token: &str, text: &str) -> crate::Reply {
+    let mut client = crate::HttpClient::new(resource, mcp_tests::STATELESS_REVISION);
+    client.authorization = Some(format!("Bearer {token}"));
+    client
+        .request(
+            "tools/call",
+            serde_json::json!({ "name": "write_note", "arguments": { "text": text } }),
+        )
+        .await
+}
+
+/// The first `WWW-Authenticate` challenge of `reply`.
+pub fn challenge(reply: &crate::Reply) -> &str {
+    reply.headers["www-authenticate"]
+        .to_str()
+        .expect("an ASCII challenge")
+}
+
+/// `reply` refuses with `401`, `error="invalid_token"`, `description` and the metadata's
+/// URL, and no tool wrote `text`.
+pub fn assert_invalid(reply: &crate::Reply, description: &str, text: &str, case: &str) {
+    assert_eq!(
+        reply.status,
+        reqwest::StatusCode::UNAUTHORIZED,
+        "{case}: {:?}",
+        reply.messages
+    );
+    let challenge = challenge(reply);
+    assert!(
+        challenge.contains("error=\"invalid_token\"")
+            && challenge.contains(&format!("error_description=\"{description}\""))
+            && challenge.contains("resource_metadata=\"http://"),
+        "{case}: {challenge}"
+    );
+    assert!(!written(text), "{case}: the tool ran");
+}

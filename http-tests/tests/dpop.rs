@@ -1,6 +1,7 @@
 //! DPoP-bound access tokens (RFC 9449) verified by the server (`HttpServer::verify_jwt`,
 //! feature `jwt`) against a real authorization server: oidc-provider
-//! (`interop/auth/provider.mjs`) binds a client-credentials token to the key of the DPoP
+//! (`interop/auth/provider.mjs`) binds a client-credentials token, JWT or opaque (whose
+//! introspection answer then carries the binding), to the key of the DPoP
 //! proof sent with the token request (`cnf.jkt`). This test is that client: it signs its
 //! proofs with P-256 keys of its own. A bound token is accepted only with a fresh proof of
 //! its key made for the request; every other use is refused with `401` and a `DPoP`
@@ -13,7 +14,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use jsonwebtoken::{Algorithm, EncodingKey};
 use mcp_http_tests::auth::{KeysFile, Provider, resource_metadata, serve_resource, write, written};
 use mcp_http_tests::{HttpClient, Reply};
-use mcp_runtime::{JwtVerifier, Server, mcp_tool};
+use mcp_runtime::{JwtVerifier, Server, TokenIntrospector, mcp_tool};
 use mcp_tests::STATELESS_REVISION;
 use reqwest::StatusCode;
 use reqwest::header::HeaderValue;
@@ -195,9 +196,19 @@ fn assert_refused(reply: &Reply, error: &str, why: &str, text: &str, case: &str)
 
 /// A token bound to `key`, from the provider's token endpoint.
 async fn bound_token(provider: &Provider, resource: &str, key: &ClientKey) -> String {
+    bound_token_of("writer", provider, resource, key).await
+}
+
+/// A token of `client`'s bound to `key`.
+async fn bound_token_of(
+    client: &str,
+    provider: &Provider,
+    resource: &str,
+    key: &ClientKey,
+) -> String {
     let proof = key.proof("POST", &provider.token_endpoint(), None, 0);
     let answer = provider
-        .token_answer("writer", resource, "notes:read notes:write", Some(&proof))
+        .token_answer(client, resource, "notes:read notes:write", Some(&proof))
         .await;
     assert_eq!(answer["token_type"], "DPoP", "{answer}");
     answer["access_token"]
@@ -395,4 +406,42 @@ async fn when_dpop_is_required_bearer_tokens_are_refused() {
         .write(&format!("DPoP {token}"), &[&proof], "required bound")
         .await;
     assert_eq!(reply.status, StatusCode::OK, "{:?}", reply.messages);
+}
+
+#[tokio::test]
+async fn an_opaque_token_is_bound_by_its_introspection_answer() {
+    let keys = KeysFile::new("dpop-opaque");
+    let provider = Provider::start(&keys.0).await;
+    let issuer = provider.issuer.clone();
+    let resource = serve_resource(|resource| {
+        let introspector =
+            TokenIntrospector::new(resource, &issuer, "mcp-server", "secret").allow_http();
+        Server::new("dpop", "1.0.0")
+            .http()
+            .introspect_tokens(introspector)
+    })
+    .await;
+    let server = Running { resource };
+    let token = bound_token_of("opaque", &provider, &server.resource, &KEY).await;
+    assert_eq!(token.matches('.').count(), 0, "an opaque token: {token}");
+
+    let proof = KEY.proof("POST", &server.resource, Some(&token), 0);
+    let scheme = format!("DPoP {token}");
+    let reply = server.write(&scheme, &[&proof], "opaque bound").await;
+    assert_eq!(reply.status, StatusCode::OK, "{:?}", reply.messages);
+    let reply = server.write(&scheme, &[&proof], "opaque replayed").await;
+    assert_refused(
+        &reply,
+        "invalid_dpop_proof",
+        "used before",
+        "opaque replayed",
+        "a replayed proof",
+    );
+    let reply = server
+        .write(&format!("Bearer {token}"), &[], "opaque as bearer")
+        .await;
+    assert_eq!(reply.status, StatusCode::UNAUTHORIZED);
+    let challenges = challenges(&reply);
+    assert!(challenges.contains("is DPoP-bound"), "{challenges}");
+    assert!(!written("opaque as bearer"));
 }

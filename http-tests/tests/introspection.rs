@@ -8,27 +8,16 @@
 //!
 //! Needs `interop/node/node_modules` (`bash interop/setup.sh`, which `scripts/test.sh` runs).
 
-use std::sync::Mutex;
 use std::time::Duration;
 
-use mcp_http_tests::auth::{KeysFile, Provider};
-use mcp_http_tests::{HttpClient, Reply};
+use mcp_http_tests::Reply;
+use mcp_http_tests::auth::{
+    KeysFile, Provider, assert_invalid, challenge, resource_metadata, serve_resource, write,
+    write_note_as, written,
+};
 use mcp_runtime::{Error, Principal, Server, TokenClaims, TokenIntrospector, mcp_tool};
-use mcp_tests::STATELESS_REVISION;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-
-/// The notes `write_note` was called with: a refused call must leave none. Tests run in
-/// parallel, so each looks for a text of its own.
-static WRITTEN: Mutex<Vec<String>> = Mutex::new(Vec::new());
-
-fn written(text: &str) -> bool {
-    WRITTEN
-        .lock()
-        .expect("not poisoned")
-        .iter()
-        .any(|t| t == text)
-}
 
 /// Write a note.
 #[mcp_tool(scopes = ["notes:write"])]
@@ -37,7 +26,7 @@ async fn write_note(
     text: String,
     claims: Principal<TokenClaims>,
 ) -> String {
-    WRITTEN.lock().expect("not poisoned").push(text.clone());
+    write(&text);
     format!(
         "{:?} (client {}) wrote {text}",
         claims.subject(),
@@ -61,68 +50,26 @@ impl Running {
         issuer: &str,
         configure: impl FnOnce(TokenIntrospector) -> TokenIntrospector,
     ) -> Running {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("a loopback port");
-        let resource = format!("http://{}/mcp", listener.local_addr().expect("an address"));
-        let introspector =
-            TokenIntrospector::new(&resource, issuer, "mcp-server", "secret").allow_http();
-        let http = Server::new("introspection", "1.0.0")
-            .http()
-            .introspect_tokens(configure(introspector));
-        tokio::spawn(http.serve_on(listener));
+        let resource = serve_resource(|resource| {
+            let introspector =
+                TokenIntrospector::new(resource, issuer, "mcp-server", "secret").allow_http();
+            Server::new("introspection", "1.0.0")
+                .http()
+                .introspect_tokens(configure(introspector))
+        })
+        .await;
         Running { resource }
     }
 
     /// Its protected-resource metadata.
     async fn metadata(&self) -> Value {
-        let url = self
-            .resource
-            .replace("/mcp", "/.well-known/oauth-protected-resource/mcp");
-        let text = reqwest::get(url)
-            .await
-            .expect("the metadata")
-            .text()
-            .await
-            .expect("a body");
-        serde_json::from_str(&text).expect("JSON")
+        resource_metadata(&self.resource).await
     }
 
     /// `write_note(text)` sent statelessly with `token`.
     async fn write(&self, token: &str, text: &str) -> Reply {
-        let mut client = HttpClient::new(&self.resource, STATELESS_REVISION);
-        client.authorization = Some(format!("Bearer {token}"));
-        client
-            .request(
-                "tools/call",
-                json!({ "name": "write_note", "arguments": { "text": text } }),
-            )
-            .await
+        write_note_as(&self.resource, token, text).await
     }
-}
-
-fn challenge(reply: &Reply) -> &str {
-    reply.headers["www-authenticate"]
-        .to_str()
-        .expect("an ASCII challenge")
-}
-
-/// `reply` refuses with `401`, `error="invalid_token"` and `description`, and the tool did
-/// not run.
-fn assert_invalid(reply: &Reply, description: &str, text: &str) {
-    assert_eq!(
-        reply.status,
-        StatusCode::UNAUTHORIZED,
-        "{text}: {:?}",
-        reply.messages
-    );
-    let challenge = challenge(reply);
-    assert!(
-        challenge.contains("error=\"invalid_token\"")
-            && challenge.contains(&format!("error_description=\"{description}\"")),
-        "{text}: {challenge}"
-    );
-    assert!(!written(text), "{text}: the tool ran");
 }
 
 const NOT_VERIFIED: &str = "The access token could not be verified.";
@@ -183,17 +130,18 @@ async fn refused_tokens_never_reach_the_tool() {
         &reply,
         "The access token is not valid for this resource.",
         "other resource",
+        "other resource",
     );
 
     // Never issued.
     let reply = server.write("made-up-token", "made-up").await;
-    assert_invalid(&reply, NOT_VERIFIED, "made-up");
+    assert_invalid(&reply, NOT_VERIFIED, "made-up", "made-up");
 
     // Revoked before its first use.
     let revoked = provider.token("opaque", resource, "notes:write").await;
     provider.revoke("opaque", &revoked).await;
     let reply = server.write(&revoked, "revoked").await;
-    assert_invalid(&reply, NOT_VERIFIED, "revoked");
+    assert_invalid(&reply, NOT_VERIFIED, "revoked", "revoked");
 
     // Living 1 s: accepted, then after its `exp` no longer served from the cache.
     let brief = provider
@@ -204,7 +152,7 @@ async fn refused_tokens_never_reach_the_tool() {
     let asked = provider.introspections().await;
     tokio::time::sleep(Duration::from_millis(2100)).await;
     let reply = server.write(&brief, "brief, too late").await;
-    assert_invalid(&reply, NOT_VERIFIED, "brief, too late");
+    assert_invalid(&reply, NOT_VERIFIED, "brief, too late", "brief, too late");
     assert_eq!(
         provider.introspections().await,
         asked + 1,
@@ -220,7 +168,7 @@ async fn refused_tokens_never_reach_the_tool() {
         .token("opaque", &wrong_secret.resource, "notes:write")
         .await;
     let reply = wrong_secret.write(&token, "wrong secret").await;
-    assert_invalid(&reply, NOT_VERIFIED, "wrong secret");
+    assert_invalid(&reply, NOT_VERIFIED, "wrong secret", "wrong secret");
 }
 
 #[tokio::test]
@@ -238,7 +186,7 @@ async fn a_revoked_token_is_refused_once_its_cache_entry_ends() {
     assert_eq!(reply.status, StatusCode::OK, "{:?}", reply.messages);
     provider.revoke("opaque", &token).await;
     let reply = server.write(&token, "after revocation").await;
-    assert_invalid(&reply, NOT_VERIFIED, "after revocation");
+    assert_invalid(&reply, NOT_VERIFIED, "after revocation", "after revocation");
 }
 
 #[tokio::test]

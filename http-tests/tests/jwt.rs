@@ -12,12 +12,14 @@ use std::time::Duration;
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use mcp_http_tests::auth::{KeysFile, Provider, resource_metadata, serve_resource, write, written};
-use mcp_http_tests::{HttpClient, Reply};
+use mcp_http_tests::Reply;
+use mcp_http_tests::auth::{
+    KeysFile, Provider, assert_invalid, challenge, resource_metadata, serve_resource, write,
+    write_note_as, written,
+};
 use mcp_runtime::{
     Error, HttpServer, JwtVerifier, Principal, ProtectedResource, Server, TokenClaims, mcp_tool,
 };
-use mcp_tests::STATELESS_REVISION;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
@@ -75,40 +77,8 @@ impl Running {
 
     /// `write_note(text)` sent statelessly with `token`.
     async fn write(&self, token: &str, text: &str) -> Reply {
-        let mut client = HttpClient::new(&self.resource, STATELESS_REVISION);
-        client.authorization = Some(format!("Bearer {token}"));
-        client
-            .request(
-                "tools/call",
-                json!({ "name": "write_note", "arguments": { "text": text } }),
-            )
-            .await
+        write_note_as(&self.resource, token, text).await
     }
-}
-
-fn challenge(reply: &Reply) -> &str {
-    reply.headers["www-authenticate"]
-        .to_str()
-        .expect("an ASCII challenge")
-}
-
-/// `reply` refuses with `401`, `error="invalid_token"` and `description`, and the tool did
-/// not run.
-fn assert_invalid(reply: &Reply, description: &str, text: &str, case: &str) {
-    assert_eq!(
-        reply.status,
-        StatusCode::UNAUTHORIZED,
-        "{case}: {:?}",
-        reply.messages
-    );
-    let challenge = challenge(reply);
-    assert!(
-        challenge.contains("error=\"invalid_token\"")
-            && challenge.contains(&format!("error_description=\"{description}\""))
-            && challenge.contains("resource_metadata=\"http://"),
-        "{case}: {challenge}"
-    );
-    assert!(!written(text), "{case}: the tool ran");
 }
 
 /// A token with this header and these claims and a signature of made-up bytes.
