@@ -4,7 +4,8 @@
 use super::http::HttpServer;
 use crate::Error;
 use crate::transport::http::{
-    Authenticator, JwtVerifier, ProtectedResource, TokenClaims, TokenIntrospector, VerifierListing,
+    Authenticator, JwtVerifier, PROOF_ALGORITHM_NAMES, ProtectedResource, TokenClaims,
+    TokenIntrospector, VerifierListing,
 };
 
 impl HttpServer {
@@ -39,6 +40,7 @@ impl HttpServer {
         let problem = verifier.problem().map(Error::InvalidJwtVerifier);
         let listing = VerifierListing {
             issuer: verifier.issuer().to_owned(),
+            dpop_algorithms: &PROOF_ALGORITHM_NAMES,
             dpop_required: verifier.requires_dpop(),
         };
         let resource = verifier.resource().to_owned();
@@ -85,6 +87,7 @@ impl HttpServer {
         let problem = introspector.problem().map(Error::InvalidTokenIntrospector);
         let listing = VerifierListing {
             issuer: introspector.issuer().to_owned(),
+            dpop_algorithms: &PROOF_ALGORITHM_NAMES,
             dpop_required: introspector.requires_dpop(),
         };
         let resource = introspector.resource().to_owned();

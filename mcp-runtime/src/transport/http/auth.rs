@@ -1,7 +1,7 @@
 //! Authentication: a hook that sees every HTTP request and returns who made it, and the
 //! OAuth 2.1 resource-server pieces (RFC 9728 metadata, `WWW-Authenticate` challenges).
 
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::Response;
 use serde_json::{Value, json};
 
@@ -66,6 +66,26 @@ where
 }
 
 pub(crate) use crate::access::AnyPrincipal;
+
+/// What authentication reads of a request: its headers, and for DPoP proofs (which name
+/// the method and URL they were made for) its method and URI.
+#[derive(Clone, Copy)]
+#[cfg_attr(not(feature = "jwt"), allow(dead_code))]
+pub(crate) struct RequestHead<'a> {
+    pub method: &'a Method,
+    pub uri: &'a Uri,
+    pub headers: &'a HeaderMap,
+}
+
+impl<'a> RequestHead<'a> {
+    pub fn new(method: &'a Method, uri: &'a Uri, headers: &'a HeaderMap) -> Self {
+        RequestHead {
+            method,
+            uri,
+            headers,
+        }
+    }
+}
 
 /// Why a request was refused: `401` with a `WWW-Authenticate: Bearer` challenge (no or bad
 /// credentials), or `403` (valid credentials that may not do this).
@@ -266,9 +286,9 @@ pub struct ProtectedResource {
     resource: String,
     authorization_servers: Vec<String>,
     scopes_supported: Vec<String>,
-    /// Whether DPoP proofs are read, and if so whether they are required.
+    /// The DPoP proof algorithms accepted and whether DPoP is required, when proofs are read.
     #[cfg(feature = "jwt")]
-    dpop: Option<bool>,
+    dpop: Option<(&'static [&'static str], bool)>,
 }
 
 /// What the built-in verifier lists in the protected-resource metadata.
@@ -276,6 +296,8 @@ pub struct ProtectedResource {
 #[derive(Clone, Debug)]
 pub(crate) struct VerifierListing {
     pub issuer: String,
+    /// The algorithms DPoP proofs may be signed with.
+    pub dpop_algorithms: &'static [&'static str],
     /// Whether only DPoP-bound tokens are accepted.
     pub dpop_required: bool,
 }
@@ -306,7 +328,7 @@ impl ProtectedResource {
         if !self.authorization_servers.contains(&listing.issuer) {
             self.authorization_servers.push(listing.issuer.clone());
         }
-        self.dpop = Some(listing.dpop_required);
+        self.dpop = Some((listing.dpop_algorithms, listing.dpop_required));
     }
 
     /// A scope this server understands (listed as `scopes_supported`).
@@ -333,8 +355,7 @@ impl ProtectedResource {
             document["scopes_supported"] = json!(scopes);
         }
         #[cfg(feature = "jwt")]
-        if let Some(required) = self.dpop {
-            let algorithms = super::jwt::PROOF_ALGORITHMS.map(|algorithm| algorithm.name());
+        if let Some((algorithms, required)) = self.dpop {
             document["dpop_signing_alg_values_supported"] = json!(algorithms);
             document["dpop_bound_access_tokens_required"] = json!(required);
         }

@@ -3,31 +3,11 @@
 
 use std::sync::Arc;
 
-use axum::http::{HeaderMap, Method, Uri};
+use axum::http::HeaderMap;
 
 use crate::access::AnyPrincipal;
 
-use super::auth::{AuthRejection, Authenticate};
-
-/// What authentication reads of a request: its headers, and for DPoP proofs (which name
-/// the method and URL they were made for) its method and URI.
-#[derive(Clone, Copy)]
-#[cfg_attr(not(feature = "jwt"), allow(dead_code))]
-pub(crate) struct RequestHead<'a> {
-    pub method: &'a Method,
-    pub uri: &'a Uri,
-    pub headers: &'a HeaderMap,
-}
-
-impl<'a> RequestHead<'a> {
-    pub fn new(method: &'a Method, uri: &'a Uri, headers: &'a HeaderMap) -> Self {
-        RequestHead {
-            method,
-            uri,
-            headers,
-        }
-    }
-}
+use super::auth::{AuthRejection, Authenticate, RequestHead};
 
 type Hook = Arc<dyn Fn(&HeaderMap) -> Result<AnyPrincipal, AuthRejection> + Send + Sync>;
 

@@ -12,8 +12,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use super::auth::AnyPrincipal;
-use super::authenticator::RequestHead;
+use super::auth::{AnyPrincipal, RequestHead};
 use super::body::read_body;
 use super::checks::{
     PROTOCOL_VERSION, check_param_headers, check_stateless_headers, header_text, is_stateless,

@@ -4,10 +4,11 @@
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::Response;
 
+use super::auth::RequestHead;
 #[cfg(feature = "jwt")]
 use super::auth::VerifierListing;
 use super::auth::{AnyPrincipal, ProtectedResource};
-use super::authenticator::{Authenticator, RequestHead};
+use super::authenticator::Authenticator;
 use super::response::error_response;
 use crate::protocol::jsonrpc::{RpcError, code};
 

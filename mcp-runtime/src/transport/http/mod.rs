@@ -39,17 +39,19 @@ mod service;
 mod sessions;
 mod sse;
 
+#[cfg(feature = "otel")]
+pub(crate) use auth::RequestHead;
 #[cfg(feature = "jwt")]
 pub(crate) use auth::VerifierListing;
 pub use auth::{AuthRejection, Authenticate, ProtectedResource, bearer_token};
 #[cfg(feature = "jwt")]
 pub(crate) use authenticator::Authenticator;
-#[cfg(feature = "otel")]
-pub(crate) use authenticator::RequestHead;
 pub(crate) use authenticator::erase;
 pub(crate) use connections::serve_connections;
 pub(crate) use endpoint::Endpoint;
 pub(crate) use guard::Guard;
+#[cfg(feature = "jwt")]
+pub(crate) use jwt::PROOF_ALGORITHM_NAMES;
 #[cfg(feature = "jwt")]
 pub use jwt::{
     DEFAULT_INTROSPECTION_CACHE_TTL, DEFAULT_JWKS_MAX_AGE, DEFAULT_JWKS_REFETCH_INTERVAL,

@@ -11,8 +11,7 @@ use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 
-use super::auth::AnyPrincipal;
-use super::authenticator::RequestHead;
+use super::auth::{AnyPrincipal, RequestHead};
 use super::checks::{header_text, is_stateless};
 use super::cors;
 use super::endpoint::{

@@ -31,7 +31,7 @@ pub enum JwtAlgorithm {
 
 impl JwtAlgorithm {
     /// Its JOSE name (RFC 7518), as metadata and challenges list it.
-    pub(crate) fn name(self) -> &'static str {
+    pub(crate) const fn name(self) -> &'static str {
         match self {
             JwtAlgorithm::RS256 => "RS256",
             JwtAlgorithm::RS384 => "RS384",

@@ -16,8 +16,7 @@ use sha2::{Digest, Sha256};
 use super::algorithm::JwtAlgorithm;
 use super::claims::TokenClaims;
 use super::keys::Key;
-use crate::transport::http::auth::{AuthRejection, DpopChallenge, bearer_token};
-use crate::transport::http::authenticator::RequestHead;
+use crate::transport::http::auth::{AuthRejection, DpopChallenge, RequestHead, bearer_token};
 
 /// The algorithms a proof may be signed with (asymmetric only, as for tokens).
 pub(crate) const PROOF_ALGORITHMS: [JwtAlgorithm; 5] = [
@@ -27,6 +26,17 @@ pub(crate) const PROOF_ALGORITHMS: [JwtAlgorithm; 5] = [
     JwtAlgorithm::PS256,
     JwtAlgorithm::RS256,
 ];
+
+/// Their JOSE names, as the metadata lists them.
+pub(crate) static PROOF_ALGORITHM_NAMES: [&str; PROOF_ALGORITHMS.len()] = {
+    let mut names = [""; PROOF_ALGORITHMS.len()];
+    let mut at = 0;
+    while at < names.len() {
+        names[at] = PROOF_ALGORITHMS[at].name();
+        at += 1;
+    }
+    names
+};
 
 /// How old a proof's `iat` may be (beyond the leeway): a proof is made for one request, just
 /// before it is sent.
@@ -73,12 +83,11 @@ impl Dpop {
             ),
             Err(_) => String::new(),
         };
-        let algs: Vec<&str> = PROOF_ALGORITHMS.iter().map(|alg| alg.name()).collect();
         Dpop {
             required,
             leeway,
             origin,
-            algs: algs.join(" "),
+            algs: PROOF_ALGORITHM_NAMES.join(" "),
             seen: Mutex::new(HashMap::new()),
         }
     }

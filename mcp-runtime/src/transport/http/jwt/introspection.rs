@@ -16,11 +16,11 @@ mod cache;
 #[cfg(test)]
 mod endpoint_tests;
 
+use super::checks::{DEFAULT_JWT_LEEWAY, EXPIRED, NOT_VERIFIED, OTHER_RESOURCE};
+use super::claims::TokenClaims;
 use super::dpop::Dpop;
 use super::fetch::{FETCH_TIMEOUT, Fetcher, fetchable, form_encode};
-use super::{DEFAULT_JWT_LEEWAY, EXPIRED, NOT_VERIFIED, OTHER_RESOURCE, TokenClaims};
-use crate::transport::http::auth::AuthRejection;
-use crate::transport::http::authenticator::RequestHead;
+use crate::transport::http::auth::{AuthRejection, RequestHead};
 use cache::Cache;
 
 /// Default longest time an active introspection answer is reused.

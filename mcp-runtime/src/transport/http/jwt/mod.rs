@@ -3,6 +3,7 @@
 //! [`TokenIntrospector`] asks the issuer about opaque tokens (RFC 7662).
 
 mod algorithm;
+mod checks;
 mod claims;
 #[cfg(test)]
 mod discovery_tests;
@@ -19,12 +20,13 @@ use jsonwebtoken::errors::ErrorKind;
 use jsonwebtoken::{Algorithm, Validation};
 use serde_json::{Map, Value};
 
-use super::auth::AuthRejection;
-use super::authenticator::RequestHead;
+use super::auth::{AuthRejection, RequestHead};
 pub use algorithm::JwtAlgorithm;
+pub use checks::DEFAULT_JWT_LEEWAY;
+use checks::{EXPIRED, NOT_VERIFIED, OTHER_RESOURCE};
 pub use claims::TokenClaims;
 use dpop::Dpop;
-pub(crate) use dpop::PROOF_ALGORITHMS;
+pub(crate) use dpop::PROOF_ALGORITHM_NAMES;
 use fetch::fetchable;
 pub(crate) use introspection::Introspector;
 pub use introspection::{
@@ -32,8 +34,6 @@ pub use introspection::{
 };
 use keys::{Keys, Missing};
 
-/// Default clock skew allowed when checking `exp`, `nbf` and `iat`.
-pub const DEFAULT_JWT_LEEWAY: Duration = Duration::from_secs(60);
 /// Default shortest time between two fetches of the issuer's keys.
 pub const DEFAULT_JWKS_REFETCH_INTERVAL: Duration = Duration::from_secs(30);
 /// Default age past which the issuer's keys are fetched again before use.
@@ -218,10 +218,6 @@ pub(crate) struct Verifier {
     leeway: Duration,
     dpop: Dpop,
 }
-
-const NOT_VERIFIED: &str = "The access token could not be verified.";
-const EXPIRED: &str = "The access token is expired.";
-const OTHER_RESOURCE: &str = "The access token is not valid for this resource.";
 
 impl Verifier {
     /// The claims of the request's token, used as it is bound (DPoP), or the refusal: a

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use super::TokenClaims;
+use crate::transport::http::jwt::claims::TokenClaims;
 
 /// Active answers by the SHA-256 of their token (never the token itself), each until it
 /// must be asked again; at most `max` of them.

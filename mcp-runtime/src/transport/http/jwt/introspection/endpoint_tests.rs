@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use axum::Router;
-use axum::http::{HeaderMap, HeaderValue, header};
+use axum::http::{HeaderMap, header};
 use axum::routing::{get, post};
 use serde_json::json;
 
@@ -66,13 +66,6 @@ async fn issuer(listed: bool, seen: Arc<Seen>) -> String {
     origin
 }
 
-fn bearer(token: &str) -> HeaderMap {
-    let mut headers = HeaderMap::new();
-    let value = HeaderValue::from_str(&format!("Bearer {token}")).expect("a header value");
-    headers.insert(header::AUTHORIZATION, value);
-    headers
-}
-
 #[tokio::test]
 async fn introspections_are_bounded_and_active_answers_reused() {
     let seen = Arc::new(Seen::default());
@@ -83,7 +76,7 @@ async fn introspections_are_bounded_and_active_answers_reused() {
     let tokens = 3 * MAX_INTROSPECTIONS;
     let requests = (0..tokens).map(|n| {
         let introspector = Arc::clone(&introspector);
-        tokio::spawn(async move { introspector.introspect(&bearer(&format!("t+{n}"))).await })
+        tokio::spawn(async move { introspector.claims(&format!("t+{n}")).await })
     });
     for request in requests.collect::<Vec<_>>() {
         assert!(request.await.expect("no panic").is_ok());
@@ -93,7 +86,7 @@ async fn introspections_are_bounded_and_active_answers_reused() {
     let most = seen.most_under_way.load(Ordering::SeqCst);
     assert!(most <= MAX_INTROSPECTIONS, "{most} at once");
     // Cached: asked no more.
-    assert!(introspector.introspect(&bearer("t+0")).await.is_ok());
+    assert!(introspector.claims("t+0").await.is_ok());
     assert_eq!(seen.introspections.load(Ordering::SeqCst), tokens);
 }
 
@@ -105,7 +98,7 @@ async fn a_failed_discovery_is_not_tried_again_at_once() {
         .allow_http()
         .start();
     for _ in 0..3 {
-        assert!(introspector.introspect(&bearer("t+1")).await.is_err());
+        assert!(introspector.claims("t+1").await.is_err());
     }
     assert_eq!(seen.metadata.load(Ordering::SeqCst), 1);
     assert_eq!(seen.introspections.load(Ordering::SeqCst), 0);
