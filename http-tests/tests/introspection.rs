@@ -10,41 +10,19 @@
 
 use std::time::Duration;
 
-use mcp_http_tests::Reply;
 use mcp_http_tests::auth::{
-    KeysFile, Provider, assert_invalid, challenge, resource_metadata, serve_resource, write,
-    write_note_as, written,
+    KeysFile, Provider, assert_invalid, challenge, serve_resource, written,
 };
-use mcp_runtime::{Error, Principal, Server, TokenClaims, TokenIntrospector, mcp_tool};
+use mcp_runtime::{Server, TokenIntrospector};
 use reqwest::StatusCode;
-use serde_json::{Value, json};
+use serde_json::json;
 
-/// Write a note.
-#[mcp_tool(scopes = ["notes:write"])]
-async fn write_note(
-    /// The note.
-    text: String,
-    claims: Principal<TokenClaims>,
-) -> String {
-    write(&text);
-    format!(
-        "{:?} (client {}) wrote {text}",
-        claims.subject(),
-        claims.client_id().unwrap_or("?")
-    )
-}
+#[path = "common/notes.rs"]
+mod notes;
 
-/// Read the notes.
-#[mcp_tool(scopes = ["notes:read"], read_only)]
-async fn read_notes() -> String {
-    "the notes".to_owned()
-}
+use notes::Running;
 
-/// Our server, introspecting the provider's tokens; `resource` is its URL.
-struct Running {
-    resource: String,
-}
-
+/// Started with its verifier.
 impl Running {
     async fn start(
         issuer: &str,
@@ -59,16 +37,6 @@ impl Running {
         })
         .await;
         Running { resource }
-    }
-
-    /// Its protected-resource metadata.
-    async fn metadata(&self) -> Value {
-        resource_metadata(&self.resource).await
-    }
-
-    /// `write_note(text)` sent statelessly with `token`.
-    async fn write(&self, token: &str, text: &str) -> Reply {
-        write_note_as(&self.resource, token, text).await
     }
 }
 
@@ -89,7 +57,7 @@ async fn an_opaque_token_opens_the_tools_its_scopes_allow_and_is_asked_about_onc
     // oidc-provider gives a client-credentials token no `sub` (it has no account).
     assert_eq!(
         reply.response()["result"]["content"][0]["text"],
-        "None (client opaque) wrote opaque note"
+        "? (client opaque) wrote opaque note"
     );
     assert_eq!(provider.introspections().await, 1);
     let reply = server.write(&token, "opaque note again").await;
@@ -187,24 +155,4 @@ async fn a_revoked_token_is_refused_once_its_cache_entry_ends() {
     provider.revoke("opaque", &token).await;
     let reply = server.write(&token, "after revocation").await;
     assert_invalid(&reply, NOT_VERIFIED, "after revocation", "after revocation");
-}
-
-#[tokio::test]
-async fn an_http_issuer_needs_the_opt_in() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("a loopback port");
-    let introspector =
-        TokenIntrospector::new("http://127.0.0.1/mcp", "http://127.0.0.1:1", "id", "secret");
-    let served = Server::new("introspection", "1.0.0")
-        .http()
-        .introspect_tokens(introspector)
-        .serve_on(listener)
-        .await;
-    match served {
-        Err(Error::InvalidTokenIntrospector(problem)) => {
-            assert!(problem.contains("not an https URL"), "{problem}")
-        }
-        other => panic!("served: {other:?}"),
-    }
 }

@@ -12,43 +12,21 @@ use std::time::Duration;
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use mcp_http_tests::Reply;
 use mcp_http_tests::auth::{
-    KeysFile, Provider, assert_invalid, challenge, resource_metadata, serve_resource, write,
-    write_note_as, written,
+    KeysFile, Provider, assert_invalid, challenge, serve_resource, written,
 };
 use mcp_runtime::{
-    Error, HttpServer, JwtVerifier, Principal, ProtectedResource, Server, TokenClaims, mcp_tool,
+    Error, HttpServer, JwtVerifier, ProtectedResource, Server, TokenClaims, TokenIntrospector,
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-/// Write a note.
-#[mcp_tool(scopes = ["notes:write"])]
-async fn write_note(
-    /// The note.
-    text: String,
-    claims: Principal<TokenClaims>,
-) -> String {
-    write(&text);
-    format!(
-        "{} (client {}) wrote {text}",
-        claims.subject().unwrap_or("?"),
-        claims.client_id().unwrap_or("?")
-    )
-}
+#[path = "common/notes.rs"]
+mod notes;
 
-/// Read the notes.
-#[mcp_tool(scopes = ["notes:read"], read_only)]
-async fn read_notes() -> String {
-    "the notes".to_owned()
-}
+use notes::Running;
 
-/// Our server, verifying the provider's tokens; `resource` is its URL.
-struct Running {
-    resource: String,
-}
-
+/// Started with its verifier.
 impl Running {
     async fn start(issuer: &str, configure: impl FnOnce(JwtVerifier) -> JwtVerifier) -> Running {
         Running::start_with(issuer, |_, server, verifier| {
@@ -68,16 +46,6 @@ impl Running {
         })
         .await;
         Running { resource }
-    }
-
-    /// Its protected-resource metadata.
-    async fn metadata(&self) -> Value {
-        resource_metadata(&self.resource).await
-    }
-
-    /// `write_note(text)` sent statelessly with `token`.
-    async fn write(&self, token: &str, text: &str) -> Reply {
-        write_note_as(&self.resource, token, text).await
     }
 }
 
@@ -420,17 +388,28 @@ async fn an_audience_other_than_the_resource_url_replaces_it() {
 
 #[tokio::test]
 async fn an_http_issuer_needs_the_opt_in() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("a loopback port");
-    let verifier = JwtVerifier::new("http://127.0.0.1/mcp", "http://127.0.0.1:1");
-    let served = Server::new("jwt", "1.0.0")
+    let (resource, issuer) = ("http://127.0.0.1/mcp", "http://127.0.0.1:1");
+    let served = |http: HttpServer| async move {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("a loopback port");
+        http.serve_on(listener).await
+    };
+    let jwt = Server::new("jwt", "1.0.0")
         .http()
-        .verify_jwt(verifier)
-        .serve_on(listener)
-        .await;
-    match served {
+        .verify_jwt(JwtVerifier::new(resource, issuer));
+    match served(jwt).await {
         Err(Error::InvalidJwtVerifier(problem)) => {
+            assert!(problem.contains("not an https URL"), "{problem}")
+        }
+        other => panic!("served: {other:?}"),
+    }
+    let introspector = TokenIntrospector::new(resource, issuer, "id", "secret");
+    let introspected = Server::new("introspection", "1.0.0")
+        .http()
+        .introspect_tokens(introspector);
+    match served(introspected).await {
+        Err(Error::InvalidTokenIntrospector(problem)) => {
             assert!(problem.contains("not an https URL"), "{problem}")
         }
         other => panic!("served: {other:?}"),

@@ -4,8 +4,7 @@
 use super::http::HttpServer;
 use crate::Error;
 use crate::transport::http::{
-    Authenticator, JwtVerifier, PROOF_ALGORITHM_NAMES, ProtectedResource, TokenClaims,
-    TokenIntrospector, VerifierListing,
+    Authenticator, JwtVerifier, ProtectedResource, TokenClaims, TokenIntrospector, VerifierListing,
 };
 
 impl HttpServer {
@@ -38,12 +37,7 @@ impl HttpServer {
     /// [`Error::InvalidJwtVerifier`](crate::Error::InvalidJwtVerifier).
     pub fn verify_jwt(self, verifier: JwtVerifier) -> Self {
         let problem = verifier.problem().map(Error::InvalidJwtVerifier);
-        let listing = VerifierListing {
-            issuer: verifier.issuer().to_owned(),
-            dpop_algorithms: &PROOF_ALGORITHM_NAMES,
-            dpop_required: verifier.requires_dpop(),
-        };
-        let resource = verifier.resource().to_owned();
+        let (listing, resource) = (verifier.listing(), verifier.resource().to_owned());
         self.resource_server(
             problem,
             listing,
@@ -85,12 +79,7 @@ impl HttpServer {
     /// [`Error::InvalidTokenIntrospector`].
     pub fn introspect_tokens(self, introspector: TokenIntrospector) -> Self {
         let problem = introspector.problem().map(Error::InvalidTokenIntrospector);
-        let listing = VerifierListing {
-            issuer: introspector.issuer().to_owned(),
-            dpop_algorithms: &PROOF_ALGORITHM_NAMES,
-            dpop_required: introspector.requires_dpop(),
-        };
-        let resource = introspector.resource().to_owned();
+        let (listing, resource) = (introspector.listing(), introspector.resource().to_owned());
         self.resource_server(
             problem,
             listing,

@@ -51,8 +51,6 @@ pub(crate) use connections::serve_connections;
 pub(crate) use endpoint::Endpoint;
 pub(crate) use guard::Guard;
 #[cfg(feature = "jwt")]
-pub(crate) use jwt::PROOF_ALGORITHM_NAMES;
-#[cfg(feature = "jwt")]
 pub use jwt::{
     DEFAULT_INTROSPECTION_CACHE_TTL, DEFAULT_JWKS_MAX_AGE, DEFAULT_JWKS_REFETCH_INTERVAL,
     DEFAULT_JWT_LEEWAY, DEFAULT_MAX_CACHED_TOKENS, JwtAlgorithm, JwtVerifier, TokenClaims,

@@ -16,11 +16,13 @@ mod cache;
 #[cfg(test)]
 mod endpoint_tests;
 
-use super::checks::{DEFAULT_JWT_LEEWAY, EXPIRED, NOT_VERIFIED, OTHER_RESOURCE};
+use super::checks::{
+    DEFAULT_JWT_LEEWAY, EXPIRED, NOT_VERIFIED, OTHER_RESOURCE, issuer_problem, listing,
+};
 use super::claims::TokenClaims;
 use super::dpop::Dpop;
 use super::fetch::{FETCH_TIMEOUT, Fetcher, fetchable, form_encode};
-use crate::transport::http::auth::{AuthRejection, RequestHead};
+use crate::transport::http::auth::{AuthRejection, RequestHead, VerifierListing};
 use cache::Cache;
 
 /// Default longest time an active introspection answer is reused.
@@ -140,14 +142,9 @@ impl TokenIntrospector {
         self
     }
 
-    /// Whether only DPoP-bound tokens are accepted.
-    pub(crate) fn requires_dpop(&self) -> bool {
-        self.require_dpop
-    }
-
-    /// The issuer, listed as authorization server in the protected-resource metadata.
-    pub(crate) fn issuer(&self) -> &str {
-        &self.issuer
+    /// What it lists in the protected-resource metadata: its issuer, its DPoP support.
+    pub(crate) fn listing(&self) -> VerifierListing {
+        listing(&self.issuer, self.require_dpop)
     }
 
     /// The resource, this server's canonical URL.
@@ -157,13 +154,7 @@ impl TokenIntrospector {
 
     /// What makes this introspector unusable, if anything: checked when the server starts.
     pub(crate) fn problem(&self) -> Option<String> {
-        if !fetchable(&self.issuer, self.allow_http) {
-            return Some(format!(
-                "the issuer `{}` is not an https URL (`TokenIntrospector::allow_http` accepts http, for tests)",
-                self.issuer
-            ));
-        }
-        None
+        issuer_problem(&self.issuer, self.allow_http, "TokenIntrospector")
     }
 
     /// The introspector requests run through.

@@ -20,14 +20,12 @@ use jsonwebtoken::errors::ErrorKind;
 use jsonwebtoken::{Algorithm, Validation};
 use serde_json::{Map, Value};
 
-use super::auth::{AuthRejection, RequestHead};
+use super::auth::{AuthRejection, RequestHead, VerifierListing};
 pub use algorithm::JwtAlgorithm;
 pub use checks::DEFAULT_JWT_LEEWAY;
-use checks::{EXPIRED, NOT_VERIFIED, OTHER_RESOURCE};
+use checks::{EXPIRED, NOT_VERIFIED, OTHER_RESOURCE, issuer_problem, listing};
 pub use claims::TokenClaims;
 use dpop::Dpop;
-pub(crate) use dpop::PROOF_ALGORITHM_NAMES;
-use fetch::fetchable;
 pub(crate) use introspection::Introspector;
 pub use introspection::{
     DEFAULT_INTROSPECTION_CACHE_TTL, DEFAULT_MAX_CACHED_TOKENS, TokenIntrospector,
@@ -152,14 +150,9 @@ impl JwtVerifier {
         self
     }
 
-    /// Whether only DPoP-bound tokens are accepted.
-    pub(crate) fn requires_dpop(&self) -> bool {
-        self.require_dpop
-    }
-
-    /// The issuer, listed as authorization server in the protected-resource metadata.
-    pub(crate) fn issuer(&self) -> &str {
-        &self.issuer
+    /// What it lists in the protected-resource metadata: its issuer, its DPoP support.
+    pub(crate) fn listing(&self) -> VerifierListing {
+        listing(&self.issuer, self.require_dpop)
     }
 
     /// The resource, this server's canonical URL.
@@ -169,11 +162,8 @@ impl JwtVerifier {
 
     /// What makes this verifier unusable, if anything: checked when the server starts.
     pub(crate) fn problem(&self) -> Option<String> {
-        if !fetchable(&self.issuer, self.allow_http) {
-            return Some(format!(
-                "the issuer `{}` is not an https URL (`JwtVerifier::allow_http` accepts http, for tests)",
-                self.issuer
-            ));
+        if let Some(problem) = issuer_problem(&self.issuer, self.allow_http, "JwtVerifier") {
+            return Some(problem);
         }
         if self.algorithms.is_empty() {
             return Some("it accepts no algorithm".to_owned());
