@@ -62,7 +62,7 @@ pub struct HttpServer {
     pub(super) prometheus: Option<String>,
     /// Why the token verifier cannot be used, reported when the server starts.
     #[cfg(feature = "jwt")]
-    pub(super) jwt_problem: Option<Error>,
+    pub(super) verifier_problem: Option<Error>,
 }
 
 impl Server {
@@ -83,7 +83,7 @@ impl Server {
             #[cfg(feature = "otel")]
             prometheus: None,
             #[cfg(feature = "jwt")]
-            jwt_problem: None,
+            verifier_problem: None,
         }
     }
 
@@ -345,10 +345,10 @@ impl HttpServer {
             #[cfg(feature = "otel")]
             prometheus,
             #[cfg(feature = "jwt")]
-            jwt_problem,
+            verifier_problem,
         } = self;
         #[cfg(feature = "jwt")]
-        if let Some(problem) = jwt_problem {
+        if let Some(problem) = verifier_problem {
             return Err(problem);
         }
         let mut server = server;

@@ -98,7 +98,7 @@ impl HttpServer {
         resource: &str,
         authenticator: Authenticator,
     ) -> Self {
-        self.jwt_problem = problem;
+        self.verifier_problem = problem;
         let resource = self
             .guard
             .resource
