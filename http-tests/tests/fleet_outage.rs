@@ -79,9 +79,19 @@ async fn try_request(client: &mut HttpClient, method: &str, params: Value) -> Op
     .ok()?;
     match reply.status {
         StatusCode::SERVICE_UNAVAILABLE => None,
+        // The session served from the instance's copy, the task store out of reach.
+        StatusCode::OK if says_store_unavailable(reply.response()) => None,
         StatusCode::OK => Some(reply.response().clone()),
         status => panic!("{method}: {status} {:?}", reply.messages),
     }
+}
+
+/// Whether a response is the error of a request that needed a store out of reach.
+fn says_store_unavailable(response: &Value) -> bool {
+    response["error"]["code"] == -32603
+        && response["error"]["message"]
+            .as_str()
+            .is_some_and(|message| message.contains("store is unavailable"))
 }
 
 /// A task of `ms` runs on instance 0 while Redis is away for 5 s from its first second;

@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
 use mcp_runtime::fleet::{
-    FleetStore, RedisFleetStore, RedisLink, SessionChange, SessionRecord, StreamBounds,
-    StreamEvent, StreamKey, StreamOrigin,
+    FleetStore, RedisFleetStore, RedisLink, SUBSCRIBED, SessionChange, SessionRecord, StreamAppend,
+    StreamBounds, StreamEvent, StreamEvents, StreamKey, StreamOrigin, UNSUBSCRIBED,
 };
 use mcp_runtime::testing::RedisServer;
 use serde_json::json;
@@ -217,6 +217,45 @@ async fn events_after_a_cursor_are_read_from_the_newest_back() {
     assert_eq!(read.events.last(), Some(&(7, "end".to_owned())));
 }
 
+/// Appends to several streams in one call: each as its own append would, whatever its
+/// neighbours, and an append sent again (after a timeout, say) is not doubled.
+#[tokio::test]
+async fn appends_to_many_streams_at_once_are_each_as_alone() {
+    let redis = RedisServer::start();
+    let store = store(&redis, "a:");
+    let origin = StreamOrigin::new("i", json!([1]));
+    let (running, answered, unknown, empty) = (
+        stream("s", 1),
+        stream("s", 2),
+        stream("s", 3),
+        stream("s", 4),
+    );
+    assert!(append(&store, &running, Some(&origin), &[event(0)], bounds(4)).await);
+    let more = [event(1), event(2)];
+    let whole = [event(0), StreamEvent::new(1, "response", true)];
+    let appends = [
+        StreamAppend::new(&running, Some(&origin), &more, bounds(4)),
+        StreamAppend::new(&answered, Some(&origin), &whole, bounds(4)),
+        StreamAppend::new(&unknown, None, &more, bounds(4)),
+        StreamAppend::new(&empty, Some(&origin), &[], bounds(4)),
+    ];
+    let added = store.append_many(&appends).await.unwrap();
+    assert_eq!(added, [true, true, false, false]);
+    // Sent again: the running stream's events are already there, the answered one ended.
+    let again = store.append_many(&appends).await.unwrap();
+    assert_eq!(again, [true, false, false, false]);
+    let seqs = |read: StreamEvents| read.events.iter().map(|(seq, _)| *seq).collect::<Vec<_>>();
+    let read = store.read_events(&running, None).await.unwrap().unwrap();
+    assert!(!read.ended);
+    assert_eq!(seqs(read), [0, 1, 2]);
+    let read = store.read_events(&answered, None).await.unwrap().unwrap();
+    assert!(read.ended);
+    assert_eq!(read.events[1], (1, "response".to_owned()));
+    assert_eq!(read.runner, "i");
+    assert!(store.read_events(&unknown, None).await.unwrap().is_none());
+    assert!(store.read_events(&empty, None).await.unwrap().is_none());
+}
+
 /// Event `seq`, not the last.
 fn event(seq: u64) -> StreamEvent {
     StreamEvent::new(seq, format!("event {seq}: with a colon"), false)
@@ -282,9 +321,18 @@ async fn messages_reach_every_subscriber_also_after_redis_restarts() {
     let mut heard_by_sender = one.subscribe();
     // Subscribing happens in the background, for each subscriber on its own: publish until
     // both have heard, the sender's own subscription too.
-    publish_until_heard(&one, [&mut heard, &mut heard_by_sender], "hello").await;
-    // Another prefix hears nothing of it.
+    let seen = publish_until_heard(&one, [&mut heard, &mut heard_by_sender], "hello").await;
+    assert_eq!(
+        seen[0].first().map(String::as_str),
+        Some(SUBSCRIBED),
+        "a subscriber hears first that it subscribed: {seen:?}"
+    );
+    // Both subscriptions received a message, as the store counts them.
+    assert_eq!(one.publish_counted("counted").await.unwrap(), Some(2));
+    // Another prefix hears nothing of it, once subscribed.
     let mut elsewhere = store(&redis, "b:").subscribe();
+    let subscribed = tokio::time::timeout(Duration::from_secs(5), elsewhere.next()).await;
+    assert_eq!(subscribed.unwrap().as_deref(), Some(SUBSCRIBED));
     one.publish("not for b").await.unwrap();
     assert!(
         tokio::time::timeout(Duration::from_millis(300), elsewhere.next())
@@ -301,18 +349,29 @@ async fn messages_reach_every_subscriber_also_after_redis_restarts() {
     assert!(message.contains("cannot reach Redis"), "{message}");
 
     redis.start_again();
-    publish_until_heard(&one, [&mut heard, &mut heard_by_sender], "back").await;
+    let seen = publish_until_heard(&one, [&mut heard, &mut heard_by_sender], "back").await;
+    // What was published while a subscription was broken may be lost: each says when it
+    // broke and when it was made again, in that order.
+    for seen in seen {
+        let broke = seen.iter().position(|text| text == UNSUBSCRIBED);
+        let again = seen.iter().position(|text| text == SUBSCRIBED);
+        assert!(
+            broke.is_some() && again.is_some() && broke < again,
+            "the subscription broke, then was made again: {seen:?}"
+        );
+    }
 }
 
-/// Publishes `message` every 100 ms until each subscriber has heard it (at most 10 s); other
-/// messages and repeats are skipped.
+/// Publishes `message` every 100 ms until each subscriber has heard it (at most 10 s); what
+/// each heard on the way, `message` the last.
 async fn publish_until_heard<const N: usize>(
     store: &RedisFleetStore,
     mut subscribers: [&mut mcp_runtime::fleet::FleetMessages; N],
     message: &str,
-) {
+) -> [Vec<String>; N] {
     let deadline = Instant::now() + Duration::from_secs(10);
     let mut heard = [false; N];
+    let mut seen: [Vec<String>; N] = std::array::from_fn(|_| Vec::new());
     while !heard.iter().all(|heard| *heard) {
         assert!(
             Instant::now() < deadline,
@@ -320,12 +379,15 @@ async fn publish_until_heard<const N: usize>(
         );
         let _ = store.publish(message).await;
         tokio::time::sleep(Duration::from_millis(100)).await;
-        for (subscriber, heard) in subscribers.iter_mut().zip(heard.iter_mut()) {
-            while let Ok(Some(text)) =
-                tokio::time::timeout(Duration::from_millis(1), subscriber.next()).await
+        for ((subscriber, heard), seen) in subscribers.iter_mut().zip(&mut heard).zip(&mut seen) {
+            while !*heard
+                && let Ok(Some(text)) =
+                    tokio::time::timeout(Duration::from_millis(1), subscriber.next()).await
             {
-                *heard |= text == message;
+                *heard = text == message;
+                seen.push(text);
             }
         }
     }
+    seen
 }

@@ -31,6 +31,6 @@ pub use self::redis::{RedisFleetStore, RedisLink, RedisTaskStore};
 pub(crate) use beats::spawn_beats;
 pub(crate) use store::HEARTBEAT_TTL;
 pub use store::{
-    FleetMessages, FleetStore, SessionChange, SessionRecord, StoreError, StoreFuture, StreamBounds,
-    StreamEvent, StreamEvents, StreamKey, StreamOrigin,
+    FleetMessages, FleetStore, SUBSCRIBED, SessionChange, SessionRecord, StoreError, StoreFuture,
+    StreamAppend, StreamBounds, StreamEvent, StreamEvents, StreamKey, StreamOrigin, UNSUBSCRIBED,
 };

@@ -23,6 +23,20 @@ pub(crate) const HEARTBEAT_RETRY: Duration = Duration::from_millis(250);
 /// Messages between instances, as a store delivers them (see [`FleetStore::subscribe`]).
 pub type FleetMessages = Pin<Box<dyn Stream<Item = String> + Send + 'static>>;
 
+/// What a [`FleetStore::subscribe`] stream yields when its subscription is made, first and
+/// again after a break: from now on, every message published reaches this instance. (Not a
+/// message any instance sends: those are JSON.)
+pub const SUBSCRIBED: &str = "\0subscribed";
+/// What a [`FleetStore::subscribe`] stream yields when its subscription breaks: messages
+/// published until the next [`SUBSCRIBED`] are not received.
+///
+/// A store whose stream yields these two, and whose
+/// [`publish_counted`](FleetStore::publish_counted) counts, lets each instance keep its copy
+/// of a session between requests, trusted while the subscription holds: the instance that
+/// ends or changes a session waits until every instance listening has heard. With any other
+/// store, an instance reads the session from the store on every request.
+pub const UNSUBSCRIBED: &str = "\0unsubscribed";
+
 /// What a handshake-era session is, as every instance needs to know it to serve its
 /// requests: what `initialize` negotiated and what the client asked for since.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -190,6 +204,38 @@ impl StreamBounds {
     }
 }
 
+/// One stream's append among several (see [`FleetStore::append_many`]): what
+/// [`append_events`](FleetStore::append_events) takes.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub struct StreamAppend<'a> {
+    /// The stream.
+    pub stream: &'a StreamKey,
+    /// Its origin, to create it if it is not stored yet.
+    pub origin: Option<&'a StreamOrigin>,
+    /// The events, in order.
+    pub events: &'a [StreamEvent],
+    /// How much of it to keep, and how long.
+    pub bounds: StreamBounds,
+}
+
+impl<'a> StreamAppend<'a> {
+    /// An append of `events` to `stream`.
+    pub fn new(
+        stream: &'a StreamKey,
+        origin: Option<&'a StreamOrigin>,
+        events: &'a [StreamEvent],
+        bounds: StreamBounds,
+    ) -> Self {
+        StreamAppend {
+            stream,
+            origin,
+            events,
+            bounds,
+        }
+    }
+}
+
 /// What a store holds of a stream: the events after the one asked for, and its state.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -303,6 +349,26 @@ pub trait FleetStore: Send + Sync + 'static {
         bounds: StreamBounds,
     ) -> StoreFuture<'a, bool>;
 
+    /// Appends to several streams, each as [`append_events`](FleetStore::append_events)
+    /// would, and says for each whether it added anything. A store that can does them all
+    /// in one round trip: an instance gathers the appends of the calls it answers within a
+    /// millisecond into one. This default makes them one after the other.
+    fn append_many<'a>(&'a self, appends: &'a [StreamAppend<'a>]) -> StoreFuture<'a, Vec<bool>> {
+        Box::pin(async move {
+            let mut added = Vec::with_capacity(appends.len());
+            for append in appends {
+                let StreamAppend {
+                    stream,
+                    origin,
+                    events,
+                    bounds,
+                } = *append;
+                added.push(self.append_events(stream, origin, events, bounds).await?);
+            }
+            Ok(added)
+        })
+    }
+
     /// The stream's retained events after `after` (all when `None`), and its state; `None`
     /// for a stream not retained.
     fn read_events<'a>(
@@ -352,8 +418,16 @@ pub trait FleetStore: Send + Sync + 'static {
     /// Sends a message to every instance (this one included) that subscribed.
     fn publish<'a>(&'a self, message: &'a str) -> StoreFuture<'a, ()>;
 
+    /// Sends a message as [`publish`](FleetStore::publish) does, and says how many
+    /// subscriptions received it (this instance's included), if the store can tell (see
+    /// [`UNSUBSCRIBED`]). This default cannot: it publishes and says `None`.
+    fn publish_counted<'a>(&'a self, message: &'a str) -> StoreFuture<'a, Option<usize>> {
+        Box::pin(async move { self.publish(message).await.map(|()| None) })
+    }
+
     /// The messages published from now on. The stream keeps going across failures of the
     /// database (it reconnects; what was published while it was down is lost) and ends only
-    /// when the store is dropped.
+    /// when the store is dropped. A store that can tell yields [`SUBSCRIBED`] and
+    /// [`UNSUBSCRIBED`] as its subscription is made and breaks.
     fn subscribe(&self) -> FleetMessages;
 }

@@ -22,53 +22,96 @@
 use std::time::Duration;
 
 use futures_util::StreamExt;
-use redis::{Script, ScriptInvocation};
+use redis::{ErrorKind, Script, ScriptInvocation, ServerErrorKind, ToRedisArgs};
 use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::link::{LIVENESS, RedisLink};
 use crate::fleet::store::{
-    FleetMessages, FleetStore, SessionChange, SessionRecord, StoreError, StoreFuture, StreamBounds,
-    StreamEvent, StreamEvents, StreamKey, StreamOrigin,
+    FleetMessages, FleetStore, SUBSCRIBED, SessionChange, SessionRecord, StoreError, StoreFuture,
+    StreamAppend, StreamBounds, StreamEvent, StreamEvents, StreamKey, StreamOrigin, UNSUBSCRIBED,
 };
 
-/// Appends events unless the stream ended (or, without an origin, is not known): atomic,
-/// so that the runner's response and another instance's error for a dead runner never both
-/// land. An event older than the newest stored is skipped (but for a stream's last), so that
-/// a batch sent again after a timeout, which Redis may have run after all, is not doubled. ARGV: max events, max bytes, retain (ms), runner ('' for none), requests, then
-/// seq, data, last ('1' or '0') per event. It reads them from `args`, which the script's
-/// prelude sets: [`APPEND_ANY`] or [`APPEND_IF_DEAD`].
+/// `append(events key, meta key, a, o)`: appends events to a stream unless it ended (or,
+/// without a runner, is not known); 1 if it added any, else 0. Atomic (a script), so that
+/// the runner's response and another instance's error for a dead runner never both land. An
+/// event older than the newest stored is skipped (but for a stream's last), so that a batch
+/// sent again after a timeout, which Redis may have run after all, is not doubled. Its
+/// arguments are `a[o + 1]` on: max events, max bytes, retain (ms), runner ('' for none),
+/// requests, the number of events, then seq, data, last ('1' or '0') per event. A new
+/// stream, as a call answered at once makes, reads nothing: its events are trimmed here.
 const APPEND: &str = r#"
-if redis.call('EXISTS', KEYS[2]) == 0 then
-  if args[4] == '' then return 0 end
-  redis.call('HSET', KEYS[2], 'runner', args[4], 'requests', args[5], 'ended', '0', 'bytes', 0)
-elseif redis.call('HGET', KEYS[2], 'ended') == '1' then
-  return 0
-end
-local count = redis.call('LLEN', KEYS[1])
-local bytes = tonumber(redis.call('HGET', KEYS[2], 'bytes') or '0')
-local newest = tonumber(redis.call('HGET', KEYS[2], 'seq') or '-1')
-for i = 6, #args, 3 do
-  if args[i + 2] == '1' or tonumber(args[i]) > newest then
-    local event = args[i] .. ':' .. args[i + 1]
-    count = redis.call('RPUSH', KEYS[1], event)
-    bytes = bytes + string.len(event)
-    newest = math.max(newest, tonumber(args[i]))
-    if args[i + 2] == '1' then
-      redis.call('HSET', KEYS[2], 'ended', '1')
-      break
+local function append(events_key, meta, a, o)
+  local max_events, max_bytes, retain = tonumber(a[o + 1]), tonumber(a[o + 2]), a[o + 3]
+  local runner, first, last = a[o + 4], o + 7, o + 6 + 3 * tonumber(a[o + 6])
+  if runner ~= '' and redis.call('EXISTS', meta) == 0 then
+    local pushed, sizes, bytes, newest, ended = {}, {}, 0, -1, '0'
+    for i = first, last, 3 do
+      local event = a[i] .. ':' .. a[i + 1]
+      pushed[#pushed + 1] = event
+      sizes[#sizes + 1] = string.len(event)
+      bytes = bytes + sizes[#sizes]
+      newest = math.max(newest, tonumber(a[i]))
+      if a[i + 2] == '1' then ended = '1' break end
+    end
+    local drop = 0
+    while #pushed - drop > 1 and (#pushed - drop > max_events or bytes > max_bytes) do
+      drop = drop + 1
+      bytes = bytes - sizes[drop]
+    end
+    redis.call('HSET', meta, 'runner', runner, 'requests', a[o + 5], 'ended', ended, 'bytes', bytes, 'seq', newest)
+    redis.call('RPUSH', events_key, unpack(pushed, drop + 1))
+    redis.call('PEXPIRE', events_key, retain)
+    redis.call('PEXPIRE', meta, retain)
+    return 1
+  end
+  if redis.call('EXISTS', meta) == 0 or redis.call('HGET', meta, 'ended') == '1' then
+    return 0
+  end
+  local count = redis.call('LLEN', events_key)
+  local bytes = tonumber(redis.call('HGET', meta, 'bytes') or '0')
+  local newest = tonumber(redis.call('HGET', meta, 'seq') or '-1')
+  for i = first, last, 3 do
+    if a[i + 2] == '1' or tonumber(a[i]) > newest then
+      local event = a[i] .. ':' .. a[i + 1]
+      count = redis.call('RPUSH', events_key, event)
+      bytes = bytes + string.len(event)
+      newest = math.max(newest, tonumber(a[i]))
+      if a[i + 2] == '1' then
+        redis.call('HSET', meta, 'ended', '1')
+        break
+      end
     end
   end
+  redis.call('HSET', meta, 'seq', newest)
+  while count > 1 and (count > max_events or bytes > max_bytes) do
+    bytes = bytes - string.len(redis.call('LPOP', events_key))
+    count = count - 1
+  end
+  redis.call('HSET', meta, 'bytes', bytes)
+  redis.call('PEXPIRE', events_key, retain)
+  redis.call('PEXPIRE', meta, retain)
+  return 1
 end
-redis.call('HSET', KEYS[2], 'seq', newest)
-while count > 1 and (count > tonumber(args[1]) or bytes > tonumber(args[2])) do
-  bytes = bytes - string.len(redis.call('LPOP', KEYS[1]))
-  count = count - 1
+"#;
+
+/// Appends to the streams of KEYS (two keys each: events, meta), their arguments one after
+/// the other in ARGV (see [`APPEND`]): what each added.
+const APPEND_MANY: &str = r#"
+local added, o = {}, 0
+for s = 1, #KEYS / 2 do
+  added[s] = append(KEYS[2 * s - 1], KEYS[2 * s], ARGV, o)
+  o = o + 6 + 3 * tonumber(ARGV[o + 6])
 end
-redis.call('HSET', KEYS[2], 'bytes', bytes)
-redis.call('PEXPIRE', KEYS[1], args[3])
-redis.call('PEXPIRE', KEYS[2], args[3])
-return 1
+return added
+"#;
+
+/// Ends the stream of a dead runner: appends only while the instance (KEYS 3; KEYS 4 and 5
+/// the fleet's pulse and calm, ARGV 1 and 2 the gap and grace period) is dead, checked in
+/// the same atomic step. The append's arguments follow.
+const APPEND_IF_DEAD: &str = r#"
+if not runner_dead(KEYS[3], KEYS[4], KEYS[5], ARGV[1], ARGV[2]) then return 0 end
+return append(KEYS[1], KEYS[2], ARGV, 2)
 "#;
 
 /// A stream's events after ARGV 1 (all when empty), with its runner, requests and whether
@@ -93,17 +136,6 @@ const CLAIM: &str = r#"
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], 'reader', ARGV[1])
 return 1
-"#;
-
-/// The prelude of an append by the stream's runner, or of any other but a dead runner's end.
-const APPEND_ANY: &str = "local args = ARGV\n";
-
-/// The prelude of an append that ends the stream of a dead runner: only while the instance
-/// (KEYS 3; KEYS 4 and 5 the fleet's pulse and calm, ARGV 1 and 2 the gap and grace period)
-/// is dead, checked in the same atomic step.
-const APPEND_IF_DEAD: &str = r#"
-if not runner_dead(KEYS[3], KEYS[4], KEYS[5], ARGV[1], ARGV[2]) then return 0 end
-local args = {unpack(ARGV, 3)}
 "#;
 
 /// Writes a session's record (KEYS 1, its subscriptions and level KEYS 2 and 3): ARGV 1 the
@@ -150,7 +182,7 @@ const RESUBSCRIBE_AFTER: Duration = Duration::from_millis(250);
 #[derive(Debug, Clone)]
 pub struct RedisFleetStore {
     link: RedisLink,
-    append: Script,
+    append_many: Script,
     append_if_dead: Script,
     read: Script,
     claim: Script,
@@ -171,8 +203,8 @@ impl RedisFleetStore {
     pub fn new(link: RedisLink) -> Self {
         RedisFleetStore {
             link,
-            append: Script::new(&format!("{APPEND_ANY}{APPEND}")),
-            append_if_dead: Script::new(&format!("{LIVENESS}{APPEND_IF_DEAD}{APPEND}")),
+            append_many: Script::new(&format!("{APPEND}{APPEND_MANY}")),
+            append_if_dead: Script::new(&format!("{LIVENESS}{APPEND}{APPEND_IF_DEAD}")),
             read: Script::new(READ),
             claim: Script::new(CLAIM),
             create: Script::new(WRITE),
@@ -235,12 +267,23 @@ impl RedisFleetStore {
             .map_err(|error| self.link.unavailable(error))
     }
 
+    /// Writes a stream's key ending in `part` (`:events`, `:meta`) into `key`.
+    fn stream_key(&self, key: &mut String, stream: &StreamKey, part: &str) {
+        key.clear();
+        key.push_str(self.link.prefix());
+        key.push_str("stream:");
+        key.push_str(&stream.session);
+        key.push(':');
+        key.push_str(itoa::Buffer::new().format(stream.number));
+        key.push_str(part);
+    }
+
+    /// A stream's keys: its events and its meta hash.
     fn stream_keys(&self, stream: &StreamKey) -> (String, String) {
-        let base = format!("stream:{}:{}", stream.session, stream.number);
-        (
-            self.link.key(format_args!("{base}:events")),
-            self.link.key(format_args!("{base}:meta")),
-        )
+        let (mut events, mut meta) = (String::new(), String::new());
+        self.stream_key(&mut events, stream, ":events");
+        self.stream_key(&mut meta, stream, ":meta");
+        (events, meta)
     }
 
     fn channel(&self) -> String {
@@ -339,19 +382,52 @@ impl FleetStore for RedisFleetStore {
         bounds: StreamBounds,
     ) -> StoreFuture<'a, bool> {
         Box::pin(async move {
-            if events.is_empty() {
-                return Ok(false);
+            let append = [StreamAppend::new(stream, origin, events, bounds)];
+            let added = self.append_many(&append).await?;
+            Ok(added.first().copied().unwrap_or(false))
+        })
+    }
+
+    fn append_many<'a>(&'a self, appends: &'a [StreamAppend<'a>]) -> StoreFuture<'a, Vec<bool>> {
+        Box::pin(async move {
+            // An append of no events adds nothing, and is not sent.
+            let sent = || appends.iter().filter(|append| !append.events.is_empty());
+            if sent().next().is_none() {
+                return Ok(vec![false; appends.len()]);
             }
-            let (events_key, meta) = self.stream_keys(stream);
-            let mut invocation = self.append.key(events_key);
-            invocation.key(meta);
-            add_append_args(&mut invocation, origin, events, bounds);
+            // One command, each key and argument written straight into it: a
+            // `ScriptInvocation` would hold each in a buffer of its own, then copy them all.
+            let mut call = redis::cmd("EVALSHA");
+            call.arg(self.append_many.get_hash())
+                .arg(2 * sent().count());
+            let mut key = String::new();
+            for append in sent() {
+                for part in [":events", ":meta"] {
+                    self.stream_key(&mut key, append.stream, part);
+                    call.arg(&key);
+                }
+            }
+            for append in sent() {
+                add_append_args(&mut call, append.origin, append.events, append.bounds);
+            }
             let mut connection = self.link.connection();
-            invocation
-                .invoke_async::<i64>(&mut connection)
-                .await
-                .map(|appended| appended == 1)
-                .map_err(|error| self.link.unavailable(error))
+            let mut added = call.query_async::<Vec<i64>>(&mut connection).await;
+            if matches!(&added, Err(error) if error.kind() == ErrorKind::Server(ServerErrorKind::NoScript))
+            {
+                // Redis restarted, or flushed its scripts: loaded again, tried again.
+                self.append_many
+                    .prepare_invoke()
+                    .load_async(&mut connection)
+                    .await
+                    .map_err(|error| self.link.unavailable(error))?;
+                added = call.query_async(&mut connection).await;
+            }
+            let added = added.map_err(|error| self.link.unavailable(error))?;
+            let mut added = added.into_iter();
+            Ok(appends
+                .iter()
+                .map(|append| !append.events.is_empty() && added.next() == Some(1))
+                .collect())
         })
     }
 
@@ -446,14 +522,18 @@ impl FleetStore for RedisFleetStore {
     }
 
     fn publish<'a>(&'a self, message: &'a str) -> StoreFuture<'a, ()> {
+        Box::pin(async move { self.publish_counted(message).await.map(drop) })
+    }
+
+    fn publish_counted<'a>(&'a self, message: &'a str) -> StoreFuture<'a, Option<usize>> {
         Box::pin(async move {
             let mut connection = self.link.connection();
             redis::cmd("PUBLISH")
                 .arg(self.channel())
                 .arg(message)
-                .query_async::<i64>(&mut connection)
+                .query_async::<usize>(&mut connection)
                 .await
-                .map(drop)
+                .map(Some)
                 .map_err(|error| self.link.unavailable(error))
         })
     }
@@ -472,6 +552,9 @@ impl FleetStore for RedisFleetStore {
                                 tracing::info!("subscribed to the fleet's messages again");
                                 failing = false;
                             }
+                            if sender.send(SUBSCRIBED.to_owned()).is_err() {
+                                return;
+                            }
                             let mut messages = pubsub.on_message();
                             loop {
                                 tokio::select! {
@@ -485,6 +568,9 @@ impl FleetStore for RedisFleetStore {
                                     () = sender.closed() => return,
                                 }
                             }
+                            if sender.send(UNSUBSCRIBED.to_owned()).is_err() {
+                                return;
+                            }
                         }
                         Err(error) => failing = log_once(failing, &error),
                     },
@@ -497,9 +583,9 @@ impl FleetStore for RedisFleetStore {
     }
 }
 
-/// The arguments of [`APPEND`], after its prelude's.
+/// One stream's arguments of [`APPEND`].
 fn add_append_args(
-    invocation: &mut redis::ScriptInvocation<'_>,
+    invocation: &mut impl ScriptArgs,
     origin: Option<&StreamOrigin>,
     events: &[StreamEvent],
     bounds: StreamBounds,
@@ -514,11 +600,29 @@ fn add_append_args(
             .arg(origin.requests.to_string()),
         None => invocation.arg("").arg(""),
     };
+    invocation.arg(events.len());
     for event in events {
         invocation
             .arg(event.seq)
             .arg(&*event.data)
             .arg(if event.last { "1" } else { "0" });
+    }
+}
+
+/// What takes a script's arguments: a [`ScriptInvocation`], or a command calling it.
+trait ScriptArgs {
+    fn arg<T: ToRedisArgs>(&mut self, arg: T) -> &mut Self;
+}
+
+impl ScriptArgs for ScriptInvocation<'_> {
+    fn arg<T: ToRedisArgs>(&mut self, arg: T) -> &mut Self {
+        ScriptInvocation::arg(self, arg)
+    }
+}
+
+impl ScriptArgs for redis::Cmd {
+    fn arg<T: ToRedisArgs>(&mut self, arg: T) -> &mut Self {
+        redis::Cmd::arg(self, arg)
     }
 }
 

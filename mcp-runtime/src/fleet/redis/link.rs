@@ -135,6 +135,11 @@ impl RedisLink {
         &self.client
     }
 
+    /// What every key of this server starts with.
+    pub(crate) fn prefix(&self) -> &str {
+        &self.prefix
+    }
+
     /// The key `name` of this server: the prefix, then the name.
     pub fn key(&self, name: impl std::fmt::Display) -> String {
         format!("{}{name}", self.prefix)

@@ -3,6 +3,7 @@
 //! fleet's store and every instance keeps a copy of the sessions it serves, made from it.
 
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::{Duration, Instant};
 
@@ -37,6 +38,13 @@ pub(crate) struct HttpSession {
     /// The identity of the principal that opened the session, if it has one: requests
     /// from another principal are told there is no such session.
     pub principal: OnceLock<Option<String>>,
+    /// In a fleet: the generation of the subscription to the fleet's notes (see `Hearing`)
+    /// under which this copy was read from the store, 0 for none. While that subscription
+    /// holds, a note tells of every change, so the copy serves without reading the store.
+    trusted: AtomicU64,
+    /// In a fleet: when the store last marked the session used (it expires after the idle
+    /// timeout without).
+    touched: Mutex<Instant>,
 }
 
 /// A session's retained streams. Few (sixteen finished at most, and those running), and
@@ -139,7 +147,10 @@ impl HttpSession {
         streams.forget_finished(Instant::now());
         streams.next = if self.random_numbers {
             // 53 bits: exact in every JSON number, never 0 (the standalone stream).
-            u64::from_str_radix(&random_id()[..13], 16).unwrap_or(1) | 1
+            let mut bytes = [0_u8; 8];
+            getrandom::fill(&mut bytes)
+                .expect("the operating system's random number generator works");
+            (u64::from_le_bytes(bytes) >> 11) | 1
         } else {
             streams.next + 1
         };
@@ -438,6 +449,8 @@ impl Sessions {
             last_used: Mutex::new(Instant::now()),
             random_numbers: self.fleet.is_some(),
             principal: OnceLock::new(),
+            trusted: AtomicU64::new(0),
+            touched: Mutex::new(Instant::now()),
         })
     }
 
@@ -512,20 +525,38 @@ impl Sessions {
         });
     }
 
-    /// The live session with this id, marked used; in a fleet, as the store has it (a
-    /// copy made here if this instance has none yet).
+    /// The live session with this id, marked used; in a fleet, as the store has it: this
+    /// instance's copy while it is trusted, else read from the store (a copy made here if
+    /// this instance has none yet).
     pub async fn get(&self, id: &str) -> Result<Option<Arc<HttpSession>>, StoreError> {
         let Some(fleet) = &self.fleet else {
             return Ok(self.get_alone(id));
         };
+        let generation = fleet.hearing.generation();
+        if generation != 0
+            && let Some(session) = self.trusted_copy(id, generation)
+        {
+            self.touch(fleet, id, &session);
+            return Ok(Some(session));
+        }
+        let handled = fleet.hearing.handled();
         let Some(record) = fleet.store.load_session(id, self.idle_timeout).await? else {
             // Ended or expired elsewhere.
             self.forget(id);
             return Ok(None);
         };
         let mut live = self.live();
+        // A note about a session handled while this was read may be about this one, and
+        // have come before the copy below existed: the copy is read again next time.
+        let trust = if fleet.hearing.handled() == handled {
+            generation
+        } else {
+            0
+        };
         if let Some(session) = live.get(id) {
-            *session.last_used.lock().expect("session poisoned") = Instant::now();
+            let now = Instant::now();
+            *session.last_used.lock().expect("session poisoned") = now;
+            *session.touched.lock().expect("session poisoned") = now;
             let session = Arc::clone(session);
             drop(live);
             session
@@ -533,9 +564,11 @@ impl Sessions {
                 .lock()
                 .expect("session poisoned")
                 .apply_record(&record);
+            session.trusted.store(trust, Ordering::Release);
             return Ok(Some(session));
         }
         let session = self.create();
+        session.trusted.store(trust, Ordering::Release);
         let _ = session.principal.set(record.principal.clone());
         {
             let mut protocol = session.protocol.lock().expect("session poisoned");
@@ -549,6 +582,55 @@ impl Sessions {
         drop(live);
         forward_changes(Arc::downgrade(&session), &self.core);
         Ok(Some(session))
+    }
+
+    /// This instance's copy of a session, marked used, if it was read from the store under
+    /// the subscription of `generation`, and marked used there within half the idle timeout
+    /// (so it cannot have expired there).
+    fn trusted_copy(&self, id: &str, generation: u64) -> Option<Arc<HttpSession>> {
+        let live = self.live();
+        let session = live.get(id)?;
+        if session.trusted.load(Ordering::Acquire) != generation
+            || session.touched.lock().expect("session poisoned").elapsed() >= self.idle_timeout / 2
+        {
+            return None;
+        }
+        *session.last_used.lock().expect("session poisoned") = Instant::now();
+        Some(Arc::clone(session))
+    }
+
+    /// Marks a session used in the store, in the background, if it was not for a quarter of
+    /// its idle timeout (a trusted copy serves without reading the store, which would).
+    fn touch(&self, fleet: &Arc<Fleet>, id: &str, session: &Arc<HttpSession>) {
+        {
+            let mut touched = session.touched.lock().expect("session poisoned");
+            if touched.elapsed() < self.idle_timeout / 4 {
+                return;
+            }
+            *touched = Instant::now();
+        }
+        let (fleet, live) = (Arc::clone(fleet), Arc::downgrade(&self.live));
+        let (id, session, idle) = (id.to_owned(), Arc::downgrade(session), self.idle_timeout);
+        tokio::spawn(async move {
+            match fleet.store.load_session(&id, idle).await {
+                Ok(Some(_)) => {}
+                Ok(None) => {
+                    // Expired in the store: ended here too.
+                    let removed = live
+                        .upgrade()
+                        .and_then(|live| live.lock().expect("session table poisoned").remove(&id));
+                    if let Some(session) = removed {
+                        session.end(false);
+                    }
+                }
+                Err(error) => {
+                    tracing::debug!(%error, "a session was not marked used in the fleet's store");
+                    if let Some(session) = session.upgrade() {
+                        session.trusted.store(0, Ordering::Release);
+                    }
+                }
+            }
+        });
     }
 
     fn get_alone(&self, id: &str) -> Option<Arc<HttpSession>> {
@@ -630,7 +712,11 @@ impl Sessions {
                 .expect("session poisoned")
                 .apply_record(&record),
             Ok(None) => self.forget(id),
-            Err(error) => tracing::warn!(%error, "a session's copy may be out of date"),
+            Err(error) => {
+                // Read from the store again at its next request.
+                session.trusted.store(0, Ordering::Release);
+                tracing::warn!(%error, "a session's copy may be out of date");
+            }
         }
     }
 

@@ -3,6 +3,8 @@
 //! does with theirs. The membership and the notes it sends are in `membership`; resumable
 //! streams across instances are in `streams`.
 
+mod gather;
+mod hearing;
 mod membership;
 mod streams;
 
@@ -11,7 +13,7 @@ use std::sync::{Arc, Weak};
 use futures_util::StreamExt;
 
 use super::sessions::Sessions;
-use crate::fleet::spawn_beats;
+use crate::fleet::{SUBSCRIBED, UNSUBSCRIBED, spawn_beats};
 use crate::session::ServerCore;
 use membership::{ChangeNote, Note};
 
@@ -92,6 +94,17 @@ impl Fleet {
                 let Some(endpoint) = endpoint.upgrade() else {
                     return;
                 };
+                match text.as_str() {
+                    SUBSCRIBED => {
+                        fleet.hearing.subscribed();
+                        continue;
+                    }
+                    UNSUBSCRIBED => {
+                        fleet.hearing.unsubscribed();
+                        continue;
+                    }
+                    _ => {}
+                }
                 match serde_json::from_str::<Note>(&text) {
                     Ok(note) => fleet.handle(&*endpoint, note).await,
                     Err(error) => {
@@ -111,11 +124,20 @@ impl Fleet {
                 core.notifier.relay(change.into());
             }
             Note::ToolsChanged { .. } | Note::Changed { .. } => {}
-            Note::SessionEnded { session } => sessions.forget(&session),
-            Note::SessionChanged { from, session } if *from != *self.instance => {
-                sessions.reload(&session).await;
+            Note::SessionEnded { session, ack } => {
+                // Counted first: a copy being read from the store meanwhile is not trusted.
+                self.hearing.handling();
+                sessions.forget(&session);
+                self.acknowledge(ack).await;
             }
-            Note::SessionChanged { .. } => {}
+            Note::SessionChanged { from, session, ack } => {
+                self.hearing.handling();
+                if *from != *self.instance {
+                    sessions.reload(&session).await;
+                }
+                self.acknowledge(ack).await;
+            }
+            Note::Heard { ack } => self.hearing.heard(&ack),
             Note::ClientAnswer { session, message } => {
                 if let Some(session) = sessions.local(&session) {
                     session.take_answer(message);

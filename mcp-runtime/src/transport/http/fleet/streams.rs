@@ -46,7 +46,7 @@ impl Fleet {
         replay.mirror_to(events);
         let fleet = Arc::clone(self);
         tokio::spawn(async move {
-            let origin = StreamOrigin::new(fleet.instance.to_string(), requests);
+            let origin = Arc::new(StreamOrigin::new(fleet.instance.to_string(), requests));
             let mut failing = false;
             let mut batch = Vec::new();
             while let Some(first) = queued.recv().await {
@@ -66,8 +66,8 @@ impl Fleet {
                     let last = batch.iter().any(|event| event.last);
                     let keep = if last { RETAIN_ENDED } else { retain };
                     match fleet
-                        .store
-                        .append_events(&stream, Some(&origin), &batch, bounds(keep))
+                        .gathering
+                        .append(&fleet.store, &stream, &origin, batch.clone(), bounds(keep))
                         .await
                     {
                         Ok(_) => {
