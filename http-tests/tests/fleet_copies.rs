@@ -11,9 +11,9 @@
 
 use std::time::{Duration, Instant};
 
-use mcp_http_tests::HttpClient;
-use mcp_http_tests::fleet::calls::{call, logs_in};
+use mcp_http_tests::fleet::calls::{call, logs_in, start_request};
 use mcp_http_tests::fleet::{Fleet, conformance};
+use mcp_http_tests::{EventStream, HttpClient};
 use reqwest::StatusCode;
 use serde_json::json;
 
@@ -115,4 +115,57 @@ async fn a_session_redis_lost_is_gone_on_every_instance_that_held_a_copy() {
     client.url = fleet.instance_url(1);
     client.initialize(json!({})).await;
     copy_everywhere(&fleet, &mut client).await;
+}
+
+/// A call answered at once is copied to Redis whole (one value, not a list and a hash): a
+/// client that lost its stream after the priming event resumes it on every other instance
+/// and gets the response, once, and resumed after the response, gets nothing more (204).
+#[tokio::test]
+async fn a_call_answered_at_once_resumes_on_every_other_instance() {
+    let fleet = Fleet::start(conformance(), 3);
+    let mut client = HttpClient::new(fleet.instance_url(0), REVISION);
+    client.initialize(json!({})).await;
+    let (id, mut stream) = start_request(
+        &mut client,
+        "tools/call",
+        json!({ "name": "test_simple_text", "arguments": {} }),
+    )
+    .await;
+    let response = stream.next().await.expect("the response");
+    assert_eq!(response["id"], id, "{response}");
+    let (priming, answer) = match stream.ids.as_slice() {
+        [priming, answer] => (priming.clone(), answer.clone()),
+        ids => panic!("a priming event and the response: {ids:?}"),
+    };
+    for index in 1..fleet.len() {
+        client.url = fleet.instance_url(index);
+        // The copy is on its way for a few milliseconds: until it lands, the stream is one
+        // this instance cannot resume (400).
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let resumed = loop {
+            let resumed = client.resume(&priming).await;
+            if resumed.status() != StatusCode::BAD_REQUEST || Instant::now() > deadline {
+                break resumed;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        assert_eq!(resumed.status(), StatusCode::OK, "instance {index}");
+        let mut resumed = EventStream::new(resumed, REVISION);
+        let again = resumed.next().await.expect("the response again");
+        assert_eq!(again, response, "instance {index}");
+        assert_eq!(
+            resumed.ids,
+            std::slice::from_ref(&answer),
+            "instance {index}"
+        );
+        assert!(
+            resumed.next().await.is_none(),
+            "instance {index}: only the response"
+        );
+        assert_eq!(
+            client.resume(&answer).await.status(),
+            StatusCode::NO_CONTENT,
+            "instance {index}: nothing after the response"
+        );
+    }
 }

@@ -256,6 +256,44 @@ async fn appends_to_many_streams_at_once_are_each_as_alone() {
     assert!(store.read_events(&empty, None).await.unwrap().is_none());
 }
 
+/// A stream appended whole (its first event to its last, as a call answered at once has it)
+/// reads as any other: after a cursor, trimmed to its bounds, ended, with its origin; its
+/// data kept byte for byte; appended again, it is not doubled, and no later append lands.
+#[tokio::test]
+async fn a_stream_appended_whole_reads_as_any_other() {
+    let redis = RedisServer::start();
+    let store = store(&redis, "a:");
+    let key = stream("s", 5);
+    let origin = StreamOrigin::new("instance-a", json!([7, "eight"]));
+    let mut whole: Vec<StreamEvent> = (0..6).map(event).collect();
+    whole.push(StreamEvent::new(6, "line one\nline: two", true));
+    whole.push(StreamEvent::new(7, "after the last", false));
+    assert!(append(&store, &key, Some(&origin), &whole, bounds(4)).await);
+    let read = store.read_events(&key, None).await.unwrap().unwrap();
+    assert!(read.ended);
+    assert_eq!(read.runner, "instance-a");
+    assert_eq!(read.requests, json!([7, "eight"]));
+    let seqs: Vec<u64> = read.events.iter().map(|(seq, _)| *seq).collect();
+    assert_eq!(seqs, [3, 4, 5, 6], "the newest 4 up to the last are kept");
+    assert_eq!(read.events[3].1, "line one\nline: two");
+    let after = store.read_events(&key, Some(4)).await.unwrap().unwrap();
+    assert_eq!(after.events.len(), 2);
+    assert_eq!(after.events[0], (5, "event 5: with a colon".to_owned()));
+    assert!(!append(&store, &key, Some(&origin), &whole, bounds(4)).await);
+    assert!(
+        !append(
+            &store,
+            &key,
+            None,
+            &[StreamEvent::new(8, "error", true)],
+            bounds(4)
+        )
+        .await
+    );
+    let read = store.read_events(&key, None).await.unwrap().unwrap();
+    assert_eq!(read.events.len(), 4);
+}
+
 /// Event `seq`, not the last.
 fn event(seq: u64) -> StreamEvent {
     StreamEvent::new(seq, format!("event {seq}: with a colon"), false)

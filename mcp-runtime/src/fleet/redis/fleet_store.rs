@@ -12,6 +12,9 @@
 //! - `stream:SESSION:N:meta`: a hash: `runner` (instance), `requests` (JSON ids), `ended`,
 //!   `bytes` (the size of the events kept), `seq` (the newest event's number), `reader`
 //!   (the connection that resumed it last);
+//! - `stream:SESSION:N:whole`: instead of those two, a stream stored whole at once, first
+//!   event to last (a call answered within one gathering of the instance's appends): one
+//!   `SET`, no script;
 //! - `instance:ID`: present while the instance sends heartbeats;
 //! - `fleet:pulse` and `fleet:calm`: when (by Redis's clock, in ms) the last heartbeat of any
 //!   instance came, and when the last gap in them ended: an instance whose key lapsed is
@@ -120,6 +123,8 @@ return append(KEYS[1], KEYS[2], ARGV, 2)
 /// after ARGV 1 (some may have been dropped), so a reader that keeps up reads only what
 /// is new, not the whole list on every poll.
 const READ: &str = r#"
+local whole = redis.call('GET', KEYS[3])
+if whole then return {{whole}, '', '', 'whole', ''} end
 local meta = redis.call('HMGET', KEYS[2], 'runner', 'requests', 'ended', 'seq', 'reader')
 if not meta[1] or not meta[2] then return false end
 local first = 0
@@ -390,43 +395,86 @@ impl FleetStore for RedisFleetStore {
 
     fn append_many<'a>(&'a self, appends: &'a [StreamAppend<'a>]) -> StoreFuture<'a, Vec<bool>> {
         Box::pin(async move {
-            // An append of no events adds nothing, and is not sent.
-            let sent = || appends.iter().filter(|append| !append.events.is_empty());
-            if sent().next().is_none() {
-                return Ok(vec![false; appends.len()]);
-            }
-            // One command, each key and argument written straight into it: a
-            // `ScriptInvocation` would hold each in a buffer of its own, then copy them all.
-            let mut call = redis::cmd("EVALSHA");
-            call.arg(self.append_many.get_hash())
-                .arg(2 * sent().count());
+            let shape: Vec<Shape> = appends.iter().map(Shape::of).collect();
+            let scripted = || {
+                appends
+                    .iter()
+                    .zip(&shape)
+                    .filter(|(_, shape)| **shape == Shape::Scripted)
+                    .map(|(append, _)| append)
+            };
+            // One pipeline: a `SET` per whole stream, then one script for the others, each
+            // key and argument written straight into its command (a `ScriptInvocation`
+            // would hold each in a buffer of its own, then copy them all).
+            let mut pipe = redis::pipe();
             let mut key = String::new();
-            for append in sent() {
-                for part in [":events", ":meta"] {
-                    self.stream_key(&mut key, append.stream, part);
-                    call.arg(&key);
+            for (append, _) in appends
+                .iter()
+                .zip(&shape)
+                .filter(|(_, shape)| **shape == Shape::Whole)
+            {
+                self.stream_key(&mut key, append.stream, ":whole");
+                pipe.cmd("SET")
+                    .arg(&key)
+                    .arg(whole_stream(append))
+                    .arg("PX")
+                    .arg(millis(append.bounds.retain))
+                    .arg("NX");
+            }
+            let scripts = scripted().count();
+            if scripts > 0 {
+                let call = pipe
+                    .cmd("EVALSHA")
+                    .arg(self.append_many.get_hash())
+                    .arg(2 * scripts);
+                for append in scripted() {
+                    for part in [":events", ":meta"] {
+                        self.stream_key(&mut key, append.stream, part);
+                        call.arg(&key);
+                    }
+                }
+                for append in scripted() {
+                    add_append_args(call, append.origin, append.events, append.bounds);
                 }
             }
-            for append in sent() {
-                add_append_args(&mut call, append.origin, append.events, append.bounds);
+            if shape.iter().all(|shape| *shape == Shape::Empty) {
+                return Ok(vec![false; appends.len()]);
             }
             let mut connection = self.link.connection();
-            let mut added = call.query_async::<Vec<i64>>(&mut connection).await;
-            if matches!(&added, Err(error) if error.kind() == ErrorKind::Server(ServerErrorKind::NoScript))
+            let mut replies = pipe.query_async::<Vec<redis::Value>>(&mut connection).await;
+            if matches!(&replies, Err(error) if error.kind() == ErrorKind::Server(ServerErrorKind::NoScript))
             {
-                // Redis restarted, or flushed its scripts: loaded again, tried again.
+                // Redis restarted, or flushed its scripts: loaded again, tried again (a
+                // whole stream's `SET` again finds it set).
                 self.append_many
                     .prepare_invoke()
                     .load_async(&mut connection)
                     .await
                     .map_err(|error| self.link.unavailable(error))?;
-                added = call.query_async(&mut connection).await;
+                replies = pipe.query_async(&mut connection).await;
             }
-            let added = added.map_err(|error| self.link.unavailable(error))?;
-            let mut added = added.into_iter();
-            Ok(appends
+            let mut replies = replies
+                .map_err(|error| self.link.unavailable(error))?
+                .into_iter();
+            let mut set = Vec::new();
+            for shape in &shape {
+                if *shape == Shape::Whole {
+                    set.push(matches!(replies.next(), Some(redis::Value::Okay)));
+                }
+            }
+            let mut scripted = match replies.next() {
+                Some(redis::Value::Array(added)) => added,
+                _ => Vec::new(),
+            }
+            .into_iter();
+            let mut set = set.into_iter();
+            Ok(shape
                 .iter()
-                .map(|append| !append.events.is_empty() && added.next() == Some(1))
+                .map(|shape| match shape {
+                    Shape::Empty => false,
+                    Shape::Whole => set.next().unwrap_or(false),
+                    Shape::Scripted => matches!(scripted.next(), Some(redis::Value::Int(1))),
+                })
                 .collect())
         })
     }
@@ -438,11 +486,14 @@ impl FleetStore for RedisFleetStore {
     ) -> StoreFuture<'a, Option<StreamEvents>> {
         Box::pin(async move {
             let (events, meta) = self.stream_keys(stream);
+            let mut whole = String::new();
+            self.stream_key(&mut whole, stream, ":whole");
             let mut connection = self.link.connection();
             let read: Option<(Vec<String>, String, String, String, String)> = self
                 .read
                 .key(&events)
                 .key(&meta)
+                .key(&whole)
                 .arg(after.map_or_else(String::new, |after| after.to_string()))
                 .invoke_async(&mut connection)
                 .await
@@ -450,6 +501,12 @@ impl FleetStore for RedisFleetStore {
             let Some((lines, runner, requests, ended, reader)) = read else {
                 return Ok(None);
             };
+            if ended == "whole" {
+                let value = lines.first().map_or("", String::as_str);
+                let read = read_whole_stream(value, after)
+                    .ok_or_else(|| StoreError("a stream in Redis could not be read".into()))?;
+                return Ok(Some(read));
+            }
             let events = lines
                 .into_iter()
                 .filter_map(|line| {
@@ -583,6 +640,87 @@ impl FleetStore for RedisFleetStore {
     }
 }
 
+/// How an append is stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shape {
+    /// No events: nothing to send.
+    Empty,
+    /// A whole stream at once, from its first event to its last (a call answered within
+    /// the instance's gathering): one `SET` of `stream:SESSION:N:whole`, no script.
+    Whole,
+    /// Anything else: by [`APPEND`], into the stream's list and meta hash.
+    Scripted,
+}
+
+impl Shape {
+    fn of(append: &StreamAppend<'_>) -> Shape {
+        let events = append.events;
+        if events.is_empty() {
+            Shape::Empty
+        } else if append.origin.is_some()
+            && events[0].seq == 0
+            && events.iter().any(|event| event.last)
+        {
+            Shape::Whole
+        } else {
+            Shape::Scripted
+        }
+    }
+}
+
+/// A whole stream as one value: its runner and requests, each on a line, then each event
+/// up to its last as `SEQ:LENGTH:DATA`, trimmed to the bounds as a list would be.
+fn whole_stream(append: &StreamAppend<'_>) -> Vec<u8> {
+    let origin = append.origin.expect("a whole stream has its origin");
+    let end = append
+        .events
+        .iter()
+        .position(|event| event.last)
+        .map_or(append.events.len(), |last| last + 1);
+    let events = &append.events[..end];
+    let mut first = 0;
+    let mut bytes: usize = events.iter().map(|event| event.data.len()).sum();
+    while events.len() - first > 1
+        && (events.len() - first > append.bounds.max_events || bytes > append.bounds.max_bytes)
+    {
+        bytes -= events[first].data.len();
+        first += 1;
+    }
+    let mut value = Vec::with_capacity(bytes + 64 + 24 * events.len());
+    value.extend_from_slice(origin.runner.as_bytes());
+    value.push(b'\n');
+    value.extend_from_slice(origin.requests.to_string().as_bytes());
+    value.push(b'\n');
+    let mut number = itoa::Buffer::new();
+    for event in &events[first..] {
+        value.extend_from_slice(number.format(event.seq).as_bytes());
+        value.push(b':');
+        value.extend_from_slice(number.format(event.data.len()).as_bytes());
+        value.push(b':');
+        value.extend_from_slice(event.data.as_bytes());
+    }
+    value
+}
+
+/// Reads what [`whole_stream`] wrote: the stream, ended, with its events after `after`.
+fn read_whole_stream(value: &str, after: Option<u64>) -> Option<StreamEvents> {
+    let (runner, rest) = value.split_once('\n')?;
+    let (requests, mut rest) = rest.split_once('\n')?;
+    let mut events = Vec::new();
+    while !rest.is_empty() {
+        let (seq, tail) = rest.split_once(':')?;
+        let (length, tail) = tail.split_once(':')?;
+        let length: usize = length.parse().ok()?;
+        let seq: u64 = seq.parse().ok()?;
+        if after.is_none_or(|after| seq > after) {
+            events.push((seq, tail.get(..length)?.to_owned()));
+        }
+        rest = tail.get(length..)?;
+    }
+    let requests = serde_json::from_str(requests).unwrap_or(Value::Null);
+    Some(StreamEvents::new(events, true, runner.to_owned(), requests))
+}
+
 /// One stream's arguments of [`APPEND`].
 fn add_append_args(
     invocation: &mut impl ScriptArgs,
@@ -609,7 +747,8 @@ fn add_append_args(
     }
 }
 
-/// What takes a script's arguments: a [`ScriptInvocation`], or a command calling it.
+/// What takes a script's arguments: a [`ScriptInvocation`], or a pipeline whose last
+/// command calls it.
 trait ScriptArgs {
     fn arg<T: ToRedisArgs>(&mut self, arg: T) -> &mut Self;
 }
@@ -620,9 +759,9 @@ impl ScriptArgs for ScriptInvocation<'_> {
     }
 }
 
-impl ScriptArgs for redis::Cmd {
+impl ScriptArgs for redis::Pipeline {
     fn arg<T: ToRedisArgs>(&mut self, arg: T) -> &mut Self {
-        redis::Cmd::arg(self, arg)
+        redis::Pipeline::arg(self, arg)
     }
 }
 

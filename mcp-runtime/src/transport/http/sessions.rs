@@ -33,8 +33,9 @@ pub(crate) struct HttpSession {
     /// response streams of requests.
     streams: Mutex<Streams>,
     last_used: Mutex<Instant>,
-    /// In a fleet, streams are numbered at random: instances number them independently.
-    random_numbers: bool,
+    /// Whether this is one instance's copy of a fleet's session.
+    #[cfg(feature = "otel")]
+    in_fleet: bool,
     /// The identity of the principal that opened the session, if it has one: requests
     /// from another principal are told there is no such session.
     pub principal: OnceLock<Option<String>>,
@@ -65,9 +66,11 @@ struct Streams {
 const STANDALONE: u64 = 0;
 
 impl Streams {
-    fn new(standalone: Arc<Replay>) -> Self {
+    /// The streams of a session whose first stream after the standalone one is numbered
+    /// `after + 1`.
+    fn new(standalone: Arc<Replay>, after: u64) -> Self {
         Streams {
-            next: STANDALONE,
+            next: after,
             standalone,
             running: Vec::new(),
             finished: VecDeque::new(),
@@ -145,15 +148,9 @@ impl HttpSession {
     pub fn new_stream(&self) -> Arc<Replay> {
         let mut streams = self.streams.lock().expect("session poisoned");
         streams.forget_finished(Instant::now());
-        streams.next = if self.random_numbers {
-            // 53 bits: exact in every JSON number, never 0 (the standalone stream).
-            let mut bytes = [0_u8; 8];
-            getrandom::fill(&mut bytes)
-                .expect("the operating system's random number generator works");
-            (u64::from_le_bytes(bytes) >> 11) | 1
-        } else {
-            streams.next + 1
-        };
+        // Below 2^53, exact in every JSON number; never 0 (the standalone stream).
+        streams.next = (streams.next + 1) % (1 << 53);
+        streams.next = streams.next.max(1);
         let replay = Replay::new(streams.next);
         streams.insert(&replay);
         replay
@@ -185,7 +182,7 @@ impl HttpSession {
         protocol.disconnect_client_requests();
         // In a fleet no instance sees a session whole: its duration is not recorded.
         #[cfg(feature = "otel")]
-        if for_good && !self.random_numbers {
+        if for_good && !self.in_fleet {
             protocol.record_session_end();
         }
         if for_good {
@@ -273,6 +270,18 @@ fn standalone_outbox(standalone: Arc<Replay>) -> Outbox {
         }
     });
     outbox
+}
+
+/// Where a copy of a session starts numbering its streams. In a fleet, at random: each
+/// instance's copy numbers its streams on its own, and the numbers must not meet (53 bits
+/// apart, they do not while a session lives).
+fn first_number(in_fleet: bool) -> u64 {
+    if !in_fleet {
+        return STANDALONE;
+    }
+    let mut bytes = [0_u8; 8];
+    getrandom::fill(&mut bytes).expect("the operating system's random number generator works");
+    u64::from_le_bytes(bytes) >> 11
 }
 
 /// Live sessions by id, and the ids each principal holds.
@@ -445,9 +454,10 @@ impl Sessions {
             calls: Calls::bounded(self.running.clone(), self.limits.max_calls_per_session),
             ended,
             negotiated: OnceLock::new(),
-            streams: Mutex::new(Streams::new(standalone)),
+            streams: Mutex::new(Streams::new(standalone, first_number(self.fleet.is_some()))),
             last_used: Mutex::new(Instant::now()),
-            random_numbers: self.fleet.is_some(),
+            #[cfg(feature = "otel")]
+            in_fleet: self.fleet.is_some(),
             principal: OnceLock::new(),
             trusted: AtomicU64::new(0),
             touched: Mutex::new(Instant::now()),

@@ -26,6 +26,7 @@ use axum::response::{IntoResponse, Response};
 use tokio::sync::{Notify, mpsc};
 use tokio_util::sync::CancellationToken;
 
+use super::fleet::Mirror;
 use crate::fleet::StreamEvent;
 use crate::protocol::outbox::is_notification;
 
@@ -279,8 +280,8 @@ pub(crate) struct Replay {
     /// When the stream finished: read without the log's lock by the session, which looks
     /// at each of its running streams whenever it starts one. The log says only whether.
     ended: OnceLock<Instant>,
-    /// Where a fleet copies each event as it is added (see `fleet::streams`).
-    mirror: OnceLock<mpsc::UnboundedSender<StreamEvent>>,
+    /// Where a fleet copies each event as it is added (see `fleet::gather`).
+    mirror: OnceLock<Mirror>,
 }
 
 struct Log {
@@ -337,8 +338,8 @@ impl Replay {
         }
     }
 
-    /// Copies every event added from now on to `mirror`, in order.
-    pub fn mirror_to(&self, mirror: mpsc::UnboundedSender<StreamEvent>) {
+    /// Copies every event added from now on through `mirror`, in order.
+    pub fn mirror_to(&self, mirror: Mirror) {
         let _ = self.mirror.set(mirror);
     }
 
@@ -383,7 +384,7 @@ impl Replay {
             true
         });
         if let Some(mirror) = self.mirror.get() {
-            let _ = mirror.send(StreamEvent::new(seq, data, response));
+            mirror.copy(StreamEvent::new(seq, data, response));
         }
     }
 

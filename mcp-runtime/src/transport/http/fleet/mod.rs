@@ -17,6 +17,7 @@ use crate::fleet::{SUBSCRIBED, UNSUBSCRIBED, spawn_beats};
 use crate::session::ServerCore;
 use membership::{ChangeNote, Note};
 
+pub(crate) use gather::Mirror;
 pub(crate) use membership::Fleet;
 pub(crate) use streams::{claim_here, remote_stream};
 

@@ -13,7 +13,6 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::membership::Fleet;
-use crate::backoff::Backoff;
 use crate::fleet::{StoreError, StreamBounds, StreamEvent, StreamKey, StreamOrigin};
 use crate::protocol::jsonrpc::code;
 use crate::protocol::random_id::random_id;
@@ -31,85 +30,17 @@ impl Fleet {
     /// store, in order, with the ids of the requests it answers. `retain` is how long the
     /// stream is kept while it is open (the session's idle timeout); once it ends, as long
     /// as a stream is kept in memory.
-    pub fn mirror(
-        self: &Arc<Self>,
-        replay: &Replay,
-        session: &str,
-        requests: Value,
-        retain: Duration,
-    ) {
-        let stream = StreamKey {
+    pub fn mirror(&self, replay: &Replay, session: &str, requests: Value, retain: Duration) {
+        let key = StreamKey {
             session: session.to_owned(),
             number: replay.number(),
         };
-        let (events, mut queued) = mpsc::unbounded_channel::<StreamEvent>();
-        replay.mirror_to(events);
-        let fleet = Arc::clone(self);
-        tokio::spawn(async move {
-            let origin = Arc::new(StreamOrigin::new(fleet.instance.to_string(), requests));
-            let mut failing = false;
-            let mut batch = Vec::new();
-            while let Some(first) = queued.recv().await {
-                // A call answered at once has its priming event and its response queued
-                // together: one write to the store carries both.
-                tokio::task::yield_now().await;
-                batch.push(first);
-                while let Ok(event) = queued.try_recv() {
-                    batch.push(event);
-                }
-                // Kept and tried again until the store takes them (within the replay
-                // buffer's bounds, for as long as the stream would be kept): a blip of the
-                // store must not lose the response.
-                let mut backoff = Backoff::new();
-                let give_up_at = Instant::now() + retain;
-                let last = loop {
-                    let last = batch.iter().any(|event| event.last);
-                    let keep = if last { RETAIN_ENDED } else { retain };
-                    match fleet
-                        .gathering
-                        .append(&fleet.store, &stream, &origin, batch.clone(), bounds(keep))
-                        .await
-                    {
-                        Ok(_) => {
-                            failing = false;
-                            break last;
-                        }
-                        Err(error) if Instant::now() >= give_up_at => {
-                            tracing::warn!(%error, "events of a response stream were not copied to the fleet's store");
-                            break last;
-                        }
-                        Err(error) => {
-                            if !failing {
-                                failing = true;
-                                tracing::warn!(%error, "events of a response stream are not copied to the fleet's store yet; trying again");
-                            }
-                            tokio::time::sleep(backoff.pause()).await;
-                            while let Ok(event) = queued.try_recv() {
-                                batch.push(event);
-                            }
-                            trim(&mut batch);
-                        }
-                    }
-                };
-                batch.clear();
-                if last {
-                    return;
-                }
-            }
-        });
+        let origin = StreamOrigin::new(self.instance.to_string(), requests);
+        let mirror = self
+            .gathering
+            .mirror(&self.store, key, origin, bounds(retain), RETAIN_ENDED);
+        replay.mirror_to(mirror);
     }
-}
-
-/// Drops the oldest events of a batch waiting for the store beyond the replay buffer's
-/// bounds (never its newest, which may be the response).
-fn trim(batch: &mut Vec<StreamEvent>) {
-    let mut bytes: usize = batch.iter().map(|event| event.data.len()).sum();
-    let mut drop = 0;
-    while batch.len() - drop > 1 && (batch.len() - drop > REPLAY_EVENTS || bytes > REPLAY_BYTES) {
-        bytes -= batch[drop].data.len();
-        drop += 1;
-    }
-    batch.drain(..drop);
 }
 
 /// The bounds of an in-memory replay buffer, kept `retain` from now.

@@ -58,7 +58,7 @@ fn finished_streams_are_forgotten_as_sorting_them_would() {
             random ^= random << 17;
             random % below
         };
-        let mut fast = Streams::new(Arc::clone(&standalone));
+        let mut fast = Streams::new(Arc::clone(&standalone), STANDALONE);
         let mut sorted = HashMap::from([(STANDALONE, Arc::clone(&standalone))]);
         let mut running: Vec<Arc<Replay>> = Vec::new();
         let mut clock = Instant::now();
@@ -105,7 +105,7 @@ fn finished_streams_are_forgotten_as_sorting_them_would() {
 #[test]
 fn streams_finished_together_are_forgotten_lowest_number_first() {
     let standalone = Replay::new(STANDALONE);
-    let mut fast = Streams::new(Arc::clone(&standalone));
+    let mut fast = Streams::new(Arc::clone(&standalone), STANDALONE);
     let mut sorted = HashMap::from([(STANDALONE, standalone)]);
     for number in 1..=20 {
         fast.next = number;
