@@ -235,10 +235,19 @@ impl<'a> ToolCall<'a> {
         }
     }
 
+    /// Parameter `name`'s argument as typed decoding left it, if it did. A value the server
+    /// supplies (a `Context`, a `State<T>`) is never decoded, so it is not looked for.
+    fn take_typed<T: Extract>(&mut self, name: &str) -> Option<T> {
+        if !T::IS_ARGUMENT {
+            return None;
+        }
+        self.typed.as_mut()?.take::<T>(name)
+    }
+
     /// Produces parameter `name` of type `T`: the macro calls this once per parameter.
     #[doc(hidden)]
     pub fn extract<T: Extract>(&mut self, name: &'static str) -> Result<T, crate::CallToolResult> {
-        if let Some(value) = self.typed.as_mut().and_then(|typed| typed.take::<T>(name)) {
+        if let Some(value) = self.take_typed::<T>(name) {
             return Ok(value);
         }
         let extracted = if self.text_arguments {
@@ -257,7 +266,7 @@ impl<'a> ToolCall<'a> {
         name: &'static str,
         default: impl FnOnce() -> T,
     ) -> Result<T, crate::CallToolResult> {
-        if let Some(value) = self.typed.as_mut().and_then(|typed| typed.take::<T>(name)) {
+        if let Some(value) = self.take_typed::<T>(name) {
             return Ok(value);
         }
         match self.arguments.get(name) {
