@@ -79,36 +79,26 @@ struct PendingProgress {
 struct Notifier {
     /// Where this request's related messages go.
     outbox: Outbox,
-    /// The task the request runs as, if it does: its messages say so in `_meta`.
-    related_task: Option<Value>,
     state: Mutex<NotifierState>,
 }
 
 struct NotifierState {
     /// False once the response is on its way: nothing about the request may follow it.
     active: bool,
+    /// Kept only for a request that can report progress (it has a progress token): most
+    /// have none, and every other request's context is smaller, so cheaper to make.
+    progress: Option<Box<ProgressState>>,
+}
+
+/// Where a request's progress reports stand, for coalescing them.
+struct ProgressState {
     last_progress: Option<f64>,
     last_sent: Option<Instant>,
     pending: Option<PendingProgress>,
     flush_scheduled: bool,
-}
-
-impl Notifier {
-    fn send(&self, message: &Value) {
-        match &self.related_task {
-            None => self.outbox.send(message),
-            Some(related) => {
-                let mut message = message.clone();
-                if let Some(Value::Object(params)) = message.get_mut("params") {
-                    let meta = params.entry("_meta").or_insert_with(|| json!({}));
-                    if let Value::Object(meta) = meta {
-                        meta.insert(crate::task::wire::RELATED_TASK.into(), related.clone());
-                    }
-                }
-                self.outbox.send(&message);
-            }
-        }
-    }
+    /// Where coalesced progress is sent from later, since a tool may report it from a
+    /// thread outside the runtime.
+    runtime: tokio::runtime::Handle,
 }
 
 /// Everything known about the request a tool is serving.
@@ -181,11 +171,6 @@ struct ContextInner {
     info: RequestInfo,
     notifier: Notifier,
     cancellation: Cancellation,
-    /// Where coalesced progress is sent from later: taken only for a request that can
-    /// report progress (it has a progress token), since a tool may report it from a
-    /// thread outside the runtime. Most requests have none, and taking the handle costs a
-    /// thread-local lookup and two atomic reference counts per call.
-    runtime: Option<tokio::runtime::Handle>,
 }
 
 impl std::fmt::Debug for Context {
@@ -199,14 +184,35 @@ impl std::fmt::Debug for Context {
 }
 
 impl ContextInner {
+    /// Sends a message about the request. A task's say so in their `_meta`, which is made
+    /// here rather than kept in every context.
+    fn send(&self, message: &Value) {
+        let ClientLink::Task(task) = &self.info.client else {
+            return self.notifier.outbox.send(message);
+        };
+        let mut message = message.clone();
+        if let Some(Value::Object(params)) = message.get_mut("params") {
+            let meta = params.entry("_meta").or_insert_with(|| json!({}));
+            if let Value::Object(meta) = meta {
+                meta.insert(
+                    crate::task::wire::RELATED_TASK.into(),
+                    json!({ "taskId": task.task_id() }),
+                );
+            }
+        }
+        self.notifier.outbox.send(&message);
+    }
+
     /// Sends the progress report coalescing held back, unless the request is finished.
     fn send_held_back(&self, state: &mut NotifierState) {
-        if let (true, Some(report)) = (state.active, state.pending.take()) {
-            self.send_progress(state, report, Instant::now());
+        if let (true, Some(progress)) = (state.active, state.progress.as_deref_mut())
+            && let Some(report) = progress.pending.take()
+        {
+            self.send_progress(progress, report, Instant::now());
         }
     }
 
-    fn send_progress(&self, state: &mut NotifierState, report: PendingProgress, now: Instant) {
+    fn send_progress(&self, state: &mut ProgressState, report: PendingProgress, now: Instant) {
         let Some(token) = &self.info.progress_token else {
             return;
         };
@@ -224,7 +230,7 @@ impl ContextInner {
         }
         state.last_progress = Some(report.progress);
         state.last_sent = Some(now);
-        self.notifier.send(&json!({
+        self.send(&json!({
             "jsonrpc": "2.0",
             "method": "notifications/progress",
             "params": params,
@@ -256,24 +262,15 @@ impl RequestHandle {
 
     /// [`finish`](Self::finish), by the last user of the handle. When no one else holds the
     /// context any more (the tool kept no copy: the common case), nothing else can send
-    /// about the request, and the context is taken apart without the lock: two atomic
-    /// operations where locking, unlocking and letting go of the shared context take four.
-    pub fn finish_and_release(self) {
-        match Arc::try_unwrap(self.context) {
-            Ok(mut context) => {
-                let state = context
-                    .notifier
-                    .state
-                    .get_mut()
-                    .unwrap_or_else(PoisonError::into_inner);
-                if state.active && state.pending.is_some() {
-                    // Progress held back by coalescing still goes out first (the lock is
-                    // free: no one else holds the context).
-                    let mut state = context.notifier.state.lock().expect("notifier poisoned");
-                    context.send_held_back(&mut state);
-                }
-            }
-            Err(context) => RequestHandle { context }.finish(),
+    /// about the request, so unless progress is held back it is let go without the lock,
+    /// and in place: moving it out of its allocation would copy all of it.
+    pub fn finish_and_release(mut self) {
+        let settled = Arc::get_mut(&mut self.context).is_some_and(|context| {
+            let state = (context.notifier.state.get_mut()).unwrap_or_else(PoisonError::into_inner);
+            !state.active || state.progress.as_ref().is_none_or(|p| p.pending.is_none())
+        });
+        if !settled {
+            self.finish();
         }
     }
 
@@ -299,29 +296,24 @@ impl RequestHandle {
 impl Context {
     /// A context for one request, and the runtime's handle on it.
     pub(crate) fn new(info: RequestInfo, outbox: Outbox) -> (Context, RequestHandle) {
-        let related_task = match &info.client {
-            ClientLink::Task(task) => Some(json!({ "taskId": task.task_id() })),
-            ClientLink::Connection(_) | ClientLink::Rounds(_) | ClientLink::RoundsThenTask(..) => {
-                None
-            }
-        };
-        let notifier = Notifier {
-            outbox,
-            related_task,
-            state: Mutex::new(NotifierState {
-                active: true,
+        let progress = info.progress_token.as_ref().map(|_| {
+            Box::new(ProgressState {
                 last_progress: None,
                 last_sent: None,
                 pending: None,
                 flush_scheduled: false,
+                runtime: tokio::runtime::Handle::current(),
+            })
+        });
+        let notifier = Notifier {
+            outbox,
+            state: Mutex::new(NotifierState {
+                active: true,
+                progress,
             }),
         };
         let inner = Arc::new(ContextInner {
             notifier,
-            runtime: info
-                .progress_token
-                .is_some()
-                .then(tokio::runtime::Handle::current),
             info,
             cancellation: Cancellation::default(),
         });
@@ -412,10 +404,14 @@ impl Context {
             return;
         }
         let mut state = self.inner.notifier.state.lock().expect("notifier poisoned");
-        if !state.active
-            || state.last_progress.is_some_and(|last| progress <= last)
-            || !progress.is_finite()
-        {
+        let NotifierState {
+            active: true,
+            progress: Some(state),
+        } = &mut *state
+        else {
+            return;
+        };
+        if state.last_progress.is_some_and(|last| progress <= last) || !progress.is_finite() {
             return;
         }
         let report = PendingProgress {
@@ -426,7 +422,7 @@ impl Context {
         let now = Instant::now();
         let due = state.last_sent.map_or(now, |sent| sent + PROGRESS_INTERVAL);
         if now >= due && !state.flush_scheduled {
-            self.inner.send_progress(&mut state, report, now);
+            self.inner.send_progress(state, report, now);
             return;
         }
         state.last_progress = Some(progress);
@@ -434,9 +430,7 @@ impl Context {
         if !state.flush_scheduled {
             state.flush_scheduled = true;
             let context = self.clone();
-            let runtime = (self.inner.runtime.as_ref())
-                .expect("a request with a progress token has the runtime's handle");
-            runtime.spawn(async move {
+            state.runtime.spawn(async move {
                 tokio::time::sleep_until(due.into()).await;
                 context.flush_progress();
             });
@@ -445,7 +439,9 @@ impl Context {
 
     fn flush_progress(&self) {
         let mut state = self.inner.notifier.state.lock().expect("notifier poisoned");
-        state.flush_scheduled = false;
+        if let Some(progress) = state.progress.as_deref_mut() {
+            progress.flush_scheduled = false;
+        }
         self.inner.send_held_back(&mut state);
     }
 
@@ -486,7 +482,7 @@ impl Context {
         if !state.active {
             return;
         }
-        self.inner.notifier.send(&json!({
+        self.inner.send(&json!({
             "jsonrpc": "2.0",
             "method": "notifications/message",
             "params": { "level": level.as_str(), "logger": logger, "data": data },
