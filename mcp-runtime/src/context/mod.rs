@@ -35,8 +35,9 @@ pub(crate) use log::{LogFilter, SessionLogLevel};
 /// How a request's tool reaches the client with requests of its own.
 #[derive(Clone)]
 pub(crate) enum ClientLink {
-    /// Handshake era: JSON-RPC requests on the connection.
-    Connection(Arc<PendingClientRequests>),
+    /// Handshake era: JSON-RPC requests on the connection, kept with its caller
+    /// ([`CallerInfo::connection`]).
+    Connection,
     /// 2026-07-28: an `input_required` round trip.
     Rounds(Arc<InputRound>),
     /// A task's: the task is `input_required` while the client answers.
@@ -121,6 +122,9 @@ pub(crate) struct CallerInfo {
     pub log_filter: LogFilter,
     /// Who made the request, as an HTTP authentication hook verified it.
     pub principal: Option<AnyPrincipal>,
+    /// A handshake-era connection's requests to its client, waiting for answers: kept here,
+    /// where its calls share them, rather than counted once more by each call's context.
+    pub connection: Option<Arc<PendingClientRequests>>,
 }
 
 /// A request's [`CallerInfo`]: a handshake-era connection's requests share one (its
@@ -677,11 +681,15 @@ impl Context {
             return Err(ClientRequestError::Disconnected);
         }
         match &self.inner.info.client {
-            ClientLink::Connection(pending) => {
-                pending
-                    .request(&self.inner.notifier.outbox, method, params)
-                    .await
-            }
+            ClientLink::Connection => match &self.inner.info.caller.connection {
+                Some(pending) => {
+                    pending
+                        .request(&self.inner.notifier.outbox, method, params)
+                        .await
+                }
+                // Only a handshake-era caller is reached through its connection.
+                None => Err(ClientRequestError::Disconnected),
+            },
             ClientLink::RoundsThenTask(round, task) if round.became_task() => {
                 let outbox = &self.inner.notifier.outbox;
                 task.ask(outbox, key, method, params).await

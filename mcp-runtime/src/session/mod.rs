@@ -662,7 +662,7 @@ impl Session {
     fn client_link(&self, round: &Option<Arc<InputRound>>) -> ClientLink {
         match round {
             Some(round) => ClientLink::Rounds(Arc::clone(round)),
-            None => ClientLink::Connection(Arc::clone(self.client_requests())),
+            None => ClientLink::Connection,
         }
     }
 
@@ -702,6 +702,7 @@ impl Session {
                     },
                     log_filter: level.map_or(LogFilter::Silent, LogFilter::Request),
                     principal: self.principal.clone(),
+                    connection: None,
                 })
             }
             Era::Handshake(_) | Era::Unknown => Caller::Shared(Arc::clone(self.caller())),
@@ -731,6 +732,7 @@ impl Session {
                 client_capabilities: Arc::clone(&self.client_capabilities),
                 log_filter: LogFilter::Session(self.log_level().clone()),
                 principal: self.principal.clone(),
+                connection: Some(Arc::clone(self.client_requests())),
             })
         })
     }
