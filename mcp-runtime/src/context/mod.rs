@@ -12,7 +12,7 @@ pub(crate) mod log;
 pub(crate) mod log_layer;
 
 use std::borrow::Cow;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use futures_util::future::BoxFuture;
@@ -264,16 +264,14 @@ impl RequestHandle {
         state.active = false;
     }
 
-    /// [`finish`](Self::finish), by the last user of the handle. When no one else holds the
-    /// context any more (the tool kept no copy: the common case), nothing else can send
-    /// about the request, so unless progress is held back it is let go without the lock,
-    /// and in place: moving it out of its allocation would copy all of it.
-    pub fn finish_and_release(mut self) {
-        let settled = Arc::get_mut(&mut self.context).is_some_and(|context| {
-            let state = (context.notifier.state.get_mut()).unwrap_or_else(PoisonError::into_inner);
-            !state.active || state.progress.as_ref().is_none_or(|p| p.pending.is_none())
-        });
-        if !settled {
+    /// [`finish`](Self::finish), by the last user of the handle. Without a progress token
+    /// nothing is ever held back, and when no one else holds the context any more (the tool
+    /// kept no copy: the common case) nothing else can send about the request, so letting
+    /// go of it is enough: no lock, and no other atomic operation than the release.
+    pub fn finish_and_release(self) {
+        // A count of one cannot be out of date: no `Weak` of a context is ever made, so no
+        // one but this handle could make another holder.
+        if self.context.info.progress_token.is_some() || Arc::strong_count(&self.context) > 1 {
             self.finish();
         }
     }
