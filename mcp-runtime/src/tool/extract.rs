@@ -120,8 +120,8 @@ impl fmt::Debug for States {
 
 /// The request's context as a call holds it: made before the call (a layer, a task or
 /// forwarded `tracing` needed it first), or made when a parameter first asks for it. A call
-/// of a tool that takes only arguments never asks, and a context costs an allocation and a
-/// dozen atomic operations.
+/// of a tool that takes only arguments never asks, and a context costs an allocation and
+/// its reference counts.
 pub(crate) enum CallContext<'a> {
     Made(Context),
     OnRequest {
