@@ -556,13 +556,9 @@ impl Sessions {
             return Ok(None);
         };
         let mut live = self.live();
-        // A note about a session handled while this was read may be about this one, and
-        // have come before the copy below existed: the copy is read again next time.
-        let trust = if fleet.hearing.handled() == handled {
-            generation
-        } else {
-            0
-        };
+        // A note handled meanwhile may be this session's, missed by the copy: not trusted.
+        let trust = (fleet.hearing.handled() == handled).then_some(generation);
+        let trust = trust.unwrap_or_default();
         if let Some(session) = live.get(id) {
             let now = Instant::now();
             *session.last_used.lock().expect("session poisoned") = now;
@@ -624,15 +620,11 @@ impl Sessions {
         tokio::spawn(async move {
             match fleet.store.load_session(&id, idle).await {
                 Ok(Some(_)) => {}
-                Ok(None) => {
-                    // Expired in the store: ended here too.
-                    let removed = live
-                        .upgrade()
-                        .and_then(|live| live.lock().expect("session table poisoned").remove(&id));
-                    if let Some(session) = removed {
-                        session.end(false);
-                    }
-                }
+                // Expired in the store: ended here too.
+                Ok(None) => live
+                    .upgrade()
+                    .into_iter()
+                    .for_each(|live| forget_in(&live, &id)),
                 Err(error) => {
                     tracing::debug!(%error, "a session was not marked used in the fleet's store");
                     if let Some(session) = session.upgrade() {
@@ -704,10 +696,7 @@ impl Sessions {
     /// Ends this instance's copy of a session that ended elsewhere (its tasks were ended
     /// there).
     pub fn forget(&self, id: &str) {
-        let removed = self.live().remove(id);
-        if let Some(session) = removed {
-            session.end(false);
-        }
+        forget_in(&self.live, id);
     }
 
     /// Takes on the record another instance saved, for this instance's copy.
@@ -772,6 +761,14 @@ impl Sessions {
                 protocol.record_session_end();
             }
         }
+    }
+}
+
+/// Ends and removes this instance's copy of session `id` from `live`, if it has one.
+fn forget_in(live: &Mutex<Table>, id: &str) {
+    let removed = live.lock().expect("session table poisoned").remove(id);
+    if let Some(session) = removed {
+        session.end(false);
     }
 }
 
