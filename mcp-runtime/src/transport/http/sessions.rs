@@ -557,8 +557,7 @@ impl Sessions {
         };
         let mut live = self.live();
         // A note handled meanwhile may be this session's, missed by the copy: not trusted.
-        let trust = (fleet.hearing.handled() == handled).then_some(generation);
-        let trust = trust.unwrap_or_default();
+        let trust = || generation * u64::from(fleet.hearing.handled() == handled);
         if let Some(session) = live.get(id) {
             let now = Instant::now();
             *session.last_used.lock().expect("session poisoned") = now;
@@ -570,11 +569,12 @@ impl Sessions {
                 .lock()
                 .expect("session poisoned")
                 .apply_record(&record);
-            session.trusted.store(trust, Ordering::Release);
+            // Judged once applied: a reload may have applied a newer record first.
+            session.trusted.store(trust(), Ordering::Release);
             return Ok(Some(session));
         }
         let session = self.create();
-        session.trusted.store(trust, Ordering::Release);
+        session.trusted.store(trust(), Ordering::Release);
         let _ = session.principal.set(record.principal.clone());
         {
             let mut protocol = session.protocol.lock().expect("session poisoned");
