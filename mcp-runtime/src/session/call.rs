@@ -351,10 +351,7 @@ impl Future for ToolRun {
                 }
                 timed_out(name, limit)
             }
-            Guarded::Busy(busy) => {
-                tracing::warn!(tool = %name, "a call was refused: {}", busy.message());
-                CallToolResult::error(busy.message())
-            }
+            Guarded::Busy(busy) => refused(name, &busy),
         })
     }
 }
@@ -518,8 +515,16 @@ impl<F: Future + Unpin> Future for GuardedRun<F> {
     }
 }
 
+/// The answer to a call refused for want of a slot.
+#[cold]
+fn refused(name: &str, busy: &Busy) -> CallToolResult {
+    tracing::warn!(tool = %name, "a call was refused: {}", busy.message());
+    CallToolResult::error(busy.message())
+}
+
 /// The answer to a call whose tool panicked: a panic with a [`ToolError`] is public, its
 /// message for the client; any other is logged and reported without its message.
+#[cold]
 fn panicked(name: &str, panic: Box<dyn std::any::Any + Send>) -> CallToolResult {
     let result = match panic.downcast::<ToolError>() {
         Ok(public) => {
@@ -553,6 +558,7 @@ fn missing_capability(capability: &str) -> RpcError {
 }
 
 /// The answer to a call stopped at its time limit.
+#[cold]
 fn timed_out(name: &str, limit: Duration) -> CallToolResult {
     tracing::warn!(tool = %name, ?limit, "a tool call timed out");
     CallToolResult::error(format!(

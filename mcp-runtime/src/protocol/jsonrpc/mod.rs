@@ -62,13 +62,7 @@ impl<'a> Incoming<'a> {
     /// Classifies one decoded message (not a batch).
     pub fn classify(message: Message<'a>) -> Incoming<'a> {
         let Message::Object(members) = message else {
-            return Incoming::Invalid {
-                id: None,
-                error: RpcError::new(
-                    code::INVALID_REQUEST,
-                    "Invalid request: a JSON-RPC message must be a JSON object.",
-                ),
-            };
+            return invalid_request(None, "a JSON-RPC message must be a JSON object.");
         };
         let Members {
             is_jsonrpc_2_0,
@@ -78,19 +72,17 @@ impl<'a> Incoming<'a> {
             result,
             error,
         } = *members;
-        let readable_id = id.as_ref().filter(|id| is_valid_id(id)).cloned();
-        let invalid = |message: &str| Incoming::Invalid {
-            id: readable_id.clone(),
-            error: RpcError::new(code::INVALID_REQUEST, format!("Invalid request: {message}")),
-        };
+        // The id an error answers with: only a readable one, looked at only for an error,
+        // since a request's own id is moved into it, not copied.
+        let readable = |id: &Option<Value>| id.as_ref().filter(|id| is_valid_id(id)).cloned();
         if !is_jsonrpc_2_0 {
-            return invalid("`jsonrpc` must be \"2.0\".");
+            return invalid_request(readable(&id), "`jsonrpc` must be \"2.0\".");
         }
         let params = match params {
             None => Params::default(),
             Some(ParamsMember::Object(params)) => params,
             Some(ParamsMember::NotObject) => {
-                return match (readable_id.clone(), &id, method) {
+                return match (readable(&id), &id, method) {
                     (Some(id), _, _) => Incoming::Invalid {
                         id: Some(id),
                         error: RpcError::invalid_params(
@@ -103,7 +95,7 @@ impl<'a> Incoming<'a> {
                         method,
                         params: Params::default(),
                     },
-                    _ => invalid("`params` must be an object."),
+                    _ => invalid_request(None, "`params` must be an object."),
                 };
             }
         };
@@ -113,9 +105,11 @@ impl<'a> Incoming<'a> {
                 Incoming::Request { id, method, params }
             }
             (Some(StringMember::Text(_)), Some(_)) => {
-                invalid("`id` must be a string or an integer.")
+                invalid_request(None, "`id` must be a string or an integer.")
             }
-            (Some(StringMember::Other(_)), _) => invalid("`method` must be a string."),
+            (Some(StringMember::Other(_)), id) => {
+                invalid_request(readable(&id), "`method` must be a string.")
+            }
             // A response is never answered, not even one whose id is unreadable (`null`,
             // say): it matches no request the server sent, so it is ignored.
             (None, id) if result.is_some() || error.is_some() => {
@@ -127,8 +121,17 @@ impl<'a> Incoming<'a> {
                 };
                 Incoming::Response { id, outcome }
             }
-            (None, _) => invalid("a request needs a `method`."),
+            (None, id) => invalid_request(readable(&id), "a request needs a `method`."),
         }
+    }
+}
+
+/// A message that is not a valid request, notification or response.
+#[cold]
+fn invalid_request<'a>(id: Option<Value>, message: &str) -> Incoming<'a> {
+    Incoming::Invalid {
+        id,
+        error: RpcError::new(code::INVALID_REQUEST, format!("Invalid request: {message}")),
     }
 }
 

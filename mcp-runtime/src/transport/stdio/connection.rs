@@ -136,7 +136,9 @@ impl Connection {
             };
             let session = &mut self.session;
             let outcome = match frame {
-                Frame::Line(line) if line.trim().is_empty() => continue,
+                // JSON's own whitespace, which a message rarely starts with, so this
+                // stops at the first byte (`str::trim` would classify it as Unicode).
+                Frame::Line(line) if line.bytes().all(|b| b" \t\r\n".contains(&b)) => continue,
                 Frame::Line(line) => session.handle_line(line, &self.outbox),
                 Frame::NotUtf8 => Outcome::Reply(Reply::Ready(session.error_without_id(
                     RpcError::new(code::PARSE_ERROR, "Parse error: the message is not valid UTF-8."),
@@ -149,24 +151,27 @@ impl Connection {
                 ))),
             };
             let unknown_id = self.session.unknown_id();
-            match outcome {
-                Outcome::Nothing => {}
-                Outcome::Cancel(id) => self.calls.cancel(&id),
+            let answered = match outcome {
+                Outcome::Nothing => false,
+                Outcome::Cancel(id) => {
+                    self.calls.cancel(&id);
+                    false
+                }
                 Outcome::Reply(reply) => {
                     // A call done at once is answered here; any other goes on as a task.
                     let done = self
                         .calls
                         .run_or_spawn(reply, &self.outbox, unknown_id, false);
-                    if let Some(done) = done {
-                        self.answer(&kept, &done);
-                    }
+                    done.map(|done| self.answer(&kept, &done)).is_some()
                 }
                 Outcome::Batch(replies) => {
                     self.calls
                         .spawn_batch(replies, self.outbox.clone(), unknown_id, false);
+                    false
                 }
-            }
-            if !self.gone {
+            };
+            // An answer took what was sent before it; anything else sent is taken here.
+            if !answered && !self.gone {
                 kept.take(&mut self.unwritten);
             }
             if self.backlog() >= WRITE_AFTER_BYTES {
@@ -368,6 +373,22 @@ mod tests {
         );
         assert!(answers[1].contains("not valid UTF-8"), "{written}");
         assert_eq!(format!("{}\n", answers[2]), pong(3));
+    }
+
+    #[test]
+    fn lines_of_json_whitespace_are_skipped_and_any_other_text_is_refused() {
+        let (mut connection, _queued) = connection(pings(), 1 << 20);
+        let mut lines = Lines::new(1024);
+        let input = format!("\n \t\r\n{}\u{a0}\n{}", ping(1), ping(2));
+        feed(&mut lines, input.as_bytes());
+        assert_eq!(connection.handle(&mut lines), Handled::ReadMore);
+        let written = write_all(&mut connection);
+        let answers: Vec<&str> = written.lines().collect();
+        assert_eq!(answers.len(), 3, "{written}");
+        assert_eq!(format!("{}\n", answers[0]), pong(1));
+        // A no-break space is not JSON whitespace: the line is not JSON.
+        assert!(answers[1].contains("Parse error"), "{written}");
+        assert_eq!(format!("{}\n", answers[2]), pong(2));
     }
 
     #[test]
