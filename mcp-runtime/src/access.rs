@@ -108,6 +108,7 @@ impl Access {
     }
 
     /// Which of `required` the principal lacks, in the order required.
+    #[inline]
     pub fn missing<'a>(
         &self,
         required: impl Iterator<Item = &'a str>,

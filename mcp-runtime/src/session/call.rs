@@ -236,6 +236,7 @@ impl Drop for CallSlots {
 }
 
 impl ToolCallPipeline {
+    #[inline]
     pub fn new(work: ToolWork, guards: Guards, shaping: ResultShaping) -> ToolCallPipeline {
         let round = shaping.round.clone();
         let run = match work {

@@ -250,6 +250,7 @@ impl Session {
 
     /// Handles one line of input: a message or, where the revision allows, a batch.
     /// Messages related to the requests in it go to `related`.
+    #[inline]
     pub fn handle_line(&mut self, line: &str, related: &Outbox) -> Outcome {
         match Decoded::decode(JsonInput::Line(line)) {
             Ok(decoded) => self.handle_decoded(decoded, related),

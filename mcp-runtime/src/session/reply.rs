@@ -94,6 +94,7 @@ impl Done {
 
     /// Appends the response's JSON to `out`: the same bytes as
     /// [`into_response`](Self::into_response) gives.
+    #[inline]
     pub(crate) fn write(&self, out: &mut Vec<u8>) {
         match self {
             Done::Response(response) => out.extend_from_slice(response.json()),
@@ -136,6 +137,7 @@ impl From<Result<Value, RpcError>> for Answer {
 }
 
 /// Wraps an answer in its JSON-RPC envelope.
+#[inline]
 pub(crate) fn envelope(id: RequestId, answer: Answer, unknown_id: UnknownId) -> Reply {
     match answer {
         Answer::Ready(Ok(result)) => Reply::Ready(result.response(&id)),

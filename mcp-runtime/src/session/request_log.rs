@@ -27,6 +27,7 @@ pub(super) struct Arrival {
 }
 
 /// The request's arrival, if its line would be written.
+#[inline]
 pub(super) fn arrival(id: &RequestId, method: &str, params: &Params<'_>) -> Option<Arrival> {
     if !tracing::enabled!(tracing::Level::DEBUG) {
         return None;
@@ -50,6 +51,7 @@ pub(super) fn arrival(id: &RequestId, method: &str, params: &Params<'_>) -> Opti
 }
 
 /// `answer`, its line written now if it is ready, or when its work is done.
+#[inline]
 pub(super) fn logged(arrival: Option<Arrival>, answer: Answer) -> Answer {
     let Some(mut arrival) = arrival else {
         return answer;

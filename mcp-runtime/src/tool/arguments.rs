@@ -389,6 +389,7 @@ impl ToolArguments {
     /// the general path): straight into its parameters when they take them, else as a map,
     /// which the caller checks against the tool's schema. Refused only when they are not
     /// an object (or `null`).
+    #[inline]
     pub fn decode(
         shape: Option<&ArgumentShape>,
         arguments: Option<Arguments<'_>>,

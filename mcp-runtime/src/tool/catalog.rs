@@ -265,6 +265,7 @@ impl CatalogTool {
 
     /// Starts a call: its arguments were decoded for this tool, and validated when they
     /// are a map.
+    #[inline]
     pub fn invoke<'a>(
         &self,
         arguments: ToolArguments,
@@ -605,6 +606,7 @@ impl Catalog {
     }
 
     /// The tool named `name`.
+    #[inline]
     pub fn get(&self, name: &str) -> Option<&Arc<CatalogTool>> {
         self.tools
             .binary_search_by(|tool| tool.name().cmp(name))

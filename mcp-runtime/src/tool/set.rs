@@ -175,6 +175,7 @@ impl ToolSet {
     /// The tools requests see now, through the copy a connection kept (`seen`): read again
     /// only when they changed since. A stdio connection asks on every message, and reading
     /// `current` costs a lock and a reference count, each an atomic read-modify-write.
+    #[inline]
     pub(crate) fn seen<'s>(&self, seen: &'s mut Option<SeenCatalog>) -> &'s Arc<Catalog> {
         let version = self.inner.version.load(Ordering::Acquire);
         if seen.as_ref().is_none_or(|seen| seen.version != version) {

@@ -87,6 +87,7 @@ impl ShapedResult {
     /// plain text blocks and nothing else — is written from literals around each text:
     /// serde's map machinery would write the same keys, quotes and commas a few bytes at a
     /// time, which is most of the cost of serializing a short result.
+    #[inline]
     pub fn write_json(&self, out: &mut Vec<u8>) {
         match &self.content {
             Blocks::PlainText(blocks) if self.structured_content.is_none() => {

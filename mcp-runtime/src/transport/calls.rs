@@ -225,6 +225,7 @@ impl Calls {
     /// a task of its own, its response sent to `outbox` unless it is cancelled first; with
     /// `end`, the outbox is ended after it (the outbox belongs to this one request). A call
     /// whose id is a running call's is not run: it is refused on `outbox`.
+    #[inline]
     pub fn run_or_spawn(
         &self,
         reply: Reply,

@@ -308,6 +308,7 @@ impl Message<'static> {
 impl<'a> Decoded<'a> {
     /// Decodes a message or a batch, borrowing from `json`: it decodes as it does with
     /// `serde_json::from_slice` into a `Value`, and is refused with the same error.
+    #[inline]
     pub fn decode(json: JsonInput<'a>) -> Result<Decoded<'a>, serde_json::Error> {
         let decoded = match json {
             JsonInput::Line(line) => decode_from(serde_json::Deserializer::from_str(line)),

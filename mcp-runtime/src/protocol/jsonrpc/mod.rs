@@ -60,6 +60,7 @@ fn is_valid_id(id: &Value) -> bool {
 
 impl<'a> Incoming<'a> {
     /// Classifies one decoded message (not a batch).
+    #[inline]
     pub fn classify(message: Message<'a>) -> Incoming<'a> {
         let Message::Object(members) = message else {
             return invalid_request(None, "a JSON-RPC message must be a JSON object.");

@@ -35,6 +35,7 @@ pub(crate) fn failure(id: Option<&RequestId>, error: &RpcError, unknown_id: Unkn
 
 /// [`Response::success`]'s JSON, appended to `out`: for a transport that writes the
 /// response into its own output, with no buffer of its own.
+#[inline]
 pub(crate) fn write_success(
     id: &RequestId,
     write_result: impl FnOnce(&mut Vec<u8>),

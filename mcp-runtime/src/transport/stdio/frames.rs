@@ -54,6 +54,7 @@ impl LineBuffer {
     }
 
     /// The next frame in the buffer; at end of input, the unterminated last line too.
+    #[inline]
     pub fn next_frame(&mut self, at_eof: bool) -> Option<Frame<'_>> {
         loop {
             let pending = &self.buffer[self.start..self.end];
