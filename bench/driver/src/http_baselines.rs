@@ -13,7 +13,7 @@ use mcp_loadgen::HttpReport;
 
 use crate::http::{Load, OursHttp, Pins, drive};
 use crate::measure::Settings;
-use crate::report::{median, number};
+use crate::report::{median, min_max, number};
 
 /// The workloads measured (see `mcp-httpload --help`).
 const WORKLOADS: [&str; 4] = ["stateless-json", "stateless-sse", "session", "tools-list"];
@@ -301,13 +301,6 @@ fn with_ratio(cell: &Cell, server: usize, read: Read, digits: usize, spread: boo
         (Some(ratio), None) => format!("{value_text} ({ratio:.2}×)"),
         (None, _) => value_text,
     }
-}
-
-/// The smallest and the largest of `values`.
-fn min_max(values: &[f64]) -> Option<(f64, f64)> {
-    let min = values.iter().copied().reduce(f64::min)?;
-    let max = values.iter().copied().reduce(f64::max)?;
-    Some((min, max))
 }
 
 /// The section of the Markdown report.

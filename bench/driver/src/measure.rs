@@ -109,8 +109,17 @@ pub fn servers(built: &Built) -> Vec<ServerSpec> {
 pub struct ServerRuns {
     pub name: &'static str,
     pub about: &'static str,
-    pub reports: Vec<Report>,
+    /// One per run, in run order, `None` where that run failed: run `i` of every server
+    /// was measured in the same rotation, so their ratios can be paired.
+    pub reports: Vec<Option<Report>>,
     pub failures: Vec<String>,
+}
+
+impl ServerRuns {
+    /// The reports of the runs that succeeded.
+    pub fn measured(&self) -> impl Iterator<Item = &Report> {
+        self.reports.iter().flatten()
+    }
 }
 
 fn loadgen(binary: &str, name: &str, extra: &[String]) -> Result<Report> {
@@ -136,7 +145,7 @@ pub fn run_servers(settings: &Settings, servers: &[ServerSpec]) -> Result<Vec<Se
         .map(|server| ServerRuns {
             name: server.name,
             about: server.about,
-            reports: Vec::new(),
+            reports: vec![None; settings.runs],
             failures: Vec::new(),
         })
         .collect();
@@ -173,7 +182,7 @@ pub fn run_servers(settings: &Settings, servers: &[ServerSpec]) -> Result<Vec<Se
                         server.name,
                         rates.join(", ")
                     );
-                    results[index].reports.push(report);
+                    results[index].reports[run] = Some(report);
                 }
                 Err(error) => {
                     eprintln!(
@@ -187,7 +196,7 @@ pub fn run_servers(settings: &Settings, servers: &[ServerSpec]) -> Result<Vec<Se
             }
         }
     }
-    if results[0].reports.is_empty() {
+    if results[0].measured().next().is_none() {
         bail!("the limit server could not be measured, so no ratio can be given");
     }
     Ok(results)
