@@ -1,10 +1,11 @@
 //! `RedisFleetStore` against a real `redis-server`: session records and their expiry, stream
 //! events (order, trimming, the atomic end), heartbeats, and messages between instances,
-//! also across a restart of Redis.
+//! also across a restart of Redis, a stall of Redis, and a subscription cut off in silence.
 //!
 //! Run with `cargo test -p mcp-runtime --features redis,testing --test redis_fleet_store`
 //! (needs `redis-server`: `apt-get install redis-server`).
 
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
@@ -14,6 +15,8 @@ use mcp_runtime::fleet::{
 };
 use mcp_runtime::testing::RedisServer;
 use serde_json::json;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::oneshot;
 
 fn store(redis: &RedisServer, prefix: &str) -> RedisFleetStore {
     RedisFleetStore::new(RedisLink::open(&redis.url(), prefix).expect("a Redis URL"))
@@ -397,6 +400,94 @@ async fn messages_reach_every_subscriber_also_after_redis_restarts() {
             broke.is_some() && again.is_some() && broke < again,
             "the subscription broke, then was made again: {seen:?}"
         );
+    }
+}
+
+#[tokio::test]
+async fn a_subscription_cut_off_in_silence_is_made_again() {
+    let redis = RedisServer::start();
+    let relay = Relay::start(redis.port()).await;
+    let through_relay = RedisFleetStore::new(RedisLink::open(&relay.url(), "s:").unwrap());
+    let mut heard = through_relay.subscribe();
+    let subscribed = tokio::time::timeout(Duration::from_secs(5), heard.next()).await;
+    assert_eq!(subscribed.unwrap().as_deref(), Some(SUBSCRIBED));
+    // As a NAT that forgot the connection: it stays open and nothing passes any more, while
+    // Redis is well and new connections get through.
+    relay.cut_off_open_connections();
+    let broke = tokio::time::timeout(Duration::from_secs(15), heard.next()).await;
+    assert_eq!(
+        broke.expect("a connection cut off is noticed").as_deref(),
+        Some(UNSUBSCRIBED)
+    );
+    let [seen] = publish_until_heard(&store(&redis, "s:"), [&mut heard], "back").await;
+    assert!(
+        seen.iter().any(|text| text == SUBSCRIBED),
+        "subscribed again: {seen:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_stalled_redis_keeps_its_subscriptions() {
+    let redis = RedisServer::start();
+    let store = store(&redis, "t:");
+    let mut heard = store.subscribe();
+    let subscribed = tokio::time::timeout(Duration::from_secs(5), heard.next()).await;
+    assert_eq!(subscribed.unwrap().as_deref(), Some(SUBSCRIBED));
+    // Long enough for unanswered `PING`s; nobody can publish meanwhile, so the instances may
+    // keep trusting what they heard.
+    redis.pause();
+    let during = tokio::time::timeout(Duration::from_secs(7), heard.next()).await;
+    redis.resume();
+    assert!(
+        during.is_err(),
+        "nothing is heard during a stall: {during:?}"
+    );
+    let [seen] = publish_until_heard(&store, [&mut heard], "after").await;
+    assert_eq!(seen, ["after"], "the same subscription hears on");
+}
+
+/// A TCP relay to Redis on a port of its own, whose open connections can be cut off in
+/// silence: they stay open both ways and nothing passes. Connections made later pass.
+struct Relay {
+    port: u16,
+    open: Arc<Mutex<Vec<oneshot::Sender<()>>>>,
+}
+
+impl Relay {
+    async fn start(redis: u16) -> Relay {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let open = Arc::new(Mutex::new(Vec::new()));
+        let connections = Arc::clone(&open);
+        tokio::spawn(async move {
+            while let Ok((mut client, _)) = listener.accept().await {
+                let Ok(mut server) = TcpStream::connect(("127.0.0.1", redis)).await else {
+                    continue;
+                };
+                let (cut, cut_off) = oneshot::channel();
+                connections.lock().unwrap().push(cut);
+                tokio::spawn(async move {
+                    tokio::select! {
+                        _ = tokio::io::copy_bidirectional(&mut client, &mut server) => {}
+                        _ = cut_off => {
+                            // Both ends held open, and nothing read or written.
+                            std::future::pending::<()>().await;
+                        }
+                    }
+                });
+            }
+        });
+        Relay { port, open }
+    }
+
+    fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}/", self.port)
+    }
+
+    fn cut_off_open_connections(&self) {
+        for cut in self.open.lock().unwrap().drain(..) {
+            let _ = cut.send(());
+        }
     }
 }
 

@@ -24,12 +24,12 @@
 
 use std::time::Duration;
 
-use futures_util::StreamExt;
 use redis::{ErrorKind, Script, ScriptInvocation, ServerErrorKind, ToRedisArgs};
 use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::link::{LIVENESS, RedisLink};
+use super::subscription::{Heard, listen};
 use crate::fleet::store::{
     FleetMessages, FleetStore, SUBSCRIBED, SessionChange, SessionRecord, StoreError, StoreFuture,
     StreamAppend, StreamBounds, StreamEvent, StreamEvents, StreamKey, StreamOrigin, UNSUBSCRIBED,
@@ -178,9 +178,6 @@ if ARGV[2] ~= '' then redis.call('SET', KEYS[3], ARGV[2]) end
 for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ARGV[1]) end
 return 1
 "#;
-
-/// How long to wait before subscribing again after the subscription broke.
-const RESUBSCRIBE_AFTER: Duration = Duration::from_millis(250);
 
 /// The Redis [`FleetStore`]: see [`HttpServer::redis`](crate::HttpServer::redis), which makes one
 /// (with a [`RedisTaskStore`](super::RedisTaskStore) on the same connection).
@@ -600,41 +597,22 @@ impl FleetStore for RedisFleetStore {
         let client = self.link.client().clone();
         let channel = self.channel();
         tokio::spawn(async move {
-            let mut failing = false;
-            while !sender.is_closed() {
-                match client.get_async_pubsub().await {
-                    Ok(mut pubsub) => match pubsub.subscribe(&channel).await {
-                        Ok(()) => {
-                            if failing {
-                                tracing::info!("subscribed to the fleet's messages again");
-                                failing = false;
-                            }
-                            if sender.send(SUBSCRIBED.to_owned()).is_err() {
-                                return;
-                            }
-                            let mut messages = pubsub.on_message();
-                            loop {
-                                tokio::select! {
-                                    message = messages.next() => {
-                                        let Some(message) = message else { break };
-                                        let Ok(text) = message.get_payload::<String>() else { continue };
-                                        if sender.send(text).is_err() {
-                                            return;
-                                        }
-                                    }
-                                    () = sender.closed() => return,
-                                }
-                            }
-                            if sender.send(UNSUBSCRIBED.to_owned()).is_err() {
-                                return;
-                            }
-                        }
-                        Err(error) => failing = log_once(failing, &error),
-                    },
-                    Err(error) => failing = log_once(failing, &error),
-                }
-                tokio::time::sleep(RESUBSCRIBE_AFTER).await;
-            }
+            let hear = |heard| {
+                let text = match heard {
+                    Heard::Subscribed => SUBSCRIBED.to_owned(),
+                    Heard::Message(text) => text,
+                    Heard::Broke => UNSUBSCRIBED.to_owned(),
+                };
+                let _ = sender.send(text);
+            };
+            listen(
+                &client,
+                &channel,
+                "the fleet's messages",
+                sender.closed(),
+                hear,
+            )
+            .await;
         });
         Box::pin(tokio_stream_of(receiver))
     }
@@ -763,13 +741,6 @@ impl ScriptArgs for redis::Pipeline {
     fn arg<T: ToRedisArgs>(&mut self, arg: T) -> &mut Self {
         redis::Pipeline::arg(self, arg)
     }
-}
-
-fn log_once(failing: bool, error: &redis::RedisError) -> bool {
-    if !failing {
-        tracing::warn!(%error, "lost the subscription to the fleet's messages; retrying");
-    }
-    true
 }
 
 fn tokio_stream_of(

@@ -59,9 +59,9 @@ const HEARTBEAT_GRACE: Duration = Duration::from_secs(6);
 
 /// How long one command may take before it fails (Redis gone, network partition): a
 /// request that needs the store is answered with an error rather than hanging.
-const RESPONSE_TIMEOUT: Duration = Duration::from_secs(2);
+pub(super) const RESPONSE_TIMEOUT: Duration = Duration::from_secs(2);
 /// How long connecting may take.
-const CONNECTION_TIMEOUT: Duration = Duration::from_secs(1);
+pub(super) const CONNECTION_TIMEOUT: Duration = Duration::from_secs(1);
 /// The longest heartbeat round trip whose answer still sets the clock.
 const CLOCK_ROUND_TRIP: Duration = Duration::from_millis(100);
 

@@ -6,6 +6,7 @@
 
 mod fleet_store;
 mod link;
+mod subscription;
 mod tasks;
 
 pub use fleet_store::RedisFleetStore;

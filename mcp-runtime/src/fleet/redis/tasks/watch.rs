@@ -9,16 +9,12 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, SystemTime};
 
-use futures_util::StreamExt;
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
+use crate::fleet::redis::subscription::{Heard, listen};
 use crate::task::store::{StoreError, TaskChanges, TaskRecord};
 
-/// How long to wait before subscribing again after the subscription broke.
-const RESUBSCRIBE_AFTER: Duration = Duration::from_millis(250);
-/// How long connecting and subscribing may take before trying again.
-const SUBSCRIBE_TIMEOUT: Duration = Duration::from_secs(2);
 /// How long a watcher waits to read again after a read failed (Redis unreachable).
 const READ_AGAIN_AFTER: Duration = Duration::from_millis(500);
 /// How often a watcher reads a task run by another instance even if nothing was said:
@@ -104,52 +100,22 @@ impl Hub {
         let hub = Arc::clone(self);
         let client = client.clone();
         tokio::spawn(async move {
-            let mut failing = false;
-            while !stop.is_cancelled() {
-                let subscribed = tokio::time::timeout(SUBSCRIBE_TIMEOUT, async {
-                    let mut pubsub = client.get_async_pubsub().await?;
-                    pubsub.subscribe(&channel).await?;
-                    Ok::<_, redis::RedisError>(pubsub)
-                })
-                .await;
-                match subscribed {
-                    Ok(Ok(mut pubsub)) => {
-                        if failing {
-                            tracing::info!("subscribed to the changes of tasks again");
-                            failing = false;
-                        }
-                        // Changes made before now were not heard: every watcher reads again.
-                        hub.notify_all();
-                        let mut messages = pubsub.on_message();
-                        loop {
-                            tokio::select! {
-                                message = messages.next() => {
-                                    let Some(message) = message else { break };
-                                    if let Ok(id) = message.get_payload::<String>() {
-                                        hub.notify(&id);
-                                    }
-                                }
-                                () = stop.cancelled() => return,
-                            }
-                        }
-                    }
-                    Ok(Err(error)) => failing = log_once(failing, &error),
-                    Err(_) => failing = log_once(failing, &"timed out"),
-                }
-                tokio::select! {
-                    () = tokio::time::sleep(RESUBSCRIBE_AFTER) => {}
-                    () = stop.cancelled() => return,
-                }
-            }
+            let hear = |heard| match heard {
+                // Changes made before now were not heard: every watcher reads again.
+                Heard::Subscribed => hub.notify_all(),
+                Heard::Message(id) => hub.notify(&id),
+                Heard::Broke => {}
+            };
+            listen(
+                &client,
+                &channel,
+                "the changes of tasks",
+                stop.cancelled(),
+                hear,
+            )
+            .await;
         });
     }
-}
-
-fn log_once(failing: bool, error: &dyn std::fmt::Display) -> bool {
-    if !failing {
-        tracing::warn!(%error, "lost the subscription to the changes of tasks; retrying");
-    }
-    true
 }
 
 /// One watcher's interest in one task; dropping it forgets the task's entry once nobody
