@@ -519,8 +519,9 @@ impl<F: Future + Unpin> Future for GuardedRun<F> {
 /// The answer to a call refused for want of a slot.
 #[cold]
 fn refused(name: &str, busy: &Busy) -> CallToolResult {
-    tracing::warn!(tool = %name, "a call was refused: {}", busy.message());
-    CallToolResult::error(busy.message())
+    let message = busy.message();
+    tracing::warn!(tool = %name, "a call was refused: {message}");
+    CallToolResult::error(message)
 }
 
 /// The answer to a call whose tool panicked: a panic with a [`ToolError`] is public, its
