@@ -543,10 +543,10 @@ impl Sessions {
             return Ok(self.get_alone(id));
         };
         let generation = fleet.hearing.generation();
-        if generation != 0
-            && let Some(session) = self.trusted_copy(id, generation)
-        {
-            self.touch(fleet, id, &session);
+        if let Some((session, stale_in_store)) = self.trusted_copy(id, generation) {
+            if stale_in_store {
+                self.touch(fleet, id, &session);
+            }
             return Ok(Some(session));
         }
         let handled = fleet.hearing.handled();
@@ -591,30 +591,31 @@ impl Sessions {
     }
 
     /// This instance's copy of a session, marked used, if it was read from the store under
-    /// the subscription of `generation`, and marked used there within half the idle timeout
-    /// (so it cannot have expired there).
-    fn trusted_copy(&self, id: &str, generation: u64) -> Option<Arc<HttpSession>> {
+    /// the subscription of `generation` (not 0: none), and marked used there within half the idle timeout
+    /// (so it cannot have expired there); and whether it is to be marked used there again,
+    /// as it was not for a quarter of the idle timeout (then counted as marked from now).
+    fn trusted_copy(&self, id: &str, generation: u64) -> Option<(Arc<HttpSession>, bool)> {
         let live = self.live();
         let session = live.get(id)?;
-        if session.trusted.load(Ordering::Acquire) != generation
-            || session.touched.lock().expect("session poisoned").elapsed() >= self.idle_timeout / 2
-        {
+        if generation == 0 || session.trusted.load(Ordering::Acquire) != generation {
             return None;
         }
-        *session.last_used.lock().expect("session poisoned") = Instant::now();
-        Some(Arc::clone(session))
+        let now = Instant::now();
+        let mut touched = session.touched.lock().expect("session poisoned");
+        let since = now.saturating_duration_since(*touched);
+        if since >= self.idle_timeout / 2 {
+            return None;
+        }
+        let stale_in_store = since >= self.idle_timeout / 4;
+        *touched = if stale_in_store { now } else { *touched };
+        drop(touched);
+        *session.last_used.lock().expect("session poisoned") = now;
+        Some((Arc::clone(session), stale_in_store))
     }
 
-    /// Marks a session used in the store, in the background, if it was not for a quarter of
-    /// its idle timeout (a trusted copy serves without reading the store, which would).
+    /// Marks a session used in the store, in the background: a trusted copy serves without
+    /// reading the store, which would.
     fn touch(&self, fleet: &Arc<Fleet>, id: &str, session: &Arc<HttpSession>) {
-        {
-            let mut touched = session.touched.lock().expect("session poisoned");
-            if touched.elapsed() < self.idle_timeout / 4 {
-                return;
-            }
-            *touched = Instant::now();
-        }
         let (fleet, live) = (Arc::clone(fleet), Arc::downgrade(&self.live));
         let (id, session, idle) = (id.to_owned(), Arc::downgrade(session), self.idle_timeout);
         tokio::spawn(async move {
