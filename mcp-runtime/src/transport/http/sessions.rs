@@ -591,9 +591,9 @@ impl Sessions {
     }
 
     /// This instance's copy of a session, marked used, if it was read from the store under
-    /// the subscription of `generation` (not 0: none), and marked used there within half the idle timeout
-    /// (so it cannot have expired there); and whether it is to be marked used there again,
-    /// as it was not for a quarter of the idle timeout (then counted as marked from now).
+    /// the subscription of `generation` (0: none), and marked used there within half the
+    /// idle timeout (so it cannot have expired there); and whether to mark it used there
+    /// again, as it was not for a quarter of the idle timeout (counted as marked from now).
     fn trusted_copy(&self, id: &str, generation: u64) -> Option<(Arc<HttpSession>, bool)> {
         let live = self.live();
         let session = live.get(id)?;
