@@ -18,6 +18,8 @@ use super::link::{CONNECTION_TIMEOUT, RESPONSE_TIMEOUT};
 const RESUBSCRIBE_AFTER: Duration = Duration::from_millis(250);
 /// How often the subscription's connection is asked for a `PING`.
 const PING_EVERY: Duration = Duration::from_secs(2);
+/// How long a new connection has to connect and answer, as the link allows a command.
+const NEW_CONNECTION_WITHIN: Duration = CONNECTION_TIMEOUT.saturating_add(RESPONSE_TIMEOUT);
 
 /// What a subscription hears.
 #[derive(Debug)]
@@ -111,15 +113,14 @@ async fn answer(sink: &mut PubSubSink) -> Result<redis::RedisResult<redis::Value
 /// is lost to a connection that is kept (it comes once Redis answers, or the connection
 /// fails), and the instances keep trusting their copies of sessions through a stall.
 async fn lost_in_silence(client: &redis::Client, sink: &mut PubSubSink) -> bool {
-    let within = CONNECTION_TIMEOUT + RESPONSE_TIMEOUT;
     let ping = async {
         let mut connection = client.get_multiplexed_async_connection().await?;
         redis::cmd("PING")
             .query_async::<redis::Value>(&mut connection)
             .await
     };
-    matches!(tokio::time::timeout(within, ping).await, Ok(Ok(_)))
-        && !matches!(answer(sink).await, Ok(Ok(_)))
+    let alive = tokio::time::timeout(NEW_CONNECTION_WITHIN, ping).await;
+    matches!(alive, Ok(Ok(_))) && !matches!(answer(sink).await, Ok(Ok(_)))
 }
 
 /// A new connection subscribed to `channel`, within the link's time limits.
@@ -127,12 +128,12 @@ async fn subscribe(
     client: &redis::Client,
     channel: &str,
 ) -> Result<(PubSubSink, PubSubStream), String> {
-    let within = CONNECTION_TIMEOUT + RESPONSE_TIMEOUT;
     let subscribing = async {
         let mut pubsub = client.get_async_pubsub().await?;
         pubsub.subscribe(channel).await?;
         Ok::<_, redis::RedisError>(pubsub.split())
     };
+    let within = NEW_CONNECTION_WITHIN;
     match tokio::time::timeout(within, subscribing).await {
         Ok(subscribed) => subscribed.map_err(|error| error.to_string()),
         Err(_) => Err(format!("Redis did not subscribe within {within:?}")),
