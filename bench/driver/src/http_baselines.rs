@@ -13,7 +13,7 @@ use mcp_loadgen::HttpReport;
 
 use crate::http::{Load, OursHttp, Pins, drive};
 use crate::measure::Settings;
-use crate::report::{median, min_max, number};
+use crate::report::{median, min_max, number, paired_ratios};
 
 /// The workloads measured (see `mcp-httpload --help`).
 const WORKLOADS: [&str; 4] = ["stateless-json", "stateless-sse", "session", "tools-list"];
@@ -244,14 +244,7 @@ impl Cell {
 
     /// Each run's `read`(server) ÷ `read`(limit), both from the same run.
     fn ratios(&self, server: usize, read: Read) -> Vec<f64> {
-        self.reports[server]
-            .iter()
-            .zip(&self.reports[LIMIT])
-            .filter_map(|(ours, limit)| {
-                let (ours, limit) = (read(ours.as_ref()?)?, read(limit.as_ref()?)?);
-                (limit > 0.0).then(|| ours / limit)
-            })
-            .collect()
+        paired_ratios(&self.reports[server], &self.reports[LIMIT], read)
     }
 
     /// The median over the runs of `read`(server) ÷ `read`(limit), both from the same run.
@@ -261,16 +254,7 @@ impl Cell {
 
     /// The median over the runs of `read`(a) ÷ `read`(b), both from the same run.
     fn ratio_between(&self, a: usize, b: usize, read: Read) -> Option<f64> {
-        median(
-            self.reports[a]
-                .iter()
-                .zip(&self.reports[b])
-                .filter_map(|(a, b)| {
-                    let (a, b) = (read(a.as_ref()?)?, read(b.as_ref()?)?);
-                    (b > 0.0).then(|| a / b)
-                })
-                .collect(),
-        )
+        median(paired_ratios(&self.reports[a], &self.reports[b], read))
     }
 }
 
@@ -447,15 +431,11 @@ fn targets(out: &mut String, runs: &Baselines) {
         let session = cell("session", connections);
         let stateless = cell("stateless-json", connections);
         let measured = session.zip(stateless).and_then(|(session, stateless)| {
-            median(
-                session.reports[OURS]
-                    .iter()
-                    .zip(&stateless.reports[OURS])
-                    .filter_map(|(a, b)| {
-                        Some(a.as_ref()?.calls_per_sec / b.as_ref()?.calls_per_sec)
-                    })
-                    .collect(),
-            )
+            median(paired_ratios(
+                &session.reports[OURS],
+                &stateless.reports[OURS],
+                CALLS,
+            ))
         });
         checks.push((
             format!("session ÷ stateless JSON calls/s at {connections} in flight"),

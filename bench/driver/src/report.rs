@@ -111,16 +111,25 @@ fn medians(runs: &ServerRuns) -> Vec<Option<f64>> {
 }
 
 /// Each run's `read`(a) ÷ `read`(b), both measured in that run's rotation, so that a slow
-/// minute moves both sides of a ratio rather than one server's median.
-fn ratios(a: &ServerRuns, b: &ServerRuns, read: fn(&Report) -> Option<f64>) -> Vec<f64> {
-    a.reports
-        .iter()
-        .zip(&b.reports)
+/// minute moves both sides of a ratio rather than one server's median. A run missing on
+/// either side, or a zero divisor, gives no ratio.
+pub(crate) fn paired_ratios<R>(
+    a: &[Option<R>],
+    b: &[Option<R>],
+    read: impl Fn(&R) -> Option<f64>,
+) -> Vec<f64> {
+    a.iter()
+        .zip(b)
         .filter_map(|(a, b)| {
             let (a, b) = (read(a.as_ref()?)?, read(b.as_ref()?)?);
             (b > 0.0).then(|| a / b)
         })
         .collect()
+}
+
+/// [`paired_ratios`] of two servers' stdio runs.
+fn ratios(a: &ServerRuns, b: &ServerRuns, read: fn(&Report) -> Option<f64>) -> Vec<f64> {
+    paired_ratios(&a.reports, &b.reports, read)
 }
 
 /// The median of each column's per-run ratios of `a` to `b`.
