@@ -13,7 +13,9 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use jsonwebtoken::{Algorithm, EncodingKey};
 use mcp_http_tests::auth::{KeysFile, Provider, resource_metadata, serve_resource, write, written};
+use mcp_http_tests::fleet::{nginx_config_at, start_nginx, temp_dir};
 use mcp_http_tests::{HttpClient, Reply};
+use mcp_runtime::testing::free_loopback_port;
 use mcp_runtime::{JwtVerifier, Server, TokenIntrospector, mcp_tool};
 use mcp_tests::STATELESS_REVISION;
 use reqwest::StatusCode;
@@ -190,7 +192,6 @@ fn assert_refused(reply: &Reply, error: &str, why: &str, text: &str, case: &str)
         }),
         "{case}: {challenges}"
     );
-    eprintln!("DEBUG {case}: {challenges}");
     assert!(!written(text), "{case}: the tool ran");
 }
 
@@ -444,4 +445,53 @@ async fn an_opaque_token_is_bound_by_its_introspection_answer() {
     let challenges = challenges(&reply);
     assert!(challenges.contains("is DPoP-bound"), "{challenges}");
     assert!(!written("opaque as bearer"));
+}
+
+/// Behind a proxy that serves the endpoint at another path than the server does (nginx's
+/// `/api/mcp` to the server's `/mcp`), the client's proof names the URL it sent to: the
+/// resource, not the URL the server sees.
+#[tokio::test]
+async fn behind_a_proxy_a_proof_names_the_public_url() {
+    let keys = KeysFile::new("dpop-proxied");
+    let provider = Provider::start(&keys.0).await;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a loopback port");
+    let upstream = listener.local_addr().expect("an address").port();
+    let port = free_loopback_port();
+    let resource = format!("http://127.0.0.1:{port}/api/mcp");
+    let verifier = JwtVerifier::new(&resource, &provider.issuer)
+        .allow_http()
+        .require_dpop();
+    let http = Server::new("dpop", "1.0.0").http().verify_jwt(verifier);
+    tokio::spawn(http.serve_on(listener));
+    let dir = temp_dir("dpop-proxied");
+    let _nginx = start_nginx(
+        &dir,
+        port,
+        &nginx_config_at(&dir, port, &[upstream], "/api/mcp"),
+    );
+    let server = Running { resource };
+    let token = bound_token(&provider, &server.resource, &KEY).await;
+    let scheme = format!("DPoP {token}");
+
+    let proof = KEY.proof("POST", &server.resource, Some(&token), 0);
+    let reply = server.write(&scheme, &[&proof], "proxied note").await;
+    assert_eq!(reply.status, StatusCode::OK, "{:?}", reply.messages);
+    assert_eq!(
+        reply.response()["result"]["content"][0]["text"],
+        "wrote proxied note"
+    );
+
+    // Another path of the proxy's is still another URL.
+    let elsewhere = server.resource.replace("/api/mcp", "/other/mcp");
+    let proof = KEY.proof("POST", &elsewhere, Some(&token), 0);
+    let reply = server.write(&scheme, &[&proof], "proxied elsewhere").await;
+    assert_refused(
+        &reply,
+        "invalid_dpop_proof",
+        "`htu`",
+        "proxied elsewhere",
+        "a proof for another path of the proxy",
+    );
 }

@@ -77,7 +77,28 @@ pub fn nginx() -> PathBuf {
 /// buffering (SSE streams pass through as they are written), an hour's read timeout (long
 /// calls, idle GET streams), HTTP/1.1 to the upstreams.
 pub fn nginx_config(dir: &Path, port: u16, upstreams: &[u16]) -> String {
-    nginx_config_with(dir, port, upstreams, "access_log off;")
+    nginx_config_with(
+        dir,
+        port,
+        upstreams,
+        "access_log off;",
+        "/mcp",
+        "http://mcp",
+    )
+}
+
+/// [`nginx_config`] with the endpoint served at `path` on nginx's side (`/api/mcp`, say):
+/// nginx rewrites it to the instances' `/mcp`, as a proxy mounting the server under a
+/// prefix does.
+pub fn nginx_config_at(dir: &Path, port: u16, upstreams: &[u16], path: &str) -> String {
+    nginx_config_with(
+        dir,
+        port,
+        upstreams,
+        "access_log off;",
+        path,
+        "http://mcp/mcp",
+    )
 }
 
 /// [`nginx_config`] with an access log (`dir/access.log`): a line per request, `METHOD
@@ -89,10 +110,19 @@ pub fn nginx_config_logged(dir: &Path, port: u16, upstreams: &[u16]) -> String {
         "log_format placement '$request_method $upstream_addr $status';\n    access_log {}/access.log placement;",
         dir.display()
     );
-    nginx_config_with(dir, port, upstreams, &log)
+    nginx_config_with(dir, port, upstreams, &log, "/mcp", "http://mcp")
 }
 
-fn nginx_config_with(dir: &Path, port: u16, upstreams: &[u16], access_log: &str) -> String {
+/// The configuration: requests under `location` go to `pass` (nginx's `proxy_pass`: with a
+/// path, it replaces the part `location` matched).
+fn nginx_config_with(
+    dir: &Path,
+    port: u16,
+    upstreams: &[u16],
+    access_log: &str,
+    location: &str,
+    pass: &str,
+) -> String {
     let servers: String = upstreams
         .iter()
         .map(|port| format!("        server 127.0.0.1:{port};\n"))
@@ -116,8 +146,8 @@ http {{
 {servers}    }}
     server {{
         listen 127.0.0.1:{port};
-        location /mcp {{
-            proxy_pass http://mcp;
+        location {location} {{
+            proxy_pass {pass};
             proxy_http_version 1.1;
             proxy_set_header Connection "";
             proxy_set_header Host $host;

@@ -366,7 +366,7 @@ impl ProtectedResource {
     /// resource's path, and the bare well-known path.
     pub(crate) fn paths(&self) -> Vec<String> {
         let mut paths = vec![WELL_KNOWN.to_owned()];
-        let path = resource_path(&self.resource);
+        let (_, path) = split_url(&self.resource);
         if !path.is_empty() && path != "/" {
             paths.push(format!("{WELL_KNOWN}{path}"));
         }
@@ -375,8 +375,7 @@ impl ProtectedResource {
 
     /// The metadata's URL, for `WWW-Authenticate`.
     pub(crate) fn url(&self) -> String {
-        let path = resource_path(&self.resource);
-        let origin = &self.resource[..self.resource.len() - path.len()];
+        let (origin, path) = split_url(&self.resource);
         match path {
             "" | "/" => format!("{origin}{WELL_KNOWN}"),
             path => format!("{origin}{WELL_KNOWN}{path}"),
@@ -386,12 +385,13 @@ impl ProtectedResource {
 
 const WELL_KNOWN: &str = "/.well-known/oauth-protected-resource";
 
-/// The path of an absolute URL (`https://host/mcp` → `/mcp`).
-fn resource_path(url: &str) -> &str {
+/// An absolute URL's origin and path (`https://host/mcp` → `https://host`, `/mcp`).
+pub(crate) fn split_url(url: &str) -> (&str, &str) {
     let after_scheme = url.find("://").map_or(0, |start| start + 3);
-    url[after_scheme..]
+    let path_at = url[after_scheme..]
         .find('/')
-        .map_or("", |start| &url[after_scheme + start..])
+        .map_or(url.len(), |start| after_scheme + start);
+    url.split_at(path_at)
 }
 
 #[cfg(test)]

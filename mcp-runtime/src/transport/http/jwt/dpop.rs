@@ -16,7 +16,9 @@ use sha2::{Digest, Sha256};
 use super::algorithm::JwtAlgorithm;
 use super::claims::TokenClaims;
 use super::keys::Key;
-use crate::transport::http::auth::{AuthRejection, DpopChallenge, RequestHead, bearer_token};
+use crate::transport::http::auth::{
+    AuthRejection, DpopChallenge, RequestHead, bearer_token, split_url,
+};
 
 /// The algorithms a proof may be signed with (asymmetric only, as for tokens).
 pub(crate) const PROOF_ALGORITHMS: [JwtAlgorithm; 5] = [
@@ -67,6 +69,9 @@ pub(super) struct Dpop {
     /// `scheme://authority` of the resource: the origin a proof's `htu` must name (the
     /// request's own `Host` may be a load balancer's upstream name).
     origin: String,
+    /// The resource's path, which a proof's `htu` may name instead of the request's: a
+    /// proxy in front may serve the endpoint at another path than this server does.
+    path: String,
     algs: String,
     /// The proofs seen, by the SHA-256 of their key's thumbprint and `jti`, with the time
     /// (seconds since the epoch) until which each is remembered.
@@ -75,18 +80,12 @@ pub(super) struct Dpop {
 
 impl Dpop {
     pub fn new(resource: &str, required: bool, leeway: Duration) -> Self {
-        let origin = match resource.parse::<Uri>() {
-            Ok(uri) => format!(
-                "{}://{}",
-                uri.scheme_str().unwrap_or("https"),
-                uri.authority().map_or("", |authority| authority.as_str())
-            ),
-            Err(_) => String::new(),
-        };
+        let (origin, path) = split_url(resource);
         Dpop {
             required,
             leeway,
-            origin,
+            origin: origin.to_owned(),
+            path: path.to_owned(),
             algs: PROOF_ALGORITHM_NAMES.join(" "),
             seen: Mutex::new(HashMap::new()),
         }
@@ -252,8 +251,8 @@ impl Dpop {
             return Err(format!("The DPoP proof's `htm` is not {method}."));
         }
         let htu = text("htu").ok_or("The DPoP proof has no `htu`.")?;
-        if !same_url(htu, &self.origin, uri.path()) {
-            return Err("The DPoP proof's `htu` is not this request's URL.".to_owned());
+        if !same_url(htu, &self.origin, uri.path()) && !same_url(htu, &self.origin, &self.path) {
+            return Err("The DPoP proof's `htu` is not this server's URL.".to_owned());
         }
         let hash = URL_SAFE_NO_PAD.encode(Sha256::digest(token.as_bytes()));
         if text("ath") != Some(hash.as_str()) {
