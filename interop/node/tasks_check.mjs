@@ -9,8 +9,10 @@
 // that Streamable HTTP endpoint (interop/tasks_run.sh starts the server there).
 //
 // The server is tests/src/bin/tasks.rs: `report` (task optional; progress and a log line per step;
-// structured {quarter, revenue}), `build` (task required; sleeps `ms`), `confirm` (task optional;
-// elicits {confirm: bool}), `fails` (task optional; an isError result), `echo` (never a task).
+// structured {quarter, revenue}), `build` (task required; sleeps `ms`), `steps` (task optional; ten
+// steps over `ms`, each reported with the message "step N of 10", which is the task's statusMessage
+// while it works), `confirm` (task optional; elicits {confirm: bool}), `fails` (task optional; an
+// isError result), `echo` (never a task).
 //
 // Runs (label = client[-http]/era):
 //   sdk/legacy        @modelcontextprotocol/sdk 1.x, `client.experimental.tasks` (callToolStream, getTask,
@@ -327,6 +329,19 @@ async function runSdk(opts, rep) {
       run.check(statusesOf(id).at(-1) === 'cancelled', `build: notifications/tasks/status for the task: ${js(statusesOf(id))} (ending cancelled)`);
     });
 
+    // steps: the SDK's stream polls tasks/get; the task's statusMessage is its latest progress word.
+    await run.step('steps', async () => {
+      const stream = tasks.callToolStream({ name: 'steps', arguments: { ms: 1500 } }, CallToolResultSchema, { task: {}, timeout: ms });
+      const messages = [];
+      for await (const message of stream) messages.push(message);
+      const words = messages.filter((m) => m.type === 'taskStatus' && m.task.status === 'working').map((m) => m.task.statusMessage);
+      const last = messages.at(-1);
+      run.check(
+        words.some((word) => /^step \d+ of 10$/.test(word ?? '')) && last?.type === 'result' && textOf(last.result) === 'done in ten steps',
+        `steps: statusMessage while working ${js([...new Set(words)])}; ${shape(messages)}`,
+      );
+    });
+
     // confirm: a task that asks the user; the SDK's elicitation handler answers.
     await run.step('confirm', async () => {
       const messages = await collect(
@@ -600,6 +615,29 @@ async function runExtTasks(opts, rep, era) {
         snapshot.status === 'completed' && (v1 ? snapshot.retentionMs === 60000 : snapshot.retentionMs === null || snapshot.retentionMs > 0) && snapshot.suggestedPollIntervalMs === 100,
         `report: task(id).snapshot() -> ${snapshot.status}, retentionMs ${snapshot.retentionMs} (${v1 ? 'as asked' : "the server's choice"}), poll ${snapshot.suggestedPollIntervalMs} ms`,
       );
+    });
+
+    // steps: while it works, the task's statusMessage is its latest progress word (2026-07-28 sends
+    // a task no notifications, so polling is how its progress shows).
+    await run.step('steps', async () => {
+      const execution = await session.callTool('steps', { ms: 3000 }, { task: { preference: 'prefer' }, requestTimeoutMs: ms });
+      const id = execution.handle?.taskId;
+      const words = [];
+      const deadline = Date.now() + 2500;
+      while (id && Date.now() < deadline) {
+        const snapshot = await session.task(id).snapshot();
+        if (snapshot.status !== 'working') break;
+        words.push(snapshot.statusMessage);
+        if (/^step \d+ of 10$/.test(snapshot.statusMessage ?? '')) break;
+        await sleep(50);
+      }
+      run.check(
+        words.some((word) => /^step \d+ of 10$/.test(word ?? '')),
+        `steps: task(id).snapshot() while working -> statusMessage ${js([...new Set(words)])}`,
+      );
+      const settled = await execution.settle();
+      const result = isCompleted(settled.outcome) ? ext.resultFromTaskOutcome(settled.outcome) : undefined;
+      run.check(textOf(result) === 'done in ten steps', `steps: settle() -> ${outcomeText(settled.outcome)}`);
     });
 
     // confirm: the elicitation reaches onInputRequest (2025-11-25: a request on the connection;

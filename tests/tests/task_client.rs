@@ -73,6 +73,38 @@ async fn hold(tag: String) -> String {
     unreachable!("only a cancel ends it")
 }
 
+/// When the `stages` tool of each era may go on: released by its test, step by step.
+static STAGES: [tokio::sync::Semaphore; 2] = [
+    tokio::sync::Semaphore::const_new(0),
+    tokio::sync::Semaphore::const_new(0),
+];
+
+async fn stage(era: usize) {
+    STAGES[era].acquire().await.unwrap().forget();
+}
+
+/// Report fifty progress steps in a tight loop, wait; with `ask`, ask to confirm while
+/// reporting progress, then wait again.
+#[mcp_tool(task = "optional")]
+async fn stages(era: usize, ask: bool, ctx: Context) -> Result<String, ToolError> {
+    for step in 1..=50 {
+        let message = format!("step {step} of 50");
+        ctx.progress(f64::from(step), Some(50.0), Some(&message));
+    }
+    stage(era).await;
+    if ask {
+        let asking = ctx.elicit::<Confirmation>("Go on?");
+        let reporting = async {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            ctx.progress(51.0, Some(52.0), Some("still here"));
+        };
+        let (answer, ()) = tokio::join!(asking, reporting);
+        answer.map_err(|error| ToolError::new(error.to_string()))?;
+        stage(era).await;
+    }
+    Ok("staged".to_owned())
+}
+
 /// Fail as a tool does.
 #[mcp_tool(task = "optional")]
 async fn fails() -> Result<String, ToolError> {
@@ -454,4 +486,85 @@ async fn call_tool_waits_for_a_task_once_the_client_declares_the_extension() {
         .await
         .unwrap();
     assert_eq!(plain.text(), "plain");
+}
+
+/// Polls until the task's status message is `message`.
+async fn until_message(client: &TestClient, id: &str, message: &str) -> TaskInfo {
+    patiently(&format!("task {id} saying {message:?}"), async {
+        loop {
+            let task = client.get_task(id).await.unwrap();
+            if task.status_message.as_deref() == Some(message) {
+                return task;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_task_shows_its_latest_progress_message_as_its_status_message() {
+    for (era, revision) in BOTH.into_iter().enumerate() {
+        // No progress token: the message shows on the task all the same.
+        let client = connect(revision).await;
+        let task = client
+            .start_task("stages", json!({ "era": era, "ask": false }))
+            .await
+            .unwrap();
+        // Fifty reports in a tight loop: the last of them is stored, after the first.
+        let working = until_message(&client, &task.task_id, "step 50 of 50").await;
+        assert_eq!(working.status, TaskStatus::Working, "{revision}");
+        STAGES[era].add_permits(1);
+        let ended = patiently("wait", client.wait_for_task(&task.task_id))
+            .await
+            .unwrap();
+        assert_eq!(ended.status, TaskStatus::Completed, "{revision}");
+        assert_eq!(
+            client.task_result(&task.task_id).await.unwrap().text(),
+            "staged"
+        );
+    }
+}
+
+#[tokio::test]
+async fn progress_while_a_task_waits_for_input_leaves_it_waiting() {
+    // 2026-07-28, answered by hand; `era` 1 is its `stages` tool's.
+    let client = TestClient::builder()
+        .revision(ProtocolVersion::V2026_07_28)
+        .capability("elicitation", json!({}))
+        .connect(server())
+        .await
+        .unwrap();
+    let task = client
+        .start_task("stages", json!({ "era": 1, "ask": true }))
+        .await
+        .unwrap();
+    until_message(&client, &task.task_id, "step 50 of 50").await;
+    STAGES[1].add_permits(1);
+    let waiting = until(&client, &task.task_id, TaskStatus::InputRequired).await;
+    // The tool reports "still here" 100 ms into its wait, and the store would take it a
+    // second after "step 50 of 50": the task must still wait, its request listed.
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let still = client.get_task(&task.task_id).await.unwrap();
+    assert_eq!(still.status, TaskStatus::InputRequired, "{still:?}");
+    assert_eq!(still.input_requests, waiting.input_requests);
+    assert!(
+        still.status_message.unwrap().contains("elicitation"),
+        "what it waits for"
+    );
+
+    let key = waiting.input_requests.keys().next().unwrap().clone();
+    let answer = json!({ key: { "action": "accept", "content": { "confirm": true } } });
+    client
+        .answer_task_input(&task.task_id, answer)
+        .await
+        .unwrap();
+    // Working again, with the progress reported while it waited.
+    let working = until_message(&client, &task.task_id, "still here").await;
+    assert_eq!(working.status, TaskStatus::Working);
+    STAGES[1].add_permits(1);
+    let result = patiently("the result", client.task_result(&task.task_id))
+        .await
+        .unwrap();
+    assert_eq!(result.text(), "staged");
 }

@@ -47,6 +47,17 @@ pub(crate) enum ClientLink {
     RoundsThenTask(Arc<InputRound>, Arc<dyn TaskLink>),
 }
 
+impl ClientLink {
+    /// The task the request runs as, once it is one.
+    fn task(&self) -> Option<&Arc<dyn TaskLink>> {
+        match self {
+            ClientLink::Task(task) => Some(task),
+            ClientLink::RoundsThenTask(round, task) if round.became_task() => Some(task),
+            ClientLink::Connection | ClientLink::Rounds(_) | ClientLink::RoundsThenTask(..) => None,
+        }
+    }
+}
+
 /// The task a request runs as, which asks the client on the tool's behalf
 /// (`task::input::TaskClient`): named here so that a context needs nothing of the task
 /// engine.
@@ -62,6 +73,9 @@ pub(crate) trait TaskLink: Send + Sync {
         method: &'a str,
         params: Value,
     ) -> BoxFuture<'a, Result<Value, ClientRequestError>>;
+
+    /// The tool reported progress with `message`: the task's status message while it works.
+    fn progressed(&self, message: &str);
 }
 
 /// The shortest interval between two progress notifications of one request; updates in
@@ -401,7 +415,16 @@ impl Context {
     /// reports made within 50 ms of the last one sent are merged into the latest of them,
     /// which is sent when the 50 ms are up or, if the call finishes first, just before its
     /// result. Callable from async and plain `fn` tools alike.
+    ///
+    /// In a call that runs as a task, `message` also becomes the task's `statusMessage`
+    /// while it works: what `tasks/get` and the task's status notifications show, whether
+    /// or not the client asked for progress. Under 2026-07-28, where a task sends no
+    /// notifications, that is how a client polling it sees its progress. The task's store
+    /// takes at most one new message a second, the latest of those reported.
     pub fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
+        if let (Some(message), Some(task)) = (message, self.inner.info.client.task()) {
+            task.progressed(message);
+        }
         if self.inner.info.progress_token.is_none() {
             return;
         }

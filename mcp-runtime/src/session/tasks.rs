@@ -247,12 +247,12 @@ impl Session {
             Era::Stateless(_) => None,
             Era::Handshake(_) | Era::Unknown => Some(Arc::clone(self.client_requests())),
         };
-        let task = Arc::new(TaskClient::new(
+        let task = TaskClient::new(
             record.id.clone(),
             Arc::clone(&self.core.tasks),
             connection,
             self.core.client_request_timeout,
-        ));
+        );
         match rounds {
             Some(round) => ClientLink::RoundsThenTask(Arc::clone(round), task),
             None => ClientLink::Task(task),

@@ -10,14 +10,19 @@
 //!   client to find with `tasks/get`; the answer comes with `tasks/update` — through the
 //!   store, so it may reach any instance — and the tool, still waiting, takes it. Unlike a
 //!   plain call's `input_required` round, the tool does not run again.
+//!
+//! While it works, the message of the tool's latest progress report is the task's status
+//! message, in both eras.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::Duration;
 
 use futures_util::StreamExt as _;
 use futures_util::future::BoxFuture;
 use serde_json::{Map, Value, json};
+use tokio::runtime::Handle;
+use tokio::time::Instant;
 
 use super::engine::Tasks;
 use super::store::{TaskUpdate, Updated};
@@ -25,8 +30,14 @@ use crate::context::TaskLink;
 use crate::context::client_requests::{ClientRequestError, PendingClientRequests};
 use crate::protocol::outbox::Outbox;
 
+/// The shortest time between two progress messages stored as the task's status message;
+/// those in between are merged into the latest. A store may be a network away.
+const PROGRESS_MESSAGE_INTERVAL: Duration = Duration::from_secs(1);
+
 /// The link a task's `Context` asks the client through.
 pub(crate) struct TaskClient {
+    /// Itself, for the timer that stores a progress message held back.
+    me: Weak<TaskClient>,
     task_id: String,
     tasks: Arc<Tasks>,
     /// 2025-11-25: the connection's table of requests waiting for answers. `None` under
@@ -38,6 +49,24 @@ pub(crate) struct TaskClient {
     asked: AtomicUsize,
     /// Requests waiting for answers now: the task is `input_required` while any is.
     outstanding: AtomicUsize,
+    /// Where the timer of a held-back progress message runs (a plain `fn` tool reports
+    /// from a thread outside the runtime); `None` if the task was made outside one.
+    runtime: Option<Handle>,
+    progress: Mutex<ProgressMessage>,
+    /// Held while this task's status is changed, so that a progress message stored late
+    /// cannot overwrite the `input_required` of a request made after it.
+    updating: tokio::sync::Mutex<()>,
+}
+
+/// The tool's progress messages, as the task's status message.
+#[derive(Default)]
+struct ProgressMessage {
+    /// The latest reported.
+    latest: Option<String>,
+    /// When one was last stored.
+    stored_at: Option<Instant>,
+    /// Whether a timer will store the latest.
+    scheduled: bool,
 }
 
 impl TaskClient {
@@ -46,15 +75,19 @@ impl TaskClient {
         tasks: Arc<Tasks>,
         connection: Option<Arc<PendingClientRequests>>,
         timeout: Duration,
-    ) -> Self {
-        TaskClient {
+    ) -> Arc<Self> {
+        Arc::new_cyclic(|me| TaskClient {
+            me: me.clone(),
             task_id,
             tasks,
             connection,
             timeout,
             asked: AtomicUsize::new(0),
             outstanding: AtomicUsize::new(0),
-        }
+            runtime: Handle::try_current().ok(),
+            progress: Mutex::default(),
+            updating: tokio::sync::Mutex::new(()),
+        })
     }
 
     /// 2026-07-28: puts the request on the task and waits for `tasks/update` to bring the
@@ -94,19 +127,42 @@ impl TaskClient {
     /// One more request waits: the task is `input_required`, listing it (2026-07-28).
     async fn waiting(&self, requests: Map<String, Value>, message: Option<String>) {
         self.outstanding.fetch_add(1, Ordering::SeqCst);
+        let _updating = self.updating.lock().await;
         let update = TaskUpdate::InputRequired { requests, message };
         self.apply(update).await;
     }
 
     /// A request was answered (or given up): its key is taken off the task, which is
-    /// `working` again once nothing else waits.
+    /// `working` again once nothing else waits, with the latest progress message.
     async fn answered(&self, keys: Vec<String>) {
+        let _updating = self.updating.lock().await;
         if !keys.is_empty() {
             self.apply(TaskUpdate::InputTaken(keys)).await;
         }
         if self.outstanding.fetch_sub(1, Ordering::SeqCst) == 1 {
-            self.apply(TaskUpdate::Working { message: None }).await;
+            let message = self.lock_progress().latest.clone();
+            self.apply(TaskUpdate::Working { message }).await;
         }
+    }
+
+    /// Stores the latest progress message, unless the task waits for input (it is stored
+    /// once the input came).
+    async fn store_progress(&self) {
+        let _updating = self.updating.lock().await;
+        let message = {
+            let mut progress = self.lock_progress();
+            progress.scheduled = false;
+            progress.stored_at = Some(Instant::now());
+            progress.latest.clone()
+        };
+        if self.outstanding.load(Ordering::SeqCst) == 0 {
+            // Refused, and so harmless, once the task has finished.
+            self.apply(TaskUpdate::Working { message }).await;
+        }
+    }
+
+    fn lock_progress(&self) -> std::sync::MutexGuard<'_, ProgressMessage> {
+        self.progress.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     async fn apply(&self, update: TaskUpdate) {
@@ -133,6 +189,28 @@ fn waiting_for(method: &str) -> String {
 impl TaskLink for TaskClient {
     fn task_id(&self) -> &str {
         &self.task_id
+    }
+
+    fn progressed(&self, message: &str) {
+        let mut progress = self.lock_progress();
+        if progress.latest.as_deref() == Some(message) {
+            return;
+        }
+        progress.latest = Some(message.to_owned());
+        if progress.scheduled {
+            return;
+        }
+        let (Some(runtime), Some(me)) = (&self.runtime, self.me.upgrade()) else {
+            return;
+        };
+        progress.scheduled = true;
+        let due = progress
+            .stored_at
+            .map_or_else(Instant::now, |stored| stored + PROGRESS_MESSAGE_INTERVAL);
+        runtime.spawn(async move {
+            tokio::time::sleep_until(due).await;
+            me.store_progress().await;
+        });
     }
 
     fn ask<'a>(

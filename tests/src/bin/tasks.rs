@@ -49,6 +49,18 @@ async fn build(ms: u64) -> String {
     format!("built in {ms} ms")
 }
 
+/// Work `ms` milliseconds in ten steps, each reported with a message: a client polling
+/// the task sees the latest as its status message.
+#[mcp_tool(task = "optional")]
+async fn steps(ms: u64, ctx: Context) -> String {
+    for step in 1..=10 {
+        let message = format!("step {step} of 10");
+        ctx.progress(f64::from(step), Some(10.0), Some(&message));
+        tokio::time::sleep(Duration::from_millis(ms / 10)).await;
+    }
+    "done in ten steps".to_owned()
+}
+
 /// What the user confirms.
 #[derive(Deserialize, JsonSchema)]
 struct Confirmation {
