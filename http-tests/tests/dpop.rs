@@ -15,7 +15,7 @@ use jsonwebtoken::{Algorithm, EncodingKey};
 use mcp_http_tests::auth::{KeysFile, Provider, resource_metadata, serve_resource, write, written};
 use mcp_http_tests::fleet::{nginx_config_at, start_nginx, temp_dir};
 use mcp_http_tests::{HttpClient, Reply};
-use mcp_runtime::testing::free_loopback_port;
+use mcp_runtime::testing::{RedisServer, free_loopback_port};
 use mcp_runtime::{JwtVerifier, Server, TokenIntrospector, mcp_tool};
 use mcp_tests::STATELESS_REVISION;
 use reqwest::StatusCode;
@@ -493,5 +493,78 @@ async fn behind_a_proxy_a_proof_names_the_public_url() {
         "`htu`",
         "proxied elsewhere",
         "a proof for another path of the proxy",
+    );
+}
+
+/// In a fleet, a proof one instance took is refused by every other: they share the proofs
+/// they saw through Redis. While Redis is away, each instance still refuses the replays it
+/// saw itself, and proofs are taken.
+#[tokio::test]
+async fn a_fleet_refuses_a_proof_replayed_to_another_instance() {
+    let keys = KeysFile::new("dpop-fleet");
+    let provider = Provider::start(&keys.0).await;
+    let mut redis = RedisServer::start();
+    // The balancer's URL, which the instances behind it are reached by; here the test
+    // sends to each instance itself.
+    let resource = format!("http://127.0.0.1:{}/mcp", free_loopback_port());
+    let mut instances = Vec::new();
+    for _ in 0..2 {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("a loopback port");
+        let url = format!("http://{}/mcp", listener.local_addr().expect("an address"));
+        let verifier = JwtVerifier::new(&resource, &provider.issuer)
+            .allow_http()
+            .require_dpop();
+        let http = Server::new("dpop", "1.0.0")
+            .http()
+            .redis(redis.url())
+            .verify_jwt(verifier);
+        tokio::spawn(http.serve_on(listener));
+        instances.push(Running { resource: url });
+    }
+    for instance in &instances {
+        // Serving once it joined the fleet.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while reqwest::get(&instance.resource).await.is_err() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "an instance does not serve"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    }
+    let token = bound_token(&provider, &resource, &KEY).await;
+    let scheme = format!("DPoP {token}");
+
+    let proof = KEY.proof("POST", &resource, Some(&token), 0);
+    let reply = instances[0].write(&scheme, &[&proof], "fleet note").await;
+    assert_eq!(reply.status, StatusCode::OK, "{:?}", reply.messages);
+    let reply = instances[1].write(&scheme, &[&proof], "fleet replay").await;
+    assert_refused(
+        &reply,
+        "invalid_dpop_proof",
+        "used before",
+        "fleet replay",
+        "a proof replayed to another instance",
+    );
+    let fresh = KEY.proof("POST", &resource, Some(&token), 0);
+    let reply = instances[1].write(&scheme, &[&fresh], "fleet fresh").await;
+    assert_eq!(reply.status, StatusCode::OK, "{:?}", reply.messages);
+
+    // Redis away: proofs are still taken, and each instance refuses its own replays.
+    redis.stop();
+    let proof = KEY.proof("POST", &resource, Some(&token), 0);
+    let reply = instances[0].write(&scheme, &[&proof], "outage note").await;
+    assert_eq!(reply.status, StatusCode::OK, "{:?}", reply.messages);
+    let reply = instances[0]
+        .write(&scheme, &[&proof], "outage replay")
+        .await;
+    assert_refused(
+        &reply,
+        "invalid_dpop_proof",
+        "used before",
+        "outage replay",
+        "a proof replayed to the same instance while Redis is away",
     );
 }

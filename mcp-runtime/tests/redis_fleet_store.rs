@@ -1,6 +1,7 @@
 //! `RedisFleetStore` against a real `redis-server`: session records and their expiry, stream
-//! events (order, trimming, the atomic end), heartbeats, and messages between instances,
-//! also across a restart of Redis, a stall of Redis, and a subscription cut off in silence.
+//! events (order, trimming, the atomic end), heartbeats, keys recorded once, and messages
+//! between instances, also across a restart of Redis, a stall of Redis, and a subscription
+//! cut off in silence.
 //!
 //! Run with `cargo test -p mcp-runtime --features redis,testing --test redis_fleet_store`
 //! (needs `redis-server`: `apt-get install redis-server`).
@@ -352,6 +353,20 @@ async fn heartbeats_expire() {
     assert!(store.is_alive("i1").await.unwrap());
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert!(!store.is_alive("i1").await.unwrap());
+}
+
+#[tokio::test]
+async fn a_key_is_recorded_once_per_prefix_until_its_ttl() {
+    let redis = RedisServer::start();
+    let (one, other) = (store(&redis, "a:"), store(&redis, "a:"));
+    let ttl = Duration::from_millis(300);
+    assert_eq!(one.record_once("k", ttl).await.unwrap(), Some(true));
+    assert_eq!(other.record_once("k", ttl).await.unwrap(), Some(false));
+    assert_eq!(other.record_once("j", ttl).await.unwrap(), Some(true));
+    let elsewhere = store(&redis, "b:");
+    assert_eq!(elsewhere.record_once("k", ttl).await.unwrap(), Some(true));
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(one.record_once("k", ttl).await.unwrap(), Some(true));
 }
 
 #[tokio::test]

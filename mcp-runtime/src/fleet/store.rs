@@ -415,6 +415,16 @@ pub trait FleetStore: Send + Sync + 'static {
         })
     }
 
+    /// Records `key` for `ttl` unless it is recorded already, in one atomic step: `Some(true)`
+    /// if this recorded it, `Some(false)` if it was there (another instance, or an earlier
+    /// call, recorded it within its ttl). What a fleet uses to refuse a DPoP proof replayed
+    /// to another instance. This default records nothing and says `None`: each instance then
+    /// remembers what it saw by itself.
+    fn record_once<'a>(&'a self, key: &'a str, ttl: Duration) -> StoreFuture<'a, Option<bool>> {
+        let _ = (key, ttl);
+        Box::pin(async { Ok(None) })
+    }
+
     /// Sends a message to every instance (this one included) that subscribed.
     fn publish<'a>(&'a self, message: &'a str) -> StoreFuture<'a, ()>;
 

@@ -360,6 +360,9 @@ impl HttpServer {
             .map(|config| config.open(&mut server, &instance))
             .transpose()?
             .map(|store| (store, instance));
+        if let Some((store, _)) = &fleet_store {
+            guard.share_proofs(store);
+        }
         let limit = server.max_message_size_limit();
         let grace = server.shutdown_grace_period();
         let core = server.into_core()?;

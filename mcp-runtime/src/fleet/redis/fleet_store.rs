@@ -539,6 +539,23 @@ impl FleetStore for RedisFleetStore {
         Box::pin(self.link.heartbeat(instance, ttl))
     }
 
+    fn record_once<'a>(&'a self, key: &'a str, ttl: Duration) -> StoreFuture<'a, Option<bool>> {
+        Box::pin(async move {
+            let mut connection = self.link.connection();
+            let key = self.link.key(format_args!("once:{key}"));
+            let set: Option<String> = redis::cmd("SET")
+                .arg(key)
+                .arg(1)
+                .arg("NX")
+                .arg("PX")
+                .arg(ttl.as_millis().max(1) as u64)
+                .query_async(&mut connection)
+                .await
+                .map_err(|error| self.link.unavailable(error))?;
+            Ok(Some(set.is_some()))
+        })
+    }
+
     fn is_alive<'a>(&'a self, instance: &'a str) -> StoreFuture<'a, bool> {
         Box::pin(self.link.is_alive(instance))
     }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use axum::http::HeaderMap;
 
 use crate::access::AnyPrincipal;
+use crate::fleet::FleetStore;
 
 use super::auth::{AuthRejection, Authenticate, RequestHead};
 
@@ -23,6 +24,19 @@ pub(crate) enum Authenticator {
 }
 
 impl Authenticator {
+    /// In a fleet: the built-in verifiers record the DPoP proofs they take in its `store`,
+    /// so that a proof replayed to another instance is refused there.
+    #[cfg_attr(not(feature = "jwt"), allow(unused_variables))]
+    pub fn share_proofs(&self, store: &Arc<dyn FleetStore>) {
+        match self {
+            Authenticator::Hook(_) => {}
+            #[cfg(feature = "jwt")]
+            Authenticator::Jwt(verifier) => verifier.share_proofs(store),
+            #[cfg(feature = "jwt")]
+            Authenticator::Introspection(introspector) => introspector.share_proofs(store),
+        }
+    }
+
     pub async fn principal(&self, head: RequestHead<'_>) -> Result<AnyPrincipal, AuthRejection> {
         match self {
             Authenticator::Hook(hook) => hook(head.headers),

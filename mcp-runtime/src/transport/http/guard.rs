@@ -1,6 +1,8 @@
 //! What every request must pass before the protocol sees it: `Host` and `Origin`
 //! allow-lists, so a web page cannot reach a local server through DNS rebinding.
 
+use std::sync::Arc;
+
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::Response;
 
@@ -10,6 +12,7 @@ use super::auth::VerifierListing;
 use super::auth::{AnyPrincipal, ProtectedResource};
 use super::authenticator::Authenticator;
 use super::response::error_response;
+use crate::fleet::FleetStore;
 use crate::protocol::jsonrpc::{RpcError, code};
 
 /// The names a local server is reached under.
@@ -85,6 +88,13 @@ impl Guard {
 
     pub fn authenticate(&mut self, authenticator: Authenticator) {
         self.authenticator = Some(authenticator);
+    }
+
+    /// In a fleet, what authentication must remember across instances goes to its `store`.
+    pub fn share_proofs(&self, store: &Arc<dyn FleetStore>) {
+        if let Some(authenticator) = &self.authenticator {
+            authenticator.share_proofs(store);
+        }
     }
 
     #[cfg_attr(not(feature = "jwt"), allow(unused_mut))]

@@ -2,8 +2,8 @@
 //! signed by that key, made for this very request, and not seen before.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
-use std::time::Duration;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use axum::http::{HeaderMap, Method, Uri, header};
 use base64::Engine;
@@ -16,6 +16,7 @@ use sha2::{Digest, Sha256};
 use super::algorithm::JwtAlgorithm;
 use super::claims::TokenClaims;
 use super::keys::Key;
+use crate::fleet::FleetStore;
 use crate::transport::http::auth::{
     AuthRejection, DpopChallenge, RequestHead, bearer_token, split_url,
 };
@@ -76,6 +77,22 @@ pub(super) struct Dpop {
     /// The proofs seen, by the SHA-256 of their key's thumbprint and `jti`, with the time
     /// (seconds since the epoch) until which each is remembered.
     seen: Mutex<HashMap<[u8; 32], u64>>,
+    /// In a fleet, its store: a proof this instance took is recorded there too, so that
+    /// another instance refuses it.
+    fleet: OnceLock<Arc<dyn FleetStore>>,
+    /// When the fleet's store last failed to record a proof, while it fails: until
+    /// [`FLEET_RETRY`] later, proofs are not sent there, so a stalled store does not hold
+    /// every request for its timeout.
+    fleet_failed_at: Mutex<Option<Instant>>,
+}
+
+/// How long after the fleet's store failed to record a proof it is tried again.
+const FLEET_RETRY: Duration = Duration::from_secs(5);
+
+/// A proof this instance took: its id, and how long it must be remembered.
+pub(super) struct Taken {
+    id: [u8; 32],
+    lifetime: Duration,
 }
 
 impl Dpop {
@@ -88,7 +105,14 @@ impl Dpop {
             path: path.to_owned(),
             algs: PROOF_ALGORITHM_NAMES.join(" "),
             seen: Mutex::new(HashMap::new()),
+            fleet: OnceLock::new(),
+            fleet_failed_at: Mutex::new(None),
         }
+    }
+
+    /// Records the proofs this instance takes in the fleet's `store` as well.
+    pub fn share_with(&self, store: &Arc<dyn FleetStore>) {
+        let _ = self.fleet.set(Arc::clone(store));
     }
 
     /// The principal of a request whose token `claims_of` verifies, used as it is bound
@@ -106,9 +130,52 @@ impl Dpop {
         let claims = claims_of(presented.token())
             .await
             .map_err(|rejection| self.challenge(rejection, used_dpop))?;
-        self.check(&presented, &claims, head.method, head.uri)
+        let taken = self
+            .check(&presented, &claims, head.method, head.uri)
             .map_err(|rejection| self.challenge(rejection, used_dpop))?;
+        if let Some(taken) = taken {
+            self.taken_in_fleet(taken)
+                .await
+                .map_err(|rejection| self.challenge(rejection, used_dpop))?;
+        }
         Ok(claims)
+    }
+
+    /// Refuses a proof another instance of the fleet took already. While the store cannot
+    /// be reached, each instance refuses only the replays it saw itself.
+    async fn taken_in_fleet(&self, taken: Taken) -> Result<(), AuthRejection> {
+        let Some(store) = self.fleet.get() else {
+            return Ok(());
+        };
+        let failed_at = *self.fleet_failed_at.lock().expect("not poisoned");
+        if failed_at.is_some_and(|at| at.elapsed() < FLEET_RETRY) {
+            return Ok(());
+        }
+        let key = format!("dpop:{}", URL_SAFE_NO_PAD.encode(taken.id));
+        let recorded = store.record_once(&key, taken.lifetime).await;
+        let mut failed_at = self.fleet_failed_at.lock().expect("not poisoned");
+        match recorded {
+            Ok(recorded) => {
+                if failed_at.take().is_some() {
+                    tracing::info!("DPoP proofs are recorded in the fleet's store again");
+                }
+                if recorded == Some(false) {
+                    let why = "The DPoP proof was used before.";
+                    tracing::info!(why, "refused a DPoP proof another instance took");
+                    return Err(AuthRejection::invalid_dpop_proof(why.to_owned()));
+                }
+            }
+            Err(error) => {
+                if failed_at.replace(Instant::now()).is_none() {
+                    tracing::warn!(
+                        %error,
+                        "cannot record DPoP proofs in the fleet's store: until it answers, \
+                         each instance refuses only the replays it saw"
+                    );
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The request's credentials: `Authorization: Bearer TOKEN`, or `Authorization: DPoP
@@ -157,15 +224,15 @@ impl Dpop {
     }
 
     /// Checks that the verified token is used as it is bound: a token bound to a key
-    /// (`cnf.jkt`) only with a valid proof of that key; an unbound one only as a bearer
-    /// token, and not at all when DPoP is required.
+    /// (`cnf.jkt`) only with a valid proof of that key (the proof taken); an unbound one
+    /// only as a bearer token, and not at all when DPoP is required.
     fn check(
         &self,
         presented: &Presented<'_>,
         claims: &TokenClaims,
         method: &Method,
         uri: &Uri,
-    ) -> Result<(), AuthRejection> {
+    ) -> Result<Option<Taken>, AuthRejection> {
         let bound = claims
             .claims()
             .get("cnf")
@@ -180,7 +247,7 @@ impl Dpop {
                     "This server accepts only DPoP-bound access tokens.",
                 ))
             }
-            (Presented::Bearer(_), None) => Ok(()),
+            (Presented::Bearer(_), None) => Ok(None),
             (Presented::Bearer(_), Some(_)) => {
                 tracing::info!("refused a DPoP-bound token sent as a bearer token");
                 Err(AuthRejection::invalid_token(
@@ -195,6 +262,7 @@ impl Dpop {
             }
             (Presented::Dpop { token, proof }, Some(jkt)) => self
                 .check_proof(proof, token, jkt, method, uri)
+                .map(Some)
                 .map_err(|why| {
                     tracing::info!(%why, "refused a DPoP proof");
                     AuthRejection::invalid_dpop_proof(why)
@@ -211,7 +279,7 @@ impl Dpop {
         jkt: &str,
         method: &Method,
         uri: &Uri,
-    ) -> Result<(), String> {
+    ) -> Result<Taken, String> {
         let header = proof_header(proof)?;
         // A media type, so without case, and `application/` may be left out (RFC 7515 §4.1.9).
         let typ = header
@@ -274,7 +342,7 @@ impl Dpop {
     }
 
     /// Remembers the proof until `until`, or refuses it as a replay.
-    fn remember(&self, jkt: &str, jti: &str, until: u64, now: u64) -> Result<(), String> {
+    fn remember(&self, jkt: &str, jti: &str, until: u64, now: u64) -> Result<Taken, String> {
         let mut hasher = Sha256::new();
         hasher.update(jkt.as_bytes());
         hasher.update(b" ");
@@ -294,7 +362,10 @@ impl Dpop {
             return Err("Too many DPoP proofs: try again shortly.".to_owned());
         }
         seen.insert(id, until);
-        Ok(())
+        Ok(Taken {
+            id,
+            lifetime: Duration::from_secs(until.saturating_sub(now).max(1)),
+        })
     }
 }
 

@@ -210,6 +210,11 @@ pub(crate) struct Verifier {
 }
 
 impl Verifier {
+    /// Records the DPoP proofs it takes in the fleet's `store` as well.
+    pub fn share_proofs(&self, store: &Arc<dyn crate::fleet::FleetStore>) {
+        self.dpop.share_with(store);
+    }
+
     /// The claims of the request's token, used as it is bound (DPoP), or the refusal: a
     /// short reason for the client, the precise one logged for the operator.
     pub async fn verify(&self, head: RequestHead<'_>) -> Result<TokenClaims, AuthRejection> {
