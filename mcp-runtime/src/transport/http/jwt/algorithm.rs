@@ -45,6 +45,21 @@ impl JwtAlgorithm {
         }
     }
 
+    /// The same algorithm as jsonwebtoken names it.
+    pub(super) fn jsonwebtoken(self) -> Algorithm {
+        match self {
+            JwtAlgorithm::RS256 => Algorithm::RS256,
+            JwtAlgorithm::RS384 => Algorithm::RS384,
+            JwtAlgorithm::RS512 => Algorithm::RS512,
+            JwtAlgorithm::PS256 => Algorithm::PS256,
+            JwtAlgorithm::PS384 => Algorithm::PS384,
+            JwtAlgorithm::PS512 => Algorithm::PS512,
+            JwtAlgorithm::ES256 => Algorithm::ES256,
+            JwtAlgorithm::ES384 => Algorithm::ES384,
+            JwtAlgorithm::EdDSA => Algorithm::EdDSA,
+        }
+    }
+
     pub(super) fn of(algorithm: Algorithm) -> Option<Self> {
         Some(match algorithm {
             Algorithm::RS256 => JwtAlgorithm::RS256,

@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use axum::http::{HeaderMap, Method, Uri, header};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use jsonwebtoken::Validation;
 use jsonwebtoken::jwk::{AlgorithmParameters, Jwk};
-use jsonwebtoken::{Algorithm, Validation};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
@@ -74,6 +74,9 @@ pub(super) struct Dpop {
     /// proxy in front may serve the endpoint at another path than this server does.
     path: String,
     algs: String,
+    /// What a proof signed with each accepted algorithm is checked against (its claims are
+    /// checked here: a proof has no `exp` or `aud`).
+    validations: HashMap<JwtAlgorithm, Validation>,
     /// The proofs seen, by the SHA-256 of their key's thumbprint and `jti`, with the time
     /// (seconds since the epoch) until which each is remembered.
     seen: Mutex<HashMap<[u8; 32], u64>>,
@@ -104,6 +107,16 @@ impl Dpop {
             origin: origin.to_owned(),
             path: path.to_owned(),
             algs: PROOF_ALGORITHM_NAMES.join(" "),
+            validations: PROOF_ALGORITHMS
+                .iter()
+                .map(|&algorithm| {
+                    let mut validation = Validation::new(algorithm.jsonwebtoken());
+                    validation.validate_exp = false;
+                    validation.validate_aud = false;
+                    validation.set_required_spec_claims::<&str>(&[]);
+                    (algorithm, validation)
+                })
+                .collect(),
             seen: Mutex::new(HashMap::new()),
             fleet: OnceLock::new(),
             fleet_failed_at: Mutex::new(None),
@@ -306,12 +319,8 @@ impl Dpop {
         if !key.fits(algorithm) {
             return Err("The DPoP proof's algorithm does not fit its key.".to_owned());
         }
-        let mut validation = Validation::new(Algorithm::ES256);
-        validation.algorithms = vec![decoded.alg];
-        validation.validate_exp = false;
-        validation.validate_aud = false;
-        validation.set_required_spec_claims::<&str>(&[]);
-        let claims = jsonwebtoken::decode::<Map<String, Value>>(proof, &key.decoding, &validation)
+        let validation = &self.validations[&algorithm];
+        let claims = jsonwebtoken::decode::<Map<String, Value>>(proof, &key.decoding, validation)
             .map_err(|_| "The DPoP proof's signature is not valid.".to_owned())?
             .claims;
         let text = |name: &str| claims.get(name).and_then(Value::as_str);

@@ -12,7 +12,7 @@ mod fetch;
 mod introspection;
 mod keys;
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -179,12 +179,22 @@ impl JwtVerifier {
             let _ = jsonwebtoken::crypto::rust_crypto::DEFAULT_PROVIDER.install_default();
         }
         let mut validation = Validation::new(Algorithm::RS256);
-        validation.algorithms = Vec::new();
         validation.leeway = self.leeway.as_secs();
         validation.validate_nbf = true;
         validation.set_issuer(&[&self.issuer]);
         validation.set_audience(&[self.audience.as_ref().unwrap_or(&self.resource)]);
         validation.set_required_spec_claims(&["exp", "iss", "aud"]);
+        // One per accepted algorithm, each accepting it alone, made once rather than per
+        // token (a `Validation` holds sets of strings).
+        let validations = self
+            .algorithms
+            .iter()
+            .map(|&algorithm| {
+                let mut validation = validation.clone();
+                validation.algorithms = vec![algorithm.jsonwebtoken()];
+                (algorithm, validation)
+            })
+            .collect();
         Arc::new(Verifier {
             keys: Keys::new(
                 self.issuer.clone(),
@@ -192,8 +202,7 @@ impl JwtVerifier {
                 self.refetch_interval,
                 self.max_key_age,
             ),
-            algorithms: self.algorithms.into_iter().collect(),
-            validation,
+            validations,
             leeway: self.leeway,
             dpop: Dpop::new(&self.resource, self.require_dpop, self.leeway),
         })
@@ -203,8 +212,8 @@ impl JwtVerifier {
 /// A started [`JwtVerifier`]: its settings and the issuer's keys.
 pub(crate) struct Verifier {
     keys: Keys,
-    algorithms: HashSet<JwtAlgorithm>,
-    validation: Validation,
+    /// What a token signed with each accepted algorithm is checked against.
+    validations: HashMap<JwtAlgorithm, Validation>,
     leeway: Duration,
     dpop: Dpop,
 }
@@ -229,8 +238,8 @@ impl Verifier {
         };
         let header = jsonwebtoken::decode_header(token)
             .map_err(|error| refuse(format!("its header cannot be read: {error}")))?;
-        let algorithm = JwtAlgorithm::of(header.alg)
-            .filter(|algorithm| self.algorithms.contains(algorithm))
+        let (&algorithm, validation) = JwtAlgorithm::of(header.alg)
+            .and_then(|algorithm| self.validations.get_key_value(&algorithm))
             .ok_or_else(|| refuse(format!("its algorithm {:?} is not accepted", header.alg)))?;
         let kid = header
             .kid
@@ -254,9 +263,7 @@ impl Verifier {
                 "its algorithm {algorithm:?} does not fit the key `{kid}`"
             )));
         }
-        let mut validation = self.validation.clone();
-        validation.algorithms = vec![header.alg];
-        let claims = jsonwebtoken::decode::<Map<String, Value>>(token, &key.decoding, &validation)
+        let claims = jsonwebtoken::decode::<Map<String, Value>>(token, &key.decoding, validation)
             .map_err(|error| match error.kind() {
                 ErrorKind::ExpiredSignature => {
                     tracing::info!(kid, "refused a JWT access token: expired");
@@ -269,7 +276,7 @@ impl Verifier {
                     );
                     AuthRejection::invalid_token(OTHER_RESOURCE)
                 }
-                kind => refuse(format!("{} (key `{kid}`)", why(kind, &self.validation))),
+                kind => refuse(format!("{} (key `{kid}`)", why(kind, validation))),
             })?
             .claims;
         // jsonwebtoken reads `nbf` but not `iat`: a token issued in the future is refused too.
