@@ -135,6 +135,17 @@ async fn patiently<T>(what: &str, future: impl Future<Output = T>) -> T {
         .unwrap_or_else(|_| panic!("{what}: not done within {PATIENCE:?}"))
 }
 
+/// A 2026-07-28 client that declares elicitation but has no handler: the test answers by
+/// hand.
+async fn answering_by_hand() -> TestClient {
+    TestClient::builder()
+        .revision(ProtocolVersion::V2026_07_28)
+        .capability("elicitation", json!({}))
+        .connect(server())
+        .await
+        .unwrap()
+}
+
 /// Polls until the task has `status`.
 async fn until(client: &TestClient, id: &str, status: TaskStatus) -> TaskInfo {
     patiently(&format!("task {id} {status:?}"), async {
@@ -336,13 +347,7 @@ async fn a_2025_11_25_task_asks_through_on_request_handlers() {
 
 #[tokio::test]
 async fn a_2026_07_28_task_lists_what_it_asks_and_takes_the_answer() {
-    // Elicitation declared, but no handler: the test answers by hand.
-    let client = TestClient::builder()
-        .revision(ProtocolVersion::V2026_07_28)
-        .capability("elicitation", json!({}))
-        .connect(server())
-        .await
-        .unwrap();
+    let client = answering_by_hand().await;
     let task = client
         .start_task("confirm", json!({ "action": "deploy" }))
         .await
@@ -528,13 +533,8 @@ async fn a_task_shows_its_latest_progress_message_as_its_status_message() {
 
 #[tokio::test]
 async fn progress_while_a_task_waits_for_input_leaves_it_waiting() {
-    // 2026-07-28, answered by hand; `era` 1 is its `stages` tool's.
-    let client = TestClient::builder()
-        .revision(ProtocolVersion::V2026_07_28)
-        .capability("elicitation", json!({}))
-        .connect(server())
-        .await
-        .unwrap();
+    // `era` 1 is 2026-07-28's `stages` tool's.
+    let client = answering_by_hand().await;
     let task = client
         .start_task("stages", json!({ "era": 1, "ask": true }))
         .await
