@@ -160,9 +160,14 @@ impl Dpop {
         let Some(store) = self.fleet.get() else {
             return Ok(());
         };
-        let failed_at = *self.fleet_failed_at.lock().expect("not poisoned");
-        if failed_at.is_some_and(|at| at.elapsed() < FLEET_RETRY) {
-            return Ok(());
+        {
+            let mut failed_at = self.fleet_failed_at.lock().expect("not poisoned");
+            match *failed_at {
+                Some(at) if at.elapsed() < FLEET_RETRY => return Ok(()),
+                // This request tries the store again; the others wait for what it finds.
+                Some(_) => *failed_at = Some(Instant::now()),
+                None => {}
+            }
         }
         let key = format!("dpop:{}", URL_SAFE_NO_PAD.encode(taken.id));
         let recorded = store.record_once(&key, taken.lifetime).await;
