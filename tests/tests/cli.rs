@@ -66,22 +66,25 @@ fn statuses(stderr: &str) -> Vec<String> {
 #[test]
 fn task_runs_a_tool_as_a_task_and_prints_its_result() {
     for revision in REVISIONS {
-        let output = tasks_cli(&format!("task report quarter=Q3 steps=2 -r {revision}"));
+        // Three steps of 400 ms: the progress message, stored after the first, is the
+        // task's status message for 800 ms, which the command's polls (every 100 ms) see.
+        let command = format!("task report quarter=Q3 steps=3 step_ms=400 -r {revision}");
+        let output = tasks_cli(&command);
         let out = String::from_utf8_lossy(&output.stdout);
         let err = String::from_utf8_lossy(&output.stderr);
         assert!(output.status.success(), "{revision}: {output:?}");
         assert!(out.contains(r#""quarter": "Q3""#), "{revision}: {out}");
         assert_eq!(
             statuses(&err),
-            ["working", "completed"],
+            ["working", "working (building)", "completed"],
             "{revision}: {err}"
         );
         let id = err.lines().next().unwrap();
         assert_eq!(id.len(), "task : working".len() + 32, "{revision}: {err}");
         if revision == "2025-11-25" {
             // The task's progress and log messages come over the connection.
-            assert!(err.contains("progress 2/2 building"), "{err}");
-            assert!(err.contains("log [info] step 2 of 2"), "{err}");
+            assert!(err.contains("progress 3/3 building"), "{err}");
+            assert!(err.contains("log [info] step 3 of 3"), "{err}");
         }
     }
 }
