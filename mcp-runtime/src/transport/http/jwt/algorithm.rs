@@ -30,6 +30,18 @@ pub enum JwtAlgorithm {
 }
 
 impl JwtAlgorithm {
+    const ALL: [JwtAlgorithm; 9] = [
+        JwtAlgorithm::RS256,
+        JwtAlgorithm::RS384,
+        JwtAlgorithm::RS512,
+        JwtAlgorithm::PS256,
+        JwtAlgorithm::PS384,
+        JwtAlgorithm::PS512,
+        JwtAlgorithm::ES256,
+        JwtAlgorithm::ES384,
+        JwtAlgorithm::EdDSA,
+    ];
+
     /// Its JOSE name (RFC 7518), as metadata and challenges list it.
     pub(crate) const fn name(self) -> &'static str {
         match self {
@@ -60,19 +72,11 @@ impl JwtAlgorithm {
         }
     }
 
+    /// The accepted algorithm jsonwebtoken names `algorithm` (none for HMAC, and any the
+    /// crate adds).
     pub(super) fn of(algorithm: Algorithm) -> Option<Self> {
-        Some(match algorithm {
-            Algorithm::RS256 => JwtAlgorithm::RS256,
-            Algorithm::RS384 => JwtAlgorithm::RS384,
-            Algorithm::RS512 => JwtAlgorithm::RS512,
-            Algorithm::PS256 => JwtAlgorithm::PS256,
-            Algorithm::PS384 => JwtAlgorithm::PS384,
-            Algorithm::PS512 => JwtAlgorithm::PS512,
-            Algorithm::ES256 => JwtAlgorithm::ES256,
-            Algorithm::ES384 => JwtAlgorithm::ES384,
-            Algorithm::EdDSA => JwtAlgorithm::EdDSA,
-            // HS256, HS384, HS512, and any the crate adds.
-            _ => return None,
-        })
+        Self::ALL
+            .into_iter()
+            .find(|accepted| accepted.jsonwebtoken() == algorithm)
     }
 }

@@ -93,7 +93,7 @@ pub(super) struct Dpop {
 const FLEET_RETRY: Duration = Duration::from_secs(5);
 
 /// A proof this instance took: its id, and how long it must be remembered.
-pub(super) struct Taken {
+struct Taken {
     id: [u8; 32],
     lifetime: Duration,
 }
