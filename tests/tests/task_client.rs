@@ -146,16 +146,29 @@ async fn answering_by_hand() -> TestClient {
         .unwrap()
 }
 
-/// Polls until the task has `status`.
-async fn until(client: &TestClient, id: &str, status: TaskStatus) -> TaskInfo {
-    patiently(&format!("task {id} {status:?}"), async {
+/// Polls until the task is as `wanted` says.
+async fn until_task(
+    client: &TestClient,
+    id: &str,
+    what: &str,
+    wanted: impl Fn(&TaskInfo) -> bool,
+) -> TaskInfo {
+    patiently(&format!("task {id} {what}"), async {
         loop {
             let task = client.get_task(id).await.unwrap();
-            if task.status == status {
+            if wanted(&task) {
                 return task;
             }
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
+    })
+    .await
+}
+
+/// Polls until the task has `status`.
+async fn until(client: &TestClient, id: &str, status: TaskStatus) -> TaskInfo {
+    until_task(client, id, &format!("{status:?}"), |task| {
+        task.status == status
     })
     .await
 }
@@ -495,14 +508,8 @@ async fn call_tool_waits_for_a_task_once_the_client_declares_the_extension() {
 
 /// Polls until the task's status message is `message`.
 async fn until_message(client: &TestClient, id: &str, message: &str) -> TaskInfo {
-    patiently(&format!("task {id} saying {message:?}"), async {
-        loop {
-            let task = client.get_task(id).await.unwrap();
-            if task.status_message.as_deref() == Some(message) {
-                return task;
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
+    until_task(client, id, &format!("saying {message:?}"), |task| {
+        task.status_message.as_deref() == Some(message)
     })
     .await
 }

@@ -205,7 +205,7 @@ impl ContextInner {
     /// Sends a message about the request. A task's say so in their `_meta`, which is made
     /// here rather than kept in every context.
     fn send(&self, message: &Value) {
-        let ClientLink::Task(task) = &self.info.client else {
+        let Some(task) = self.info.client.task() else {
             return self.notifier.outbox.send(message);
         };
         let mut message = message.clone();
