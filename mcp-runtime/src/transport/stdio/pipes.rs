@@ -95,6 +95,12 @@ mod pipe {
     use std::os::fd::{AsFd, AsRawFd};
     use std::os::unix::fs::FileTypeExt;
 
+    use std::io;
+    use std::pin::Pin;
+    use std::task::{Context, Poll};
+
+    use rustix::io::Errno;
+    use tokio::io::AsyncWrite;
     use tokio::net::unix::pipe::{OpenOptions, Sender};
 
     /// `/proc/self/fd/N` for a descriptor that is a pipe (anything else stays on a thread:
@@ -105,8 +111,42 @@ mod pipe {
         is_pipe.then_some(path)
     }
 
-    pub fn writer(fd: &impl AsFd) -> Option<Sender> {
-        OpenOptions::new().open_sender(reopenable(fd)?).ok()
+    pub fn writer(fd: &impl AsFd) -> Option<Writer> {
+        OpenOptions::new()
+            .open_sender(reopenable(fd)?)
+            .ok()
+            .map(Writer)
+    }
+
+    /// The pipe, written straight away while it has room, and through the reactor once it
+    /// is full: most writes find room, and then the reactor's readiness bookkeeping before
+    /// the system call is code every answer would run for nothing.
+    pub struct Writer(Sender);
+
+    impl AsyncWrite for Writer {
+        fn poll_write(
+            mut self: Pin<&mut Self>,
+            cx: &mut Context<'_>,
+            buf: &[u8],
+        ) -> Poll<io::Result<usize>> {
+            loop {
+                match rustix::io::write(&self.0, buf) {
+                    Ok(written) => return Poll::Ready(Ok(written)),
+                    Err(Errno::INTR) => {}
+                    // Full: the sender tries again and waits for room if it must.
+                    Err(Errno::AGAIN) => return Pin::new(&mut self.0).poll_write(cx, buf),
+                    Err(error) => return Poll::Ready(Err(error.into())),
+                }
+            }
+        }
+
+        fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+            Pin::new(&mut self.0).poll_flush(cx)
+        }
+
+        fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+            Pin::new(&mut self.0).poll_shutdown(cx)
+        }
     }
 }
 
