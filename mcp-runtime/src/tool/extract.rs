@@ -17,6 +17,13 @@ use crate::context::Context;
 use crate::tool::arguments::{ArgumentKind, TypedArguments, kind_of_type};
 
 /// A call's arguments decoded straight into its tool's parameters, taken by name.
+/// A call's arguments: a JSON object its parameters take theirs from, or already decoded
+/// straight into the parameters (`tool::arguments`) when the tool takes that path.
+enum CallArguments {
+    Map(Map<String, Value>),
+    Typed(TypedCall),
+}
+
 struct TypedCall {
     arguments: TypedArguments,
     params: &'static [ParamDescriptor],
@@ -151,10 +158,7 @@ impl<'a> CallContext<'a> {
 /// One call of a tool, as its parameters see it: the arguments not yet taken, the
 /// request's [`Context`], and the server's shared state.
 pub struct ToolCall<'a> {
-    arguments: Map<String, Value>,
-    /// The arguments decoded straight into the parameters (`tool::arguments`), when the tool
-    /// takes that path: then `arguments` is empty.
-    typed: Option<TypedCall>,
+    arguments: CallArguments,
     context: CallContext<'a>,
     states: &'a States,
     /// Whether the arguments are text to parse (a resource's variables, a prompt's
@@ -169,8 +173,7 @@ impl<'a> ToolCall<'a> {
         states: &'a States,
     ) -> Self {
         ToolCall {
-            arguments,
-            typed: None,
+            arguments: CallArguments::Map(arguments),
             context,
             states,
             text_arguments: false,
@@ -185,8 +188,10 @@ impl<'a> ToolCall<'a> {
         states: &'a States,
     ) -> Self {
         ToolCall {
-            typed: Some(TypedCall { arguments, params }),
-            ..ToolCall::new(Map::new(), context, states)
+            arguments: CallArguments::Typed(TypedCall { arguments, params }),
+            context,
+            states,
+            text_arguments: false,
         }
     }
 
@@ -205,7 +210,10 @@ impl<'a> ToolCall<'a> {
 
     /// Takes the argument called `name` out of the call (`None` if the client left it out).
     pub fn take_argument(&mut self, name: &str) -> Option<Value> {
-        self.arguments.remove(name)
+        match &mut self.arguments {
+            CallArguments::Map(arguments) => arguments.remove(name),
+            CallArguments::Typed(_) => None,
+        }
     }
 
     /// The request's context, made when first asked for.
@@ -241,7 +249,10 @@ impl<'a> ToolCall<'a> {
         if !T::IS_ARGUMENT {
             return None;
         }
-        self.typed.as_mut()?.take::<T>(name)
+        match &mut self.arguments {
+            CallArguments::Typed(typed) => typed.take::<T>(name),
+            CallArguments::Map(_) => None,
+        }
     }
 
     /// Produces parameter `name` of type `T`: the macro calls this once per parameter.
@@ -269,7 +280,11 @@ impl<'a> ToolCall<'a> {
         if let Some(value) = self.take_typed::<T>(name) {
             return Ok(value);
         }
-        match self.arguments.get(name) {
+        let argument = match &self.arguments {
+            CallArguments::Map(arguments) => arguments.get(name),
+            CallArguments::Typed(_) => None,
+        };
+        match argument {
             None | Some(Value::Null) => Ok(default()),
             Some(_) => self.extract(name),
         }
