@@ -1,6 +1,7 @@
 //! Opaque access tokens verified by introspection (RFC 7662): [`TokenIntrospector`] asks the
-//! issuer's introspection endpoint about each token it has not seen lately, and keeps the
-//! active answers for a while in a bounded cache.
+//! issuer's introspection endpoint about each token it has not seen lately (once for all the
+//! requests that bring it at the same time), and keeps the active answers for a while in a
+//! bounded cache.
 
 use std::fmt;
 use std::sync::{Arc, Mutex};
@@ -15,6 +16,7 @@ use tokio::sync::Semaphore;
 mod cache;
 #[cfg(test)]
 mod endpoint_tests;
+mod under_way;
 
 use super::checks::{
     DEFAULT_JWT_LEEWAY, EXPIRED, NOT_VERIFIED, OTHER_RESOURCE, issuer_problem, listing,
@@ -24,6 +26,7 @@ use super::dpop::Dpop;
 use super::fetch::{FETCH_TIMEOUT, Fetcher, fetchable, form_encode};
 use crate::transport::http::auth::{AuthRejection, RequestHead, VerifierListing};
 use cache::Cache;
+use under_way::UnderWay;
 
 /// Default longest time an active introspection answer is reused.
 pub const DEFAULT_INTROSPECTION_CACHE_TTL: Duration = Duration::from_secs(60);
@@ -165,6 +168,7 @@ impl TokenIntrospector {
             endpoint: tokio::sync::Mutex::new((None, None)),
             cache: Mutex::new(Cache::new(self.max_cached)),
             permits: Semaphore::new(MAX_INTROSPECTIONS),
+            under_way: UnderWay::default(),
             dpop: Dpop::new(&self.resource, self.require_dpop, self.leeway),
             settings: self,
         })
@@ -187,6 +191,7 @@ pub(crate) struct Introspector {
     endpoint: tokio::sync::Mutex<(Option<String>, Option<Instant>)>,
     cache: Mutex<Cache>,
     permits: Semaphore,
+    under_way: UnderWay,
     dpop: Dpop,
 }
 
@@ -208,6 +213,13 @@ impl Introspector {
         if let Some(claims) = self.cached(&key) {
             return Ok(claims);
         }
+        self.under_way
+            .outcome(key, || self.introspect(token, key))
+            .await
+    }
+
+    /// Asks the issuer about `token` (whose digest is `key`), and caches an active answer.
+    async fn introspect(&self, token: &str, key: [u8; 32]) -> Result<TokenClaims, AuthRejection> {
         let unreachable = |why: String| {
             tracing::warn!(%why, "refused an opaque access token: it could not be introspected");
             AuthRejection::invalid_token(NOT_VERIFIED)

@@ -103,3 +103,62 @@ async fn a_failed_discovery_is_not_tried_again_at_once() {
     assert_eq!(seen.metadata.load(Ordering::SeqCst), 1);
     assert_eq!(seen.introspections.load(Ordering::SeqCst), 0);
 }
+
+#[tokio::test]
+async fn requests_bringing_one_new_token_share_one_introspection() {
+    let seen = Arc::new(Seen::default());
+    let origin = issuer(true, Arc::clone(&seen)).await;
+    let introspector = TokenIntrospector::new(RESOURCE, origin, "id", "s 1")
+        .allow_http()
+        .start();
+    // Accepted and refused tokens alike: a refusal is shared by the requests waiting for it.
+    for (token, accepted) in [("t+new", true), ("refused", false)] {
+        let before = seen.introspections.load(Ordering::SeqCst);
+        let requests = (0..10).map(|_| {
+            let introspector = Arc::clone(&introspector);
+            tokio::spawn(async move { introspector.claims(token).await })
+        });
+        for request in requests.collect::<Vec<_>>() {
+            assert_eq!(
+                request.await.expect("no panic").is_ok(),
+                accepted,
+                "{token}"
+            );
+        }
+        assert_eq!(
+            seen.introspections.load(Ordering::SeqCst),
+            before + 1,
+            "{token}"
+        );
+        assert_eq!(introspector.under_way.len(), 0, "{token}: nothing kept");
+    }
+    // A refusal is not kept: the token is asked about again.
+    assert!(introspector.claims("refused").await.is_err());
+    assert_eq!(seen.introspections.load(Ordering::SeqCst), 3);
+}
+
+#[tokio::test]
+async fn an_introspection_its_first_request_drops_is_run_by_the_next() {
+    let seen = Arc::new(Seen::default());
+    let origin = issuer(true, Arc::clone(&seen)).await;
+    let introspector = TokenIntrospector::new(RESOURCE, origin, "id", "s 1")
+        .allow_http()
+        .start();
+    let request = |token: &'static str| {
+        let introspector = Arc::clone(&introspector);
+        tokio::spawn(async move { introspector.claims(token).await })
+    };
+    // The issuer answers after 100 ms: both requests wait for the first one's introspection.
+    let (first, second) = (request("t+dropped"), request("t+dropped"));
+    tokio::time::sleep(Duration::from_millis(40)).await;
+    first.abort();
+    assert!(first.await.expect_err("aborted").is_cancelled());
+    assert!(second.await.expect("no panic").is_ok());
+    assert_eq!(introspector.under_way.len(), 0);
+    // All of its requests dropped, an introspection leaves nothing behind.
+    let alone = request("t+alone");
+    tokio::time::sleep(Duration::from_millis(40)).await;
+    alone.abort();
+    let _ = alone.await;
+    assert_eq!(introspector.under_way.len(), 0);
+}
