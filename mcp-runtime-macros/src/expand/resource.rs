@@ -14,7 +14,7 @@ use super::parameters::parameters;
 use super::runtime_path::runtime_path;
 use super::tokens::{location, option, respan};
 use crate::attr::Audience;
-use crate::model::resource::Resource;
+use crate::model::resource::{MimeType, Resource};
 
 /// Resources run through `read_async` and `read_blocking`, which take the return type's
 /// `IntoResourceContents`.
@@ -33,7 +33,11 @@ pub fn registration(resource: &Resource<'_>) -> TokenStream {
     let name = &resource.name;
     let title = option(resource.title.as_deref());
     let description = option(resource.description.as_deref());
-    let mime_type = option(resource.mime_type.as_deref());
+    let mime_type = match &resource.mime_type {
+        Some(MimeType::Given(given)) => option(Some(given)),
+        Some(MimeType::View) => option(Some(quote!(#krate::apps::MIME_TYPE))),
+        None => option(None::<&str>),
+    };
     let size = option(resource.size);
     let annotations = annotations(resource, &private);
     let icons = icons(&resource.icons, &private);

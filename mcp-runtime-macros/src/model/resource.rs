@@ -13,6 +13,13 @@ use crate::attr::{Audience, Icon, Kind, Options};
 use crate::errors::Errors;
 use crate::uri_template::{self, Variable};
 
+/// A resource's MIME type: the one its attribute gives, or an MCP Apps view's, which the
+/// runtime names (`apps::MIME_TYPE`) so it is written in one place.
+pub enum MimeType {
+    Given(String),
+    View,
+}
+
 /// A resource, or a resource template when its uri has variables.
 pub struct Resource<'a> {
     pub function: Function<'a>,
@@ -20,7 +27,7 @@ pub struct Resource<'a> {
     pub name: String,
     pub title: Option<String>,
     pub description: Option<String>,
-    pub mime_type: Option<String>,
+    pub mime_type: Option<MimeType>,
     pub size: Option<u64>,
     pub audience: Vec<Audience>,
     pub priority: Option<f64>,
@@ -92,10 +99,10 @@ impl<'a> Resource<'a> {
         let scopes = options.scope_names();
         let uri = options.uri.as_ref().map(LitStr::value).unwrap_or_default();
         // A `ui://` resource is an MCP Apps view, whose type the spec fixes.
-        let mime_type = options.mime_type.as_ref().map(LitStr::value).or_else(|| {
-            uri.starts_with("ui://")
-                .then(|| "text/html;profile=mcp-app".to_owned())
-        });
+        let mime_type = match &options.mime_type {
+            Some(given) => Some(MimeType::Given(given.value())),
+            None => uri.starts_with("ui://").then_some(MimeType::View),
+        };
         Resource {
             completions: completions(&function.params),
             function,

@@ -135,7 +135,7 @@ const __mcp_resource_view__must_be_a_free_function_outside_any_impl_block: () = 
             name: "view",
             title: ::core::option::Option::None,
             description: ::core::option::Option::Some("The view itself."),
-            mime_type: ::core::option::Option::Some("text/html;profile=mcp-app"),
+            mime_type: ::core::option::Option::Some(::mcp_runtime::apps::MIME_TYPE),
             size: ::core::option::Option::None,
             annotations: ::mcp_runtime::__private::ResourceAnnotations {
                 audience: &[],
