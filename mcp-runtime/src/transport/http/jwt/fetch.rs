@@ -41,7 +41,7 @@ impl Fetcher {
         let (added, _ignored) = roots.add_parsable_certificates(native.certs);
         if added == 0 {
             tracing::warn!(
-                "no root certificates found on this system: https fetches of the token issuer's keys will fail"
+                "no root certificates found on this system: https requests to the token issuer (its metadata, keys and introspection) will fail"
             );
         }
         let tls = rustls::ClientConfig::builder_with_provider(provider)
