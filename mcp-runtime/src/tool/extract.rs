@@ -16,7 +16,6 @@ use serde_json::{Map, Value};
 use crate::context::Context;
 use crate::tool::arguments::{ArgumentKind, TypedArguments, kind_of_type};
 
-/// A call's arguments decoded straight into its tool's parameters, taken by name.
 /// A call's arguments: a JSON object its parameters take theirs from, or already decoded
 /// straight into the parameters (`tool::arguments`) when the tool takes that path.
 enum CallArguments {
@@ -24,6 +23,7 @@ enum CallArguments {
     Typed(TypedCall),
 }
 
+/// A call's arguments decoded straight into its tool's parameters, taken by name.
 struct TypedCall {
     arguments: TypedArguments,
     params: &'static [ParamDescriptor],

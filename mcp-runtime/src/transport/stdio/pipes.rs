@@ -92,10 +92,9 @@ pub(crate) fn output(redirect: bool) -> io::Result<Pin<Box<dyn AsyncWrite + Send
 /// driven by the runtime's reactor.
 #[cfg(target_os = "linux")]
 mod pipe {
+    use std::io;
     use std::os::fd::{AsFd, AsRawFd};
     use std::os::unix::fs::FileTypeExt;
-
-    use std::io;
     use std::pin::Pin;
     use std::task::{Context, Poll};
 
