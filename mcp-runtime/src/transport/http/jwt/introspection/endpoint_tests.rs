@@ -10,7 +10,7 @@ use axum::http::{HeaderMap, header};
 use axum::routing::{get, post};
 use serde_json::json;
 
-use super::{MAX_INTROSPECTIONS, TokenIntrospector};
+use super::{Introspector, MAX_INTROSPECTIONS, TokenIntrospector};
 
 const RESOURCE: &str = "https://mcp.example.com/mcp";
 
@@ -66,13 +66,19 @@ async fn issuer(listed: bool, seen: Arc<Seen>) -> String {
     origin
 }
 
-#[tokio::test]
-async fn introspections_are_bounded_and_active_answers_reused() {
+/// An introspector of the local issuer (see [`issuer`]), and what that issuer sees.
+async fn introspecting(listed: bool) -> (Arc<Seen>, Arc<Introspector>) {
     let seen = Arc::new(Seen::default());
-    let origin = issuer(true, Arc::clone(&seen)).await;
+    let origin = issuer(listed, Arc::clone(&seen)).await;
     let introspector = TokenIntrospector::new(RESOURCE, origin, "id", "s 1")
         .allow_http()
         .start();
+    (seen, introspector)
+}
+
+#[tokio::test]
+async fn introspections_are_bounded_and_active_answers_reused() {
+    let (seen, introspector) = introspecting(true).await;
     let tokens = 3 * MAX_INTROSPECTIONS;
     let requests = (0..tokens).map(|n| {
         let introspector = Arc::clone(&introspector);
@@ -92,11 +98,7 @@ async fn introspections_are_bounded_and_active_answers_reused() {
 
 #[tokio::test]
 async fn a_failed_discovery_is_not_tried_again_at_once() {
-    let seen = Arc::new(Seen::default());
-    let origin = issuer(false, Arc::clone(&seen)).await;
-    let introspector = TokenIntrospector::new(RESOURCE, origin, "id", "s 1")
-        .allow_http()
-        .start();
+    let (seen, introspector) = introspecting(false).await;
     for _ in 0..3 {
         assert!(introspector.claims("t+1").await.is_err());
     }
@@ -106,11 +108,7 @@ async fn a_failed_discovery_is_not_tried_again_at_once() {
 
 #[tokio::test]
 async fn requests_bringing_one_new_token_share_one_introspection() {
-    let seen = Arc::new(Seen::default());
-    let origin = issuer(true, Arc::clone(&seen)).await;
-    let introspector = TokenIntrospector::new(RESOURCE, origin, "id", "s 1")
-        .allow_http()
-        .start();
+    let (seen, introspector) = introspecting(true).await;
     // Accepted and refused tokens alike: a refusal is shared by the requests waiting for it.
     for (token, accepted) in [("t+new", true), ("refused", false)] {
         let before = seen.introspections.load(Ordering::SeqCst);
@@ -139,11 +137,7 @@ async fn requests_bringing_one_new_token_share_one_introspection() {
 
 #[tokio::test]
 async fn an_introspection_its_first_request_drops_is_run_by_the_next() {
-    let seen = Arc::new(Seen::default());
-    let origin = issuer(true, Arc::clone(&seen)).await;
-    let introspector = TokenIntrospector::new(RESOURCE, origin, "id", "s 1")
-        .allow_http()
-        .start();
+    let (_, introspector) = introspecting(true).await;
     let request = |token: &'static str| {
         let introspector = Arc::clone(&introspector);
         tokio::spawn(async move { introspector.claims(token).await })
